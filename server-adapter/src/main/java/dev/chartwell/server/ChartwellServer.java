@@ -1,0 +1,122 @@
+package dev.chartwell.server;
+
+import dev.chartwell.server.http.ApiServer;
+import dev.chartwell.server.http.Authenticator;
+import dev.chartwell.server.http.Json;
+import dev.chartwell.server.http.PathPattern;
+import dev.chartwell.server.http.Response;
+import dev.chartwell.server.http.Route;
+import dev.chartwell.server.http.Router;
+import dev.chartwell.server.management.Accounts;
+import dev.chartwell.server.management.OrganizationRoutes;
+import dev.chartwell.server.store.DataDirectory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A running Chartwell server: the data directory, the durable stores and the HTTP front, wired
+ * together. {@link #close()} stops it gracefully: no new connections, in-flight requests finish,
+ * stores are flushed and closed.
+ */
+public final class ChartwellServer implements AutoCloseable {
+  private final DataDirectory dataDirectory;
+  private final Accounts accounts;
+  private final ApiServer api;
+  private final List<String> banner;
+
+  private ChartwellServer(
+      DataDirectory dataDirectory, Accounts accounts, ApiServer api, List<String> banner) {
+    this.dataDirectory = dataDirectory;
+    this.accounts = accounts;
+    this.api = api;
+    this.banner = banner;
+  }
+
+  /**
+   * Opens the state under the data directory, bootstraps the organization and admin key, and starts
+   * serving.
+   *
+   * @param config the configuration
+   * @param log where unexpected request failures are logged
+   * @return the running server
+   * @throws IOException when the data directory or the address cannot be used
+   */
+  public static ChartwellServer start(ServerConfig config, PrintStream log) throws IOException {
+    Json json = new Json();
+    DataDirectory dir = DataDirectory.open(config.dataDir());
+    Accounts accounts = null;
+    try {
+      accounts = Accounts.open(dir.root(), json.mapper(), Clock.systemUTC());
+      Accounts.Bootstrap boot =
+          accounts.bootstrap(
+              config.orgId(),
+              config.apiKey().map(ServerConfig.ApiKeySpec::keyId),
+              config.apiKey().map(ServerConfig.ApiKeySpec::secret),
+              config.orgTier(),
+              config.orgPaid());
+
+      Router router = new Router();
+      router.add(
+          new Route(
+              "GET",
+              PathPattern.of("/health"),
+              new Authenticator.None(),
+              config.maxRequestBytes(),
+              req -> Response.json(200, Map.of("status", "ok"))));
+      OrganizationRoutes.register(router, accounts, config.maxRequestBytes());
+
+      int httpThreads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+      ApiServer api =
+          ApiServer.start(config.host(), config.port(), httpThreads, 1024, router, json, log);
+
+      List<String> banner = new ArrayList<>();
+      String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
+      banner.add("Chartwell listening on http://" + host + ":" + api.port());
+      banner.add("organization id: " + boot.organization().id());
+      banner.add("admin key id: " + boot.keyId());
+      boot.generatedSecret()
+          .ifPresent(s -> banner.add("admin key secret (shown once, store it now): " + s));
+      if (config.demo()) {
+        banner.add("demo: the demo data set is not available in this version; starting without it");
+      }
+      return new ChartwellServer(dir, accounts, api, List.copyOf(banner));
+    } catch (IOException | RuntimeException e) {
+      if (accounts != null) {
+        accounts.close();
+      }
+      dir.close();
+      throw e;
+    }
+  }
+
+  /**
+   * @return the bound port
+   */
+  public int port() {
+    return api.port();
+  }
+
+  /**
+   * @return the lines to print at start, one fact each
+   */
+  public List<String> banner() {
+    return banner;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      api.stop(10);
+    } finally {
+      try {
+        accounts.close();
+      } finally {
+        dataDirectory.close();
+      }
+    }
+  }
+}

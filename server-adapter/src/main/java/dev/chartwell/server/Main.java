@@ -1,0 +1,111 @@
+package dev.chartwell.server;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import sun.misc.Signal;
+
+/**
+ * {@code java -jar chartwell-server.jar [flags]}: parses flags and environment, starts the server,
+ * prints where it listens, and on SIGTERM or Ctrl-C shuts down gracefully and exits 0. Bad flags
+ * print one line and exit 2.
+ */
+public final class Main {
+  /** Exit status for unusable flags or environment. */
+  public static final int EXIT_USAGE = 2;
+
+  /** Exit status when the server cannot start (data directory, port). */
+  public static final int EXIT_START_FAILED = 1;
+
+  /**
+   * Chronicle reports its start-up at INFO through java.util.logging; only its warnings matter to a
+   * user. Held here because java.util.logging keeps loggers only weakly.
+   */
+  private static final Logger CHRONICLE_LOG = Logger.getLogger("net.openhft");
+
+  private Main() {}
+
+  /**
+   * @param args command-line flags
+   */
+  public static void main(String[] args) {
+    // Before any Chronicle class is loaded: Chronicle must never phone home.
+    System.setProperty("chronicle.analytics.disable", "true");
+    System.setProperty("chronicle.announcer.disable", "true");
+    CHRONICLE_LOG.setLevel(Level.WARNING);
+    CountDownLatch stop = new CountDownLatch(1);
+    int code = run(args, System.getenv(), System.out, System.err, stop, () -> installSignals(stop));
+    System.exit(code);
+  }
+
+  /**
+   * Runs the server until {@code stop} is released.
+   *
+   * @param args flags
+   * @param env environment
+   * @param out where the banner goes
+   * @param err where errors go
+   * @param stop released to shut down
+   * @param onStarted called once the server is serving
+   * @return the process exit status
+   */
+  static int run(
+      String[] args,
+      Map<String, String> env,
+      PrintStream out,
+      PrintStream err,
+      CountDownLatch stop,
+      Runnable onStarted) {
+    ServerConfig config;
+    try {
+      config = ServerConfig.parse(args, env);
+    } catch (ServerConfig.HelpRequested h) {
+      out.print(ServerConfig.usage());
+      return 0;
+    } catch (ConfigException e) {
+      err.println("chartwell: " + e.getMessage() + " (see --help)");
+      return EXIT_USAGE;
+    }
+    ChartwellServer server;
+    try {
+      server = ChartwellServer.start(config, err);
+    } catch (IOException | RuntimeException e) {
+      err.println("chartwell: cannot start: " + oneLine(e));
+      return EXIT_START_FAILED;
+    }
+    server.banner().forEach(out::println);
+    out.flush();
+    onStarted.run();
+    try {
+      stop.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      server.close();
+    } catch (IOException e) {
+      err.println("chartwell: error while shutting down: " + oneLine(e));
+      return EXIT_START_FAILED;
+    }
+    out.println("Chartwell stopped");
+    return 0;
+  }
+
+  private static void installSignals(CountDownLatch stop) {
+    for (String name : new String[] {"TERM", "INT"}) {
+      try {
+        Signal.handle(new Signal(name), sig -> stop.countDown());
+      } catch (IllegalArgumentException e) {
+        // Signal not available on this platform; the default handling applies.
+      }
+    }
+  }
+
+  private static String oneLine(Throwable e) {
+    String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return msg.replaceAll("\\s+", " ");
+  }
+}

@@ -1,0 +1,304 @@
+package dev.chartwell.server;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Everything the server is configured with, read from command-line flags and {@code CHARTWELL_*}
+ * environment variables. A flag wins over its environment variable, which wins over the default.
+ *
+ * @param host bind address
+ * @param port TCP port, {@code 0} for any free port
+ * @param dataDir directory holding all durable state
+ * @param orgId the bootstrap organization id, if given
+ * @param apiKey the bootstrap admin key, if given
+ * @param orgTier organization tier: {@code BASIC}, {@code SCALE} or {@code ENTERPRISE}
+ * @param orgPaid whether the organization has paid limits
+ * @param demo whether to create the demo service, source and events
+ * @param threads query worker threads
+ * @param maxRequestBytes body limit of every route but ingestion
+ * @param maxIngestBytes body limit of the ingestion route
+ */
+public record ServerConfig(
+    String host,
+    int port,
+    Path dataDir,
+    Optional<String> orgId,
+    Optional<ApiKeySpec> apiKey,
+    String orgTier,
+    boolean orgPaid,
+    boolean demo,
+    int threads,
+    long maxRequestBytes,
+    long maxIngestBytes) {
+
+  /**
+   * A key id and secret given with {@code --api-key KEYID:SECRET}.
+   *
+   * @param keyId the public key id (used as the HTTP Basic user name)
+   * @param secret the key secret (used as the HTTP Basic password)
+   */
+  public record ApiKeySpec(String keyId, String secret) {
+    @Override
+    public String toString() {
+      return "ApiKeySpec[keyId=" + keyId + ", secret=***]";
+    }
+  }
+
+  /** One flag: its name, whether it takes a value, its default and its help text. */
+  private record Flag(String name, String valueName, String defaultText, String help) {
+    String envName() {
+      return "CHARTWELL_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+
+    boolean isSwitch() {
+      return valueName == null;
+    }
+  }
+
+  private static final List<Flag> FLAGS =
+      List.of(
+          new Flag("host", "ADDRESS", "127.0.0.1", "bind address (0.0.0.0 to expose)"),
+          new Flag("port", "PORT", "8080", "TCP port for both APIs (0 = any free port)"),
+          new Flag("data-dir", "DIR", "./chartwell-data", "directory of all durable state"),
+          new Flag("org-id", "UUID", "generated once", "organization of the bootstrap key"),
+          new Flag("api-key", "KEYID:SECRET", "generated once", "ensure this admin key exists"),
+          new Flag("org-tier", "TIER", "SCALE", "BASIC, SCALE or ENTERPRISE"),
+          new Flag("org-paid", "BOOL", "true", "paid (true) or non-paid (false) limits"),
+          new Flag("demo", null, "off", "create the demo service, source and events"),
+          new Flag("threads", "N", "cores", "query worker threads"),
+          new Flag("max-request-bytes", "SIZE", "1m", "body limit of every route but ingestion"),
+          new Flag("max-ingest-bytes", "SIZE", "64m", "body limit of the ingestion route"));
+
+  private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  private static final Pattern SECRET = Pattern.compile("[\\x21-\\x7e]{8,256}");
+  private static final Pattern IPV4 =
+      Pattern.compile("(25[0-5]|2[0-4]\\d|1?\\d?\\d)(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}");
+
+  /** Thrown (as a value, never a failure) when the user asked for {@code --help}. */
+  public static final class HelpRequested extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    HelpRequested() {
+      super("help requested", null, false, false);
+    }
+  }
+
+  /**
+   * Reads the configuration.
+   *
+   * @param args command-line arguments, {@code --flag value} or {@code --flag=value}
+   * @param env environment variables
+   * @return the configuration
+   * @throws ConfigException naming the first unusable flag or variable
+   * @throws HelpRequested when {@code --help} or {@code -h} is among the arguments
+   */
+  public static ServerConfig parse(String[] args, Map<String, String> env)
+      throws ConfigException, HelpRequested {
+    Map<String, String> given = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (arg.equals("--help") || arg.equals("-h")) {
+        throw new HelpRequested();
+      }
+      if (!arg.startsWith("--")) {
+        throw new ConfigException("unexpected argument '" + arg + "' (flags start with --)");
+      }
+      int eq = arg.indexOf('=');
+      String name = arg.substring(2, eq < 0 ? arg.length() : eq);
+      Flag flag = flag(name).orElseThrow(() -> new ConfigException("unknown flag --" + name));
+      String value;
+      if (eq >= 0) {
+        value = arg.substring(eq + 1);
+      } else if (flag.isSwitch()) {
+        value = "true";
+      } else if (i + 1 < args.length) {
+        value = args[++i];
+      } else {
+        throw new ConfigException("--" + name + " needs a value (" + flag.valueName() + ")");
+      }
+      if (given.put(name, value) != null) {
+        throw new ConfigException("--" + name + " is given more than once");
+      }
+    }
+    Values v = new Values(given, env);
+    return new ServerConfig(
+        v.host(),
+        v.intValue("port", 8080, 0, 65535),
+        Path.of(v.raw("data-dir").orElse("./chartwell-data")),
+        v.orgId(),
+        v.apiKey(),
+        v.oneOf("org-tier", "SCALE", List.of("BASIC", "SCALE", "ENTERPRISE")),
+        v.bool("org-paid", true),
+        v.bool("demo", false),
+        v.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024),
+        v.size("max-request-bytes", 1L << 20),
+        v.size("max-ingest-bytes", 64L << 20));
+  }
+
+  /**
+   * @return the usage text listing every flag, its environment variable and its default
+   */
+  public static String usage() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Usage: java -jar chartwell-server.jar [flags]\n\n");
+    sb.append("Every flag can also be set with the environment variable shown.\n\n");
+    for (Flag f : FLAGS) {
+      String left = "  --" + f.name() + (f.isSwitch() ? "" : " " + f.valueName());
+      sb.append(String.format(Locale.ROOT, "%-34s %s%n", left, f.help()));
+      sb.append(
+          String.format(
+              Locale.ROOT, "%-34s env %s, default %s%n", "", f.envName(), f.defaultText()));
+    }
+    sb.append(String.format(Locale.ROOT, "%-34s %s%n", "  --help", "print this text"));
+    return sb.toString();
+  }
+
+  private static Optional<Flag> flag(String name) {
+    return FLAGS.stream().filter(f -> f.name().equals(name)).findFirst();
+  }
+
+  /** Looks values up flag-first, then environment, and validates them. */
+  private record Values(Map<String, String> given, Map<String, String> env) {
+
+    Optional<String> raw(String name) {
+      String fromFlag = given.get(name);
+      if (fromFlag != null) {
+        return Optional.of(fromFlag);
+      }
+      return Optional.ofNullable(env.get(flag(name).orElseThrow().envName()))
+          .filter(s -> !s.isEmpty());
+    }
+
+    String source(String name) {
+      return given.containsKey(name) ? "--" + name : flag(name).orElseThrow().envName();
+    }
+
+    ConfigException bad(String name, String value, String expectation) {
+      return new ConfigException(
+          source(name) + ": " + expectation + ", got '" + printable(value) + "'");
+    }
+
+    String host() throws ConfigException {
+      String value = raw("host").orElse("127.0.0.1");
+      boolean ipv6 = value.contains(":") && value.matches("[0-9A-Fa-f:.]+");
+      if (!value.equals("localhost") && !IPV4.matcher(value).matches() && !ipv6) {
+        throw bad("host", value, "must be an IPv4 or IPv6 address or 'localhost'");
+      }
+      return value;
+    }
+
+    int intValue(String name, int dflt, int min, int max) throws ConfigException {
+      Optional<String> value = raw(name);
+      if (value.isEmpty()) {
+        return dflt;
+      }
+      try {
+        int parsed = Integer.parseInt(value.get().trim());
+        if (parsed >= min && parsed <= max) {
+          return parsed;
+        }
+      } catch (NumberFormatException e) {
+        // reported below with the accepted range
+      }
+      throw bad(name, value.get(), "must be an integer from " + min + " to " + max);
+    }
+
+    boolean bool(String name, boolean dflt) throws ConfigException {
+      Optional<String> value = raw(name);
+      if (value.isEmpty()) {
+        return dflt;
+      }
+      switch (value.get().trim().toLowerCase(Locale.ROOT)) {
+        case "true", "1", "yes", "on" -> {
+          return true;
+        }
+        case "false", "0", "no", "off" -> {
+          return false;
+        }
+        default -> throw bad(name, value.get(), "must be true or false");
+      }
+    }
+
+    String oneOf(String name, String dflt, List<String> allowed) throws ConfigException {
+      Optional<String> value = raw(name);
+      if (value.isEmpty()) {
+        return dflt;
+      }
+      String upper = value.get().trim().toUpperCase(Locale.ROOT);
+      if (!allowed.contains(upper)) {
+        throw bad(name, value.get(), "must be one of " + String.join(", ", allowed));
+      }
+      return upper;
+    }
+
+    long size(String name, long dflt) throws ConfigException {
+      Optional<String> value = raw(name);
+      if (value.isEmpty()) {
+        return dflt;
+      }
+      String s = value.get().trim().toLowerCase(Locale.ROOT);
+      long unit = 1;
+      if (!s.isEmpty() && "kmg".indexOf(s.charAt(s.length() - 1)) >= 0) {
+        unit = 1L << (10 * ("kmg".indexOf(s.charAt(s.length() - 1)) + 1));
+        s = s.substring(0, s.length() - 1);
+      }
+      try {
+        long n = Long.parseLong(s);
+        if (n > 0 && n <= (1L << 40) / unit) {
+          return n * unit;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw bad(name, value.get(), "must be a positive size in bytes, optionally with k, m or g");
+    }
+
+    Optional<String> orgId() throws ConfigException {
+      Optional<String> value = raw("org-id");
+      if (value.isPresent()) {
+        try {
+          return Optional.of(UUID.fromString(value.get().trim()).toString());
+        } catch (IllegalArgumentException e) {
+          throw bad("org-id", value.get(), "must be a UUID");
+        }
+      }
+      return value;
+    }
+
+    Optional<ApiKeySpec> apiKey() throws ConfigException {
+      Optional<String> value = raw("api-key");
+      if (value.isEmpty()) {
+        return Optional.empty();
+      }
+      String s = value.get();
+      int colon = s.indexOf(':');
+      String keyId = colon < 0 ? s : s.substring(0, colon);
+      String secret = colon < 0 ? "" : s.substring(colon + 1);
+      List<String> problems = new ArrayList<>();
+      if (!KEY_ID.matcher(keyId).matches()) {
+        problems.add("key id must be 1-64 letters, digits, '_' or '-'");
+      }
+      if (!SECRET.matcher(secret).matches()) {
+        problems.add("secret must be 8-256 printable characters without spaces");
+      }
+      if (!problems.isEmpty()) {
+        throw new ConfigException(
+            source("api-key") + ": expected KEYID:SECRET; " + String.join("; ", problems));
+      }
+      return Optional.of(new ApiKeySpec(keyId, secret));
+    }
+
+    private static String printable(String s) {
+      String oneLine = s.replaceAll("[\\r\\n\\t]", " ");
+      return oneLine.length() > 80 ? oneLine.substring(0, 80) + "..." : oneLine;
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package dev.chartwell.server.http;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The authentication a route requires. The server parses the {@code Authorization} header (a
+ * missing or malformed one is a 401 before any handler runs) and hands well-formed credentials to
+ * the verifier, which returns the principal or throws 401 / 403.
+ */
+public sealed interface Authenticator {
+
+  /**
+   * Establishes the principal of a request.
+   *
+   * @param authorizationHeader the raw {@code Authorization} header, or {@code null}
+   * @return the principal, empty for routes without authentication
+   * @throws ApiException 401 when credentials are missing, malformed or wrong; 403 when refused
+   */
+  Optional<Principal> authenticate(String authorizationHeader);
+
+  /** No authentication (for example {@code /health}). */
+  record None() implements Authenticator {
+    @Override
+    public Optional<Principal> authenticate(String authorizationHeader) {
+      return Optional.empty();
+    }
+
+    @Override
+    public String challenge() {
+      return "";
+    }
+  }
+
+  /** Verifies HTTP Basic credentials. */
+  @FunctionalInterface
+  interface BasicVerifier {
+    /**
+     * @param user the user name (an API key id)
+     * @param password the password (an API key secret)
+     * @return the principal
+     * @throws ApiException 401 or 403
+     */
+    Principal verify(String user, String password);
+  }
+
+  /** Verifies HTTP Bearer tokens. */
+  @FunctionalInterface
+  interface BearerVerifier {
+    /**
+     * @param token the token
+     * @return the principal
+     * @throws ApiException 401 or 403
+     */
+    Principal verify(String token);
+  }
+
+  /**
+   * HTTP Basic: {@code Authorization: Basic base64(user:password)}.
+   *
+   * @param verifier checks the credentials
+   */
+  record Basic(BasicVerifier verifier) implements Authenticator {
+    @Override
+    public Optional<Principal> authenticate(String header) {
+      String encoded = credentials(header, "Basic", this);
+      String decoded;
+      try {
+        decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        throw unauthorized("malformed Basic credentials: not base64", this);
+      }
+      int colon = decoded.indexOf(':');
+      if (colon <= 0) {
+        throw unauthorized("malformed Basic credentials: expected key id and secret", this);
+      }
+      return Optional.of(
+          verifier.verify(decoded.substring(0, colon), decoded.substring(colon + 1)));
+    }
+
+    @Override
+    public String challenge() {
+      return "Basic realm=\"chartwell\", charset=\"UTF-8\"";
+    }
+  }
+
+  /**
+   * HTTP Bearer: {@code Authorization: Bearer <token>}.
+   *
+   * @param verifier checks the token
+   */
+  record Bearer(BearerVerifier verifier) implements Authenticator {
+    @Override
+    public Optional<Principal> authenticate(String header) {
+      return Optional.of(verifier.verify(credentials(header, "Bearer", this)));
+    }
+
+    @Override
+    public String challenge() {
+      return "Bearer realm=\"chartwell\"";
+    }
+  }
+
+  /**
+   * @return the {@code WWW-Authenticate} challenge for this scheme, empty when there is none
+   */
+  String challenge();
+
+  /**
+   * Builds a 401 carrying the scheme's challenge.
+   *
+   * @param text what is wrong with the credentials
+   * @param scheme the route's authenticator
+   * @return the exception to throw
+   */
+  static ApiException unauthorized(String text, Authenticator scheme) {
+    return new ApiException(
+        ErrorCode.UNAUTHORIZED, text, Map.of("WWW-Authenticate", scheme.challenge()));
+  }
+
+  private static String credentials(String header, String scheme, Authenticator self) {
+    if (header == null || header.isBlank()) {
+      throw unauthorized("missing Authorization header (" + scheme + " expected)", self);
+    }
+    String trimmed = header.strip();
+    int space = trimmed.indexOf(' ');
+    if (space < 0
+        || !trimmed
+            .substring(0, space)
+            .toLowerCase(Locale.ROOT)
+            .equals(scheme.toLowerCase(Locale.ROOT))) {
+      throw unauthorized("malformed Authorization header: " + scheme + " expected", self);
+    }
+    String value = trimmed.substring(space + 1).strip();
+    if (value.isEmpty() || value.indexOf(' ') >= 0) {
+      throw unauthorized("malformed Authorization header: empty or invalid " + scheme, self);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,37 @@
+package dev.chartwell.server.http;
+
+/**
+ * What a handler answers: a status and a JSON body. Management endpoints answer inside the envelope
+ * {@code {"status","requestId","result"}} ({@link #envelope}); the chart API answers bare objects
+ * ({@link #json}). The server adds the request id when it writes the envelope.
+ *
+ * @param status HTTP status
+ * @param body a Jackson-serializable body, or {@code null} for an envelope without result
+ * @param enveloped whether the body is wrapped in the management envelope
+ */
+public record Response(int status, Object body, boolean enveloped) {
+
+  /**
+   * @param status HTTP status
+   * @param body a Jackson-serializable body
+   * @return a plain JSON response
+   */
+  public static Response json(int status, Object body) {
+    return new Response(status, body, false);
+  }
+
+  /**
+   * @param result the management result object
+   * @return {@code 200 {"status":200,"requestId":...,"result":result}}
+   */
+  public static Response envelope(Object result) {
+    return new Response(200, result, true);
+  }
+
+  /**
+   * @return {@code 200 {"status":200,"requestId":...}}, the answer to a DELETE
+   */
+  public static Response emptyEnvelope() {
+    return new Response(200, null, true);
+  }
+}

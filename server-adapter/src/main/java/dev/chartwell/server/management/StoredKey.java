@@ -1,0 +1,31 @@
+package dev.chartwell.server.management;
+
+import java.util.List;
+
+/**
+ * An API key as persisted: the secret itself is never stored, only a salted hash of it.
+ *
+ * @param keyId public id (the HTTP Basic user name)
+ * @param organizationId the organization the key belongs to
+ * @param name display name
+ * @param roles {@code admin} and/or {@code developer}
+ * @param salt base64 salt
+ * @param hash base64 SHA-256 of salt and secret
+ * @param createdAt ISO-8601 instant
+ */
+public record StoredKey(
+    String keyId,
+    String organizationId,
+    String name,
+    List<String> roles,
+    String salt,
+    String hash,
+    String createdAt) {
+
+  /**
+   * @return whether the key may write (named so that JSON mapping does not take it for a field)
+   */
+  public boolean canWrite() {
+    return roles.contains("admin");
+  }
+}

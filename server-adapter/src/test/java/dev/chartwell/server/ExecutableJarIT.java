@@ -1,0 +1,97 @@
+package dev.chartwell.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.chartwell.server.http.HttpTestClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runs {@code java -jar chartwell-server.jar} exactly as a user would, with no JVM flags: it must
+ * start (Chronicle Map's module opens come from the manifest), serve, and exit 0 on SIGTERM. Runs
+ * on the build's JDK and on every JDK listed in {@code CHARTWELL_IT_JAVA_HOMES} (path-separated).
+ */
+class ExecutableJarIT {
+  static final Pattern LISTENING =
+      Pattern.compile("Chartwell listening on http://127.0.0.1:(\\d+)");
+
+  static Stream<String> javaHomes() {
+    List<String> homes = new ArrayList<>(List.of(System.getProperty("java.home")));
+    String extra = System.getenv("CHARTWELL_IT_JAVA_HOMES");
+    if (extra != null && !extra.isBlank()) {
+      homes.addAll(List.of(extra.split(java.io.File.pathSeparator)));
+    }
+    return homes.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("javaHomes")
+  void startsServesAndStopsOnSigterm(String javaHome, @TempDir Path dataDir) throws Exception {
+    Path jar = Path.of(System.getProperty("chartwell.server.jar"));
+    assertTrue(Files.isRegularFile(jar), "jar not built: " + jar);
+    Path log = dataDir.resolve("server.out");
+    Process p =
+        new ProcessBuilder(
+                Path.of(javaHome, "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "--port",
+                "0",
+                "--data-dir",
+                dataDir.resolve("data").toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    try {
+      HttpTestClient http = new HttpTestClient(awaitPort(p, log));
+      assertEquals(200, http.send("GET", "/health", null).statusCode());
+      assertEquals(401, http.send("GET", "/v1/organizations", null).statusCode());
+
+      p.destroy(); // SIGTERM
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "server did not stop on SIGTERM");
+      List<String> output = Files.readAllLines(log);
+      String all = String.join("\n", output);
+      assertEquals(0, p.exitValue(), all);
+      assertEquals("Chartwell stopped", output.get(output.size() - 1), all);
+      // JDK 24+ prints a notice about sun.misc.Unsafe, which Chronicle uses; nothing else may show.
+      assertTrue(
+          output.stream()
+              .noneMatch(
+                  l ->
+                      l.contains("Exception")
+                          || l.contains("SLF4J")
+                          || l.contains("INFO")
+                          || l.contains("native access")),
+          all);
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  private static int awaitPort(Process p, Path log) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      for (String line : Files.readAllLines(log)) {
+        Matcher m = LISTENING.matcher(line);
+        if (m.matches()) {
+          return Integer.parseInt(m.group(1));
+        }
+      }
+      if (!p.isAlive()) {
+        throw new AssertionError("server exited:\n" + Files.readString(log));
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("server did not listen in time:\n" + Files.readString(log));
+  }
+}

@@ -1,0 +1,81 @@
+package dev.chartwell.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(CountDownLatch stop, Map<String, String> env, String... args) {
+    return Main.run(
+        args,
+        env,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8),
+        stop,
+        stop::countDown);
+  }
+
+  @Test
+  void badFlagPrintsOneLineAndExits2() {
+    assertEquals(Main.EXIT_USAGE, run(new CountDownLatch(1), Map.of(), "--port", "http"));
+    assertEquals(
+        "chartwell: --port: must be an integer from 0 to 65535, got 'http' (see --help)\n",
+        err.toString(StandardCharsets.UTF_8));
+    assertEquals("", out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void badEnvironmentExits2() {
+    assertEquals(Main.EXIT_USAGE, run(new CountDownLatch(1), Map.of("CHARTWELL_THREADS", "-1")));
+    assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("chartwell: CHARTWELL_THREADS:"));
+  }
+
+  @Test
+  void helpExits0() {
+    assertEquals(0, run(new CountDownLatch(1), Map.of(), "--help"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("--data-dir DIR"));
+  }
+
+  @Test
+  void startsPrintsBannerAndStopsCleanly(@TempDir Path dir) {
+    int code = run(new CountDownLatch(1), Map.of(), "--port=0", "--data-dir", dir.toString());
+    assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertTrue(printed.startsWith("Chartwell listening on http://127.0.0.1:"), printed);
+    assertTrue(printed.contains("admin key secret"), printed);
+    assertTrue(printed.endsWith("Chartwell stopped\n"), printed);
+  }
+
+  @Test
+  void demoFlagSaysPlainlyThatNoDemoDataExistsYet(@TempDir Path dir) {
+    assertEquals(
+        0,
+        run(new CountDownLatch(1), Map.of(), "--port=0", "--demo", "--data-dir", dir.toString()));
+    assertTrue(
+        out.toString(StandardCharsets.UTF_8)
+            .contains("demo: the demo data set is not available in this version"));
+  }
+
+  @Test
+  void unusableDataDirectoryExits1WithOneLine(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("file");
+    java.nio.file.Files.writeString(file, "not a directory");
+    assertEquals(
+        Main.EXIT_START_FAILED,
+        run(new CountDownLatch(1), Map.of(), "--port=0", "--data-dir", file.toString()));
+    String e = err.toString(StandardCharsets.UTF_8);
+    assertTrue(e.startsWith("chartwell: cannot start: cannot create data directory"), e);
+    assertEquals(1, e.lines().count(), e);
+  }
+}

@@ -1,0 +1,152 @@
+package dev.chartwell.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ServerConfigTest {
+  private static ServerConfig parse(Map<String, String> env, String... args) throws Exception {
+    return ServerConfig.parse(args, env);
+  }
+
+  private static String error(Map<String, String> env, String... args) {
+    return assertThrows(ConfigException.class, () -> ServerConfig.parse(args, env)).getMessage();
+  }
+
+  @Test
+  void defaults() throws Exception {
+    ServerConfig c = parse(Map.of());
+    assertEquals("127.0.0.1", c.host());
+    assertEquals(8080, c.port());
+    assertEquals(Path.of("./chartwell-data"), c.dataDir());
+    assertEquals(Optional.empty(), c.orgId());
+    assertEquals(Optional.empty(), c.apiKey());
+    assertEquals("SCALE", c.orgTier());
+    assertTrue(c.orgPaid());
+    assertFalse(c.demo());
+    assertEquals(Runtime.getRuntime().availableProcessors(), c.threads());
+    assertEquals(1L << 20, c.maxRequestBytes());
+    assertEquals(64L << 20, c.maxIngestBytes());
+  }
+
+  @Test
+  void everyFlagInBothSpellings() throws Exception {
+    ServerConfig c =
+        parse(
+            Map.of(),
+            "--host=0.0.0.0",
+            "--port",
+            "9000",
+            "--data-dir",
+            "/tmp/cw",
+            "--org-id=3F2504E0-4F89-41D3-9A0C-0305E82C3301",
+            "--api-key",
+            "KEY1:supersecret",
+            "--org-tier",
+            "enterprise",
+            "--org-paid=false",
+            "--demo",
+            "--threads",
+            "3",
+            "--max-request-bytes=2k",
+            "--max-ingest-bytes",
+            "1g");
+    assertEquals("0.0.0.0", c.host());
+    assertEquals(9000, c.port());
+    assertEquals(Path.of("/tmp/cw"), c.dataDir());
+    assertEquals(Optional.of("3f2504e0-4f89-41d3-9a0c-0305e82c3301"), c.orgId());
+    assertEquals(new ServerConfig.ApiKeySpec("KEY1", "supersecret"), c.apiKey().orElseThrow());
+    assertEquals("ENTERPRISE", c.orgTier());
+    assertFalse(c.orgPaid());
+    assertTrue(c.demo());
+    assertEquals(3, c.threads());
+    assertEquals(2048, c.maxRequestBytes());
+    assertEquals(1L << 30, c.maxIngestBytes());
+  }
+
+  @Test
+  void environmentVariablesAndFlagPrecedence() throws Exception {
+    Map<String, String> env =
+        Map.of(
+            "CHARTWELL_PORT", "7000",
+            "CHARTWELL_DATA_DIR", "/var/cw",
+            "CHARTWELL_DEMO", "true",
+            "CHARTWELL_ORG_PAID", "0",
+            "CHARTWELL_API_KEY", "ENVKEY:envsecret1");
+    ServerConfig fromEnv = parse(env);
+    assertEquals(7000, fromEnv.port());
+    assertEquals(Path.of("/var/cw"), fromEnv.dataDir());
+    assertTrue(fromEnv.demo());
+    assertFalse(fromEnv.orgPaid());
+    assertEquals("ENVKEY", fromEnv.apiKey().orElseThrow().keyId());
+
+    ServerConfig flagWins = parse(env, "--port", "7001", "--demo=false");
+    assertEquals(7001, flagWins.port());
+    assertFalse(flagWins.demo());
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "--port=abc|--port: must be an integer from 0 to 65535, got 'abc'",
+        "--port=70000|--port: must be an integer from 0 to 65535, got '70000'",
+        "--threads=0|--threads: must be an integer from 1 to 1024, got '0'",
+        "--org-tier=GOLD|--org-tier: must be one of BASIC, SCALE, ENTERPRISE, got 'GOLD'",
+        "--org-paid=maybe|--org-paid: must be true or false, got 'maybe'",
+        "--org-id=not-a-uuid|--org-id: must be a UUID, got 'not-a-uuid'",
+        "--host=example.com|--host: must be an IPv4 or IPv6 address or 'localhost', got 'example.com'",
+        "--max-ingest-bytes=-5|--max-ingest-bytes: must be a positive size in bytes, optionally"
+            + " with k, m or g, got '-5'",
+        "--api-key=nocolon|--api-key: expected KEYID:SECRET; secret must be 8-256 printable"
+            + " characters without spaces",
+        "--nope|unknown flag --nope",
+        "stray|unexpected argument 'stray' (flags start with --)",
+      })
+  void badFlagValuesAreOneLineErrors(String arg, String message) {
+    assertEquals(message, error(Map.of(), arg));
+  }
+
+  @Test
+  void badEnvironmentValueNamesTheVariable() {
+    assertEquals(
+        "CHARTWELL_PORT: must be an integer from 0 to 65535, got 'x'",
+        error(Map.of("CHARTWELL_PORT", "x")));
+  }
+
+  @Test
+  void missingValueAndRepeatedFlag() {
+    assertEquals("--port needs a value (PORT)", error(Map.of(), "--port"));
+    assertEquals("--port is given more than once", error(Map.of(), "--port=1", "--port=2"));
+  }
+
+  @Test
+  void secretNeverAppearsInErrorsOrToString() throws Exception {
+    String msg = error(Map.of(), "--api-key=bad key!:short");
+    assertFalse(msg.contains("short"), msg);
+    assertFalse(parse(Map.of(), "--api-key=K:verysecret").toString().contains("verysecret"));
+  }
+
+  @Test
+  void helpIsRequestedAndListsEveryFlagWithItsVariable() {
+    assertThrows(ServerConfig.HelpRequested.class, () -> parse(Map.of(), "--port=1", "--help"));
+    String usage = ServerConfig.usage();
+    for (String flag :
+        new String[] {
+          "host", "port", "data-dir", "org-id", "api-key", "org-tier", "org-paid", "demo", "threads"
+        }) {
+      assertTrue(usage.contains("--" + flag), flag);
+      assertTrue(
+          usage.contains("CHARTWELL_" + flag.toUpperCase(java.util.Locale.ROOT).replace('-', '_')),
+          flag);
+    }
+  }
+}

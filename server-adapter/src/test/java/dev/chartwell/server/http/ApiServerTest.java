@@ -1,0 +1,254 @@
+package dev.chartwell.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class ApiServerTest {
+  static final Pattern UUID_V4 =
+      Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+  static final ObjectMapper MAPPER = new ObjectMapper();
+
+  static ApiServer server;
+  static HttpTestClient http;
+  static final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+  @BeforeAll
+  static void start() throws IOException {
+    Json json = new Json();
+    Authenticator basic =
+        new Authenticator.Basic(
+            (user, password) -> {
+              if (!user.equals("key") || !password.equals("secret")) {
+                throw new ApiException(ErrorCode.UNAUTHORIZED, "invalid API key id or secret");
+              }
+              return () -> "key";
+            });
+    Authenticator bearer =
+        new Authenticator.Bearer(
+            token -> {
+              if (!token.equals("tok")) {
+                throw ApiException.forbidden("token refused");
+              }
+              return () -> "token";
+            });
+    Router router =
+        new Router()
+            .add(
+                route(
+                    "GET",
+                    "/echo/{name}",
+                    new Authenticator.None(),
+                    1024,
+                    req -> Response.json(200, Map.of("name", req.pathParam("name")))))
+            .add(
+                route(
+                    "POST",
+                    "/upload",
+                    new Authenticator.None(),
+                    100,
+                    req -> Response.json(200, Map.of("bytes", req.bodyBytes().length))))
+            .add(
+                route(
+                    "POST",
+                    "/json",
+                    new Authenticator.None(),
+                    1024,
+                    req -> Response.envelope(json.readTree(req.bodyBytes()))))
+            .add(route("GET", "/secure", basic, 1024, req -> Response.emptyEnvelope()))
+            .add(route("GET", "/token", bearer, 1024, req -> Response.json(200, List.of(1, 2))))
+            .add(
+                route(
+                    "GET",
+                    "/boom",
+                    new Authenticator.None(),
+                    1024,
+                    req -> {
+                      throw new IllegalStateException("internal detail in dev.chartwell.Secret");
+                    }));
+    server = ApiServer.start("127.0.0.1", 0, 2, 16, router, json, new PrintStream(log, true));
+    http = new HttpTestClient(server.port());
+  }
+
+  private static Route route(String m, String p, Authenticator a, long limit, Handler h) {
+    return new Route(m, PathPattern.of(p), a, limit, h);
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  /** Asserts the exact error envelope and returns its error text. */
+  static String assertErrorEnvelope(HttpResponse<String> r, int status) throws IOException {
+    assertEquals(status, r.statusCode(), r.body());
+    assertEquals("application/json; charset=utf-8", r.headers().firstValue("Content-Type").get());
+    JsonNode body = MAPPER.readTree(r.body());
+    assertEquals(List.of("status", "error", "requestId"), fieldNames(body));
+    assertEquals(status, body.get("status").intValue());
+    assertTrue(body.get("status").isInt());
+    String requestId = body.get("requestId").textValue();
+    assertTrue(UUID_V4.matcher(requestId).matches(), requestId);
+    assertEquals(requestId, r.headers().firstValue("X-Request-Id").orElseThrow());
+    return body.get("error").textValue();
+  }
+
+  static List<String> fieldNames(JsonNode node) {
+    List<String> names = new java.util.ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  @Test
+  void routesWithPathParameters() throws Exception {
+    HttpResponse<String> r = http.send("GET", "/echo/hello%20world", null);
+    assertEquals(200, r.statusCode());
+    assertEquals("{\"name\":\"hello world\"}", r.body());
+    assertTrue(UUID_V4.matcher(r.headers().firstValue("X-Request-Id").orElseThrow()).matches());
+  }
+
+  @Test
+  void everyResponseGetsAFreshRequestId() throws Exception {
+    String a = http.send("GET", "/echo/x", null).headers().firstValue("X-Request-Id").get();
+    String b = http.send("GET", "/echo/x", null).headers().firstValue("X-Request-Id").get();
+    assertNotEquals(a, b);
+  }
+
+  @Test
+  void unknownPathIs404Envelope() throws Exception {
+    assertEquals(
+        "NOT_FOUND: no such resource: GET /nothing/here",
+        assertErrorEnvelope(http.send("GET", "/nothing/here", null), 404));
+  }
+
+  @Test
+  void wrongMethodIs405Envelope() throws Exception {
+    HttpResponse<String> r = http.send("DELETE", "/echo/x", null);
+    assertEquals(
+        "METHOD_NOT_ALLOWED: DELETE is not allowed on /echo/x (allowed: GET)",
+        assertErrorEnvelope(r, 405));
+    assertEquals("GET", r.headers().firstValue("Allow").orElseThrow());
+  }
+
+  @Test
+  void bodyWithinLimitIsRead() throws Exception {
+    HttpResponse<String> r = http.send("POST", "/upload", "x".repeat(100));
+    assertEquals(200, r.statusCode());
+    assertEquals("{\"bytes\":100}", r.body());
+  }
+
+  @Test
+  void declaredOversizedBodyIs413() throws Exception {
+    assertEquals(
+        "PAYLOAD_TOO_LARGE: request body exceeds the limit of 100 bytes",
+        assertErrorEnvelope(http.send("POST", "/upload", "x".repeat(101)), 413));
+  }
+
+  @Test
+  void chunkedOversizedBodyIs413WithoutReadingItAll() throws Exception {
+    // Raw socket: a chunked body with no declared length, far larger than the limit.
+    try (Socket s = new Socket("127.0.0.1", server.port())) {
+      OutputStream out = s.getOutputStream();
+      out.write(
+          ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      String chunk = "x".repeat(1000);
+      for (int i = 0; i < 3; i++) {
+        out.write((Integer.toHexString(chunk.length()) + "\r\n" + chunk + "\r\n").getBytes());
+      }
+      out.flush();
+      InputStream in = s.getInputStream();
+      String head = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
+      assertEquals("HTTP/1.1 413", head);
+    }
+  }
+
+  @Test
+  void malformedJsonIs400NotA500() throws Exception {
+    String error = assertErrorEnvelope(http.send("POST", "/json", "{\"a\": tru"), 400);
+    assertTrue(error.startsWith("BAD_REQUEST: malformed JSON at line 1, column"), error);
+    assertFalse(error.contains("com.fasterxml"), error);
+    assertEquals(
+        "BAD_REQUEST: request body is empty; a JSON object is expected",
+        assertErrorEnvelope(http.send("POST", "/json", ""), 400));
+  }
+
+  @Test
+  void wellFormedJsonIsEnveloped() throws Exception {
+    HttpResponse<String> r = http.send("POST", "/json", "{\"a\":[1,2]}");
+    JsonNode body = MAPPER.readTree(r.body());
+    assertEquals(List.of("status", "requestId", "result"), fieldNames(body));
+    assertEquals(200, body.get("status").intValue());
+    assertEquals("{\"a\":[1,2]}", body.get("result").toString());
+  }
+
+  @Test
+  void unexpectedFailureIs500WithoutInternals() throws Exception {
+    HttpResponse<String> r = http.send("GET", "/boom", null);
+    String error = assertErrorEnvelope(r, 500);
+    assertTrue(error.startsWith("INTERNAL: unexpected server error; request id "), error);
+    assertFalse(error.contains("IllegalState") || error.contains("dev.chartwell"), error);
+    assertTrue(log.toString().contains(r.headers().firstValue("X-Request-Id").get()));
+  }
+
+  @Test
+  void basicAuthentication() throws Exception {
+    assertEquals(
+        "UNAUTHORIZED: missing Authorization header (Basic expected)",
+        assertErrorEnvelope(http.send("GET", "/secure", null), 401));
+    assertEquals(
+        "UNAUTHORIZED: malformed Authorization header: Basic expected",
+        assertErrorEnvelope(http.send("GET", "/secure", null, "Authorization", "Bearer x"), 401));
+    assertEquals(
+        "UNAUTHORIZED: malformed Basic credentials: not base64",
+        assertErrorEnvelope(http.send("GET", "/secure", null, "Authorization", "Basic %%%"), 401));
+    assertEquals(
+        "UNAUTHORIZED: malformed Basic credentials: expected key id and secret",
+        assertErrorEnvelope(
+            http.send("GET", "/secure", null, "Authorization", "Basic bm9jb2xvbg=="), 401));
+    HttpResponse<String> wrong =
+        http.send("GET", "/secure", null, "Authorization", HttpTestClient.basic("key", "nope"));
+    assertEquals("UNAUTHORIZED: invalid API key id or secret", assertErrorEnvelope(wrong, 401));
+    HttpResponse<String> ok =
+        http.send("GET", "/secure", null, "Authorization", HttpTestClient.basic("key", "secret"));
+    assertEquals(200, ok.statusCode());
+    assertEquals(List.of("status", "requestId"), fieldNames(MAPPER.readTree(ok.body())));
+  }
+
+  @Test
+  void bearerAuthentication() throws Exception {
+    HttpResponse<String> missing = http.send("GET", "/token", null);
+    assertEquals(
+        "UNAUTHORIZED: missing Authorization header (Bearer expected)",
+        assertErrorEnvelope(missing, 401));
+    assertEquals(
+        "Bearer realm=\"chartwell\"", missing.headers().firstValue("WWW-Authenticate").get());
+    assertEquals(
+        "UNAUTHORIZED: malformed Authorization header: empty or invalid Bearer",
+        assertErrorEnvelope(http.send("GET", "/token", null, "Authorization", "Bearer a b"), 401));
+    assertEquals(
+        "FORBIDDEN: token refused",
+        assertErrorEnvelope(http.send("GET", "/token", null, "Authorization", "Bearer bad"), 403));
+    HttpResponse<String> ok = http.send("GET", "/token", null, "Authorization", "bearer tok");
+    assertEquals(200, ok.statusCode());
+    assertEquals("[1,2]", ok.body());
+  }
+}
