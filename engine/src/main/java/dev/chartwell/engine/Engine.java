@@ -1,0 +1,249 @@
+package dev.chartwell.engine;
+
+import dev.chartwell.engine.segment.Segment;
+import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.source.SourceSpec;
+import dev.chartwell.engine.source.SourceStats;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The embeddable chart engine: sources of events in columnar in-memory segments. Create one with
+ * {@link #builder()}, define sources, append events, query; {@link #close()} releases everything.
+ *
+ * <pre>{@code
+ * try (Engine engine = Engine.builder().workerThreads(4).build()) {
+ *   Source logs = engine.createSource(SourceSpec.logs("app-logs"));
+ *   logs.append(new Event(System.currentTimeMillis(), Map.of("Body", "GET /health 200")));
+ * }
+ * }</pre>
+ *
+ * <p>The engine is thread-safe. When the heap held by segments exceeds the memory limit, the sealed
+ * segments holding the oldest events are evicted first (across sources), and counted.
+ */
+public final class Engine implements AutoCloseable {
+  private final int segmentRows;
+  private final long memoryLimitBytes;
+  private final ExecutorService workers;
+  private final int workerThreads;
+  private final Map<String, Source> sources = new ConcurrentHashMap<>();
+  private final SecureRandom random = new SecureRandom();
+  private final Object evictionLock = new Object();
+  private volatile boolean closed;
+
+  private Engine(Builder b) {
+    this.segmentRows = b.segmentRows;
+    this.memoryLimitBytes = b.memoryLimitBytes;
+    this.workerThreads = b.workerThreads;
+    AtomicInteger n = new AtomicInteger();
+    this.workers =
+        Executors.newFixedThreadPool(
+            b.workerThreads,
+            r -> {
+              Thread t = new Thread(r, "chartwell-query-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * @return a builder with the defaults: one worker per core, 262,144 rows per segment, no memory
+   *     limit
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Configures an {@link Engine}. */
+  public static final class Builder {
+    private int workerThreads = Runtime.getRuntime().availableProcessors();
+    private int segmentRows = 1 << 18;
+    private long memoryLimitBytes = Long.MAX_VALUE;
+
+    private Builder() {}
+
+    /**
+     * @param n threads that run query work in parallel (at least 1)
+     * @return this builder
+     */
+    public Builder workerThreads(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("workerThreads must be at least 1, got " + n);
+      }
+      this.workerThreads = n;
+      return this;
+    }
+
+    /**
+     * @param rows rows after which the head is sealed into a segment (at least 1)
+     * @return this builder
+     */
+    public Builder segmentRows(int rows) {
+      if (rows < 1) {
+        throw new IllegalArgumentException("segmentRows must be at least 1, got " + rows);
+      }
+      this.segmentRows = rows;
+      return this;
+    }
+
+    /**
+     * @param bytes heap bytes of event data beyond which the oldest sealed segments are evicted
+     * @return this builder
+     */
+    public Builder memoryLimitBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("memoryLimitBytes must be positive, got " + bytes);
+      }
+      this.memoryLimitBytes = bytes;
+      return this;
+    }
+
+    /**
+     * @return the engine
+     */
+    public Engine build() {
+      return new Engine(this);
+    }
+  }
+
+  /**
+   * Defines a source.
+   *
+   * @param spec the definition; without an id, a fresh 24-hex-digit id is generated
+   * @return the source
+   * @throws IllegalArgumentException when a source with that id exists
+   */
+  public Source createSource(SourceSpec spec) {
+    requireOpen();
+    String id = spec.id() != null ? spec.id() : newId();
+    Source source = Source.create(id, spec, segmentRows, s -> enforceMemoryLimit());
+    if (sources.putIfAbsent(id, source) != null) {
+      throw new IllegalArgumentException("a source with id " + id + " exists");
+    }
+    return source;
+  }
+
+  /**
+   * @param id a source id
+   * @return the source, if defined
+   */
+  public Optional<Source> source(String id) {
+    return Optional.ofNullable(sources.get(id));
+  }
+
+  /**
+   * @return every source, in no particular order
+   */
+  public List<Source> sources() {
+    return List.copyOf(sources.values());
+  }
+
+  /**
+   * Drops a source and all its events.
+   *
+   * @param id a source id
+   * @return whether it existed
+   */
+  public boolean dropSource(String id) {
+    return sources.remove(id) != null;
+  }
+
+  /**
+   * @return memory and size of every source
+   */
+  public EngineStats stats() {
+    List<SourceStats> all = new ArrayList<>();
+    for (Source s : sources.values()) {
+      all.add(s.stats());
+    }
+    return new EngineStats(all, memoryLimitBytes);
+  }
+
+  /**
+   * @return the worker threads queries run on
+   */
+  public int workerThreads() {
+    return workerThreads;
+  }
+
+  /**
+   * @return the pool running per-segment query work
+   */
+  ExecutorService workers() {
+    return workers;
+  }
+
+  /** Evicts the sealed segments with the oldest events until the data fits the limit. */
+  private void enforceMemoryLimit() {
+    if (memoryLimitBytes == Long.MAX_VALUE) {
+      return;
+    }
+    synchronized (evictionLock) {
+      long total = totalBytes();
+      while (total > memoryLimitBytes) {
+        Source victimSource = null;
+        Segment victim = null;
+        for (Source s : sources.values()) {
+          for (Segment seg : s.sealedSegments()) {
+            if (victim == null || seg.maxTimestamp() < victim.maxTimestamp()) {
+              victim = seg;
+              victimSource = s;
+            }
+          }
+        }
+        if (victim == null) {
+          return; // only heads are left; they are never evicted
+        }
+        if (victimSource.evict(victim)) {
+          total -= victim.bytes();
+        }
+      }
+    }
+  }
+
+  private long totalBytes() {
+    long total = 0;
+    for (Source s : sources.values()) {
+      for (Segment seg : s.sealedSegments()) {
+        total += seg.bytes();
+      }
+    }
+    return total;
+  }
+
+  private String newId() {
+    byte[] b = new byte[12];
+    random.nextBytes(b);
+    return HexFormat.of().formatHex(b);
+  }
+
+  private void requireOpen() {
+    if (closed) {
+      throw new IllegalStateException("engine is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    sources.clear();
+    workers.shutdown();
+    try {
+      if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
+        workers.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      workers.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

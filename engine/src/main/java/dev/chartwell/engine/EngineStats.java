@@ -1,0 +1,39 @@
+package dev.chartwell.engine;
+
+import dev.chartwell.engine.source.SourceStats;
+import java.util.List;
+
+/**
+ * Size and memory of the engine.
+ *
+ * @param sources per source: rows, segments, bytes per column, evictions
+ * @param memoryLimitBytes the configured limit ({@link Long#MAX_VALUE} when unlimited)
+ */
+public record EngineStats(List<SourceStats> sources, long memoryLimitBytes) {
+  /** Copies the list. */
+  public EngineStats {
+    sources = List.copyOf(sources);
+  }
+
+  /**
+   * @return heap bytes of all sources
+   */
+  public long bytes() {
+    long total = 0;
+    for (SourceStats s : sources) {
+      total += s.bytes();
+    }
+    return total;
+  }
+
+  /**
+   * @return events held by all sources
+   */
+  public long rows() {
+    long total = 0;
+    for (SourceStats s : sources) {
+      total += s.rows();
+    }
+    return total;
+  }
+}

@@ -1,0 +1,107 @@
+package dev.chartwell.engine.segment;
+
+/**
+ * Immutable longs stored frame-of-reference: each value as its unsigned distance from the minimum,
+ * bit-packed with just enough bits for the largest distance. Timestamps of a segment (sorted, close
+ * together) and low-range columns such as HTTP status codes take a few bits per value instead of
+ * 64.
+ */
+public final class PackedLongs {
+  private final long min;
+  private final int bits;
+  private final long mask;
+  private final long[] words;
+  private final int size;
+
+  private PackedLongs(long min, int bits, long[] words, int size) {
+    this.min = min;
+    this.bits = bits;
+    this.mask = bits == 64 ? -1L : (1L << bits) - 1;
+    this.words = words;
+    this.size = size;
+  }
+
+  /**
+   * @param values the values (not modified)
+   * @param size how many of them to pack
+   * @return the packed values
+   */
+  public static PackedLongs pack(long[] values, int size) {
+    if (size == 0) {
+      return new PackedLongs(0, 0, new long[0], 0);
+    }
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (int i = 0; i < size; i++) {
+      min = Math.min(min, values[i]);
+      max = Math.max(max, values[i]);
+    }
+    int bits = 64 - Long.numberOfLeadingZeros(max - min); // unsigned distance
+    long[] words = new long[(int) (((long) size * bits + 63) >>> 6)];
+    if (bits > 0) {
+      for (int i = 0; i < size; i++) {
+        long delta = values[i] - min;
+        long bitPos = (long) i * bits;
+        int w = (int) (bitPos >>> 6);
+        int shift = (int) (bitPos & 63);
+        words[w] |= delta << shift;
+        if (shift + bits > 64) {
+          words[w + 1] |= delta >>> (64 - shift);
+        }
+      }
+    }
+    return new PackedLongs(min, bits, words, size);
+  }
+
+  /**
+   * @param index a position from 0 to {@code size() - 1}
+   * @return the value there
+   */
+  public long get(int index) {
+    if (bits == 0) {
+      return min;
+    }
+    long bitPos = (long) index * bits;
+    int w = (int) (bitPos >>> 6);
+    int shift = (int) (bitPos & 63);
+    long v = words[w] >>> shift;
+    if (shift + bits > 64) {
+      v |= words[w + 1] << (64 - shift);
+    }
+    return min + (v & mask);
+  }
+
+  /**
+   * Decodes a run of values.
+   *
+   * @param from first position
+   * @param to one past the last position
+   * @param out receives the values from index 0
+   */
+  public void get(int from, int to, long[] out) {
+    for (int i = from; i < to; i++) {
+      out[i - from] = get(i);
+    }
+  }
+
+  /**
+   * @return the number of values
+   */
+  public int size() {
+    return size;
+  }
+
+  /**
+   * @return bits per value
+   */
+  public int bitsPerValue() {
+    return bits;
+  }
+
+  /**
+   * @return heap bytes used
+   */
+  public long bytes() {
+    return 16L + 8L * words.length + 32;
+  }
+}

@@ -1,0 +1,452 @@
+package dev.chartwell.engine.segment;
+
+import dev.chartwell.engine.source.ColumnType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.roaringbitmap.buffer.MutableRoaringBitmap;
+
+/**
+ * The mutable head of a source: rows in arrival order, in growable typed buffers. It is not
+ * thread-safe; the owning source serializes appends and takes {@link #copy() copies} for readers.
+ * {@link #build} seals rows into an immutable, time-sorted {@link Segment}.
+ */
+public final class SegmentBuilder {
+  private long[] timestamps;
+  private int rows;
+  private final List<String> names = new ArrayList<>();
+  private final List<Buffer> buffers = new ArrayList<>();
+
+  /**
+   * @param initialCapacity rows to allocate room for up front
+   */
+  public SegmentBuilder(int initialCapacity) {
+    this.timestamps = new long[Math.max(16, initialCapacity)];
+  }
+
+  private SegmentBuilder(long[] timestamps, int rows) {
+    this.timestamps = timestamps;
+    this.rows = rows;
+  }
+
+  /**
+   * @return rows appended so far
+   */
+  public int rows() {
+    return rows;
+  }
+
+  /**
+   * Adds a column; its ordinal is the number of columns added before it. Rows already appended have
+   * no value in it.
+   *
+   * @param name the column name
+   * @param type the column type
+   */
+  public void addColumn(String name, ColumnType type) {
+    names.add(name);
+    buffers.add(Buffer.of(type, timestamps.length));
+  }
+
+  /**
+   * @return the number of columns
+   */
+  public int columnCount() {
+    return buffers.size();
+  }
+
+  /**
+   * Appends one row.
+   *
+   * @param timestamp epoch milliseconds
+   * @param values by column ordinal: a {@link Long}, {@link Double}, {@link Boolean} or {@link
+   *     String} matching the column type, or {@code null} for no value; may be shorter than the
+   *     column count
+   */
+  public void append(long timestamp, Object[] values) {
+    if (rows == timestamps.length) {
+      int capacity = rows + (rows >> 1) + 16;
+      timestamps = Arrays.copyOf(timestamps, capacity);
+      for (Buffer b : buffers) {
+        b.grow(capacity);
+      }
+    }
+    timestamps[rows] = timestamp;
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] != null) {
+        buffers.get(i).set(rows, values[i]);
+      }
+    }
+    rows++;
+  }
+
+  /**
+   * @return an independent copy of the rows so far, for sealing outside the owner's lock
+   */
+  public SegmentBuilder copy() {
+    SegmentBuilder c = new SegmentBuilder(Arrays.copyOf(timestamps, rows), rows);
+    c.names.addAll(names);
+    for (Buffer b : buffers) {
+      c.buffers.add(b.copy(rows));
+    }
+    return c;
+  }
+
+  /**
+   * @return an estimate of the heap this head uses
+   */
+  public long bytes() {
+    long total = 64 + 8L * timestamps.length;
+    for (Buffer b : buffers) {
+      total += b.bytes();
+    }
+    return total;
+  }
+
+  /**
+   * Seals the rows into a segment sorted by timestamp (stable for equal timestamps).
+   *
+   * @param segmentId the new segment's id
+   * @param implicitColumn the column to build the token index on, or {@code null}
+   * @return the segment
+   */
+  public Segment build(long segmentId, String implicitColumn) {
+    int[] order = RowOrder.sortedOrNull(timestamps, rows);
+    long[] sortedTs = new long[rows];
+    for (int i = 0; i < rows; i++) {
+      sortedTs[i] = timestamps[order == null ? i : order[i]];
+    }
+    Map<String, Column> columns = new LinkedHashMap<>();
+    TokenIndex tokens = null;
+    for (int c = 0; c < buffers.size(); c++) {
+      Column column = buffers.get(c).build(order, rows);
+      if (column != null) {
+        columns.put(names.get(c), column);
+        if (names.get(c).equals(implicitColumn) && column instanceof StringColumn s) {
+          tokens = TokenIndexBuilder.build(s);
+        }
+      }
+    }
+    return new Segment(
+        segmentId, rows, PackedLongs.pack(sortedTs, rows), columns, implicitColumn, tokens);
+  }
+
+  /** One column's values in arrival order. */
+  private abstract static class Buffer {
+    static Buffer of(ColumnType type, int capacity) {
+      return switch (type) {
+        case LONG -> new LongBuffer(capacity);
+        case DOUBLE -> new DoubleBuffer(capacity);
+        case BOOL -> new BoolBuffer(capacity);
+        case STRING -> new StringBuffer(capacity);
+      };
+    }
+
+    abstract void grow(int capacity);
+
+    abstract void set(int row, Object value);
+
+    abstract Buffer copy(int rows);
+
+    abstract long bytes();
+
+    /** The column in sorted row order, or {@code null} when no row has a value. */
+    abstract Column build(int[] order, int rows);
+
+    static int source(int[] order, int i) {
+      return order == null ? i : order[i];
+    }
+
+    static boolean bit(long[] bits, int row) {
+      return (bits[row >>> 6] & (1L << row)) != 0;
+    }
+
+    static PresenceBits presence(long[] bits, int[] order, int rows) {
+      MutableRoaringBitmap present = new MutableRoaringBitmap();
+      int count = 0;
+      for (int i = 0; i < rows; i++) {
+        if (bit(bits, source(order, i))) {
+          present.add(i);
+          count++;
+        }
+      }
+      present.runOptimize();
+      return new PresenceBits(count == rows ? null : present, count);
+    }
+  }
+
+  private record PresenceBits(MutableRoaringBitmap bitmap, int count) {}
+
+  private static final class LongBuffer extends Buffer {
+    long[] values;
+    long[] present;
+
+    LongBuffer(int capacity) {
+      values = new long[capacity];
+      present = new long[(capacity + 63) >>> 6];
+    }
+
+    @Override
+    void grow(int capacity) {
+      values = Arrays.copyOf(values, capacity);
+      present = Arrays.copyOf(present, (capacity + 63) >>> 6);
+    }
+
+    @Override
+    void set(int row, Object value) {
+      values[row] = (Long) value;
+      present[row >>> 6] |= 1L << row;
+    }
+
+    @Override
+    Buffer copy(int rows) {
+      LongBuffer c = new LongBuffer(0);
+      c.values = Arrays.copyOf(values, rows);
+      c.present = Arrays.copyOf(present, (rows + 63) >>> 6);
+      return c;
+    }
+
+    @Override
+    long bytes() {
+      return 32 + 8L * values.length + 8L * present.length;
+    }
+
+    @Override
+    Column build(int[] order, int rows) {
+      PresenceBits p = presence(present, order, rows);
+      if (p.count() == 0) {
+        return null;
+      }
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      long[] sorted = new long[rows];
+      for (int i = 0; i < rows; i++) {
+        int src = source(order, i);
+        if (bit(present, src)) {
+          sorted[i] = values[src];
+          min = Math.min(min, sorted[i]);
+          max = Math.max(max, sorted[i]);
+        }
+      }
+      for (int i = 0; i < rows; i++) {
+        if (!bit(present, source(order, i))) {
+          sorted[i] = min; // keeps the packed range tight
+        }
+      }
+      return new LongColumn(PackedLongs.pack(sorted, rows), p.bitmap(), p.count(), min, max);
+    }
+  }
+
+  private static final class DoubleBuffer extends Buffer {
+    double[] values;
+    long[] present;
+
+    DoubleBuffer(int capacity) {
+      values = new double[capacity];
+      present = new long[(capacity + 63) >>> 6];
+    }
+
+    @Override
+    void grow(int capacity) {
+      values = Arrays.copyOf(values, capacity);
+      present = Arrays.copyOf(present, (capacity + 63) >>> 6);
+    }
+
+    @Override
+    void set(int row, Object value) {
+      values[row] = (Double) value;
+      present[row >>> 6] |= 1L << row;
+    }
+
+    @Override
+    Buffer copy(int rows) {
+      DoubleBuffer c = new DoubleBuffer(0);
+      c.values = Arrays.copyOf(values, rows);
+      c.present = Arrays.copyOf(present, (rows + 63) >>> 6);
+      return c;
+    }
+
+    @Override
+    long bytes() {
+      return 32 + 8L * values.length + 8L * present.length;
+    }
+
+    @Override
+    Column build(int[] order, int rows) {
+      PresenceBits p = presence(present, order, rows);
+      if (p.count() == 0) {
+        return null;
+      }
+      double min = Double.POSITIVE_INFINITY;
+      double max = Double.NEGATIVE_INFINITY;
+      double[] sorted = new double[rows];
+      for (int i = 0; i < rows; i++) {
+        int src = source(order, i);
+        if (bit(present, src)) {
+          sorted[i] = values[src];
+          min = Math.min(min, sorted[i]);
+          max = Math.max(max, sorted[i]);
+        }
+      }
+      return new DoubleColumn(sorted, p.bitmap(), p.count(), min, max);
+    }
+  }
+
+  private static final class BoolBuffer extends Buffer {
+    /** 0 absent, 1 false, 2 true. */
+    byte[] values;
+
+    BoolBuffer(int capacity) {
+      values = new byte[capacity];
+    }
+
+    @Override
+    void grow(int capacity) {
+      values = Arrays.copyOf(values, capacity);
+    }
+
+    @Override
+    void set(int row, Object value) {
+      values[row] = (byte) (((Boolean) value) ? 2 : 1);
+    }
+
+    @Override
+    Buffer copy(int rows) {
+      BoolBuffer c = new BoolBuffer(0);
+      c.values = Arrays.copyOf(values, rows);
+      return c;
+    }
+
+    @Override
+    long bytes() {
+      return 16 + values.length;
+    }
+
+    @Override
+    Column build(int[] order, int rows) {
+      var trues = new MutableRoaringBitmap();
+      var falses = new MutableRoaringBitmap();
+      for (int i = 0; i < rows; i++) {
+        byte v = values[source(order, i)];
+        if (v == 2) {
+          trues.add(i);
+        } else if (v == 1) {
+          falses.add(i);
+        }
+      }
+      if (trues.isEmpty() && falses.isEmpty()) {
+        return null;
+      }
+      trues.runOptimize();
+      falses.runOptimize();
+      return new BoolColumn(trues, falses, rows);
+    }
+  }
+
+  private static final class StringBuffer extends Buffer {
+    /** Per row: index into {@link #distinct} + 1, or 0 for absent. */
+    int[] ordinals;
+
+    Map<String, Integer> index = new HashMap<>();
+    List<String> distinct = new ArrayList<>();
+
+    StringBuffer(int capacity) {
+      ordinals = new int[capacity];
+    }
+
+    @Override
+    void grow(int capacity) {
+      ordinals = Arrays.copyOf(ordinals, capacity);
+    }
+
+    @Override
+    void set(int row, Object value) {
+      String s = (String) value;
+      Integer id = index.get(s);
+      if (id == null) {
+        id = distinct.size();
+        index.put(s, id);
+        distinct.add(s);
+      }
+      ordinals[row] = id + 1;
+    }
+
+    @Override
+    Buffer copy(int rows) {
+      StringBuffer c = new StringBuffer(0);
+      c.ordinals = Arrays.copyOf(ordinals, rows);
+      c.index = null; // a copy is only sealed, never appended to
+      c.distinct = new ArrayList<>(distinct);
+      return c;
+    }
+
+    @Override
+    long bytes() {
+      long strings = 0;
+      for (String s : distinct) {
+        strings += 56 + s.length();
+      }
+      return 64 + 4L * ordinals.length + strings + (index == null ? 0 : 48L * index.size());
+    }
+
+    @Override
+    Column build(int[] order, int rows) {
+      boolean[] used = new boolean[distinct.size()];
+      int present = 0;
+      for (int i = 0; i < rows; i++) {
+        int o = ordinals[source(order, i)];
+        if (o != 0) {
+          used[o - 1] = true;
+          present++;
+        }
+      }
+      if (present == 0) {
+        return null;
+      }
+      List<String> values = new ArrayList<>();
+      for (int i = 0; i < used.length; i++) {
+        if (used[i]) {
+          values.add(distinct.get(i));
+        }
+      }
+      values.sort(null);
+      Map<String, Integer> newIds = new HashMap<>(values.size() * 2);
+      for (int i = 0; i < values.size(); i++) {
+        newIds.put(values.get(i), i);
+      }
+      int[] remap = new int[distinct.size()];
+      for (int i = 0; i < used.length; i++) {
+        remap[i] = used[i] ? newIds.get(distinct.get(i)) : -1;
+      }
+      long[] sorted = new long[rows];
+      List<MutableRoaringBitmap> postings = new ArrayList<>(values.size());
+      for (int i = 0; i < values.size(); i++) {
+        postings.add(new MutableRoaringBitmap());
+      }
+      var presence = present == rows ? null : new MutableRoaringBitmap();
+      for (int i = 0; i < rows; i++) {
+        int o = ordinals[source(order, i)];
+        if (o != 0) {
+          int id = remap[o - 1];
+          sorted[i] = id + 1;
+          postings.get(id).add(i);
+          if (presence != null) {
+            presence.add(i);
+          }
+        }
+      }
+      if (presence != null) {
+        presence.runOptimize();
+      }
+      return new StringColumn(
+          StringDictionary.of(values),
+          PackedLongs.pack(sorted, rows),
+          BitmapList.of(postings),
+          presence,
+          present);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package dev.chartwell.engine.segment;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The sorted distinct strings of a segment column, as UTF-8 in one byte array. Ids are positions in
+ * {@link String#compareTo} order, so a range of strings is a range of ids and the first and last
+ * entries are the column's zone map.
+ */
+public final class StringDictionary {
+  private final byte[] data;
+  private final int[] offsets;
+
+  private StringDictionary(byte[] data, int[] offsets) {
+    this.data = data;
+    this.offsets = offsets;
+  }
+
+  /**
+   * @param sortedDistinct distinct strings in {@link String#compareTo} order
+   * @return the dictionary
+   */
+  public static StringDictionary of(List<String> sortedDistinct) {
+    byte[][] encoded = new byte[sortedDistinct.size()][];
+    int total = 0;
+    for (int i = 0; i < encoded.length; i++) {
+      encoded[i] = sortedDistinct.get(i).getBytes(StandardCharsets.UTF_8);
+      total += encoded[i].length;
+    }
+    byte[] data = new byte[total];
+    int[] offsets = new int[encoded.length + 1];
+    int pos = 0;
+    for (int i = 0; i < encoded.length; i++) {
+      offsets[i] = pos;
+      System.arraycopy(encoded[i], 0, data, pos, encoded[i].length);
+      pos += encoded[i].length;
+    }
+    offsets[encoded.length] = pos;
+    return new StringDictionary(data, offsets);
+  }
+
+  /**
+   * @return the number of distinct strings
+   */
+  public int size() {
+    return offsets.length - 1;
+  }
+
+  /**
+   * @param id an id from 0 to {@code size() - 1}
+   * @return the string
+   */
+  public String get(int id) {
+    return new String(data, offsets[id], offsets[id + 1] - offsets[id], StandardCharsets.UTF_8);
+  }
+
+  /**
+   * @param value a string
+   * @return its id, or {@code -(insertion point) - 1} when absent (as {@link Arrays#binarySearch})
+   */
+  public int indexOf(String value) {
+    int lo = 0;
+    int hi = size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = get(mid).compareTo(value);
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    return -(lo + 1);
+  }
+
+  /**
+   * @return heap bytes used
+   */
+  public long bytes() {
+    return 32L + data.length + 4L * offsets.length;
+  }
+}

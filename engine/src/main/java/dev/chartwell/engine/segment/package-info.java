@@ -1,0 +1,9 @@
+/**
+ * Columnar storage. A {@link dev.chartwell.engine.segment.SegmentBuilder} (a source's head) takes
+ * rows in arrival order; sealing sorts them by time and encodes each column compactly:
+ * frame-of-reference bit-packed longs and timestamps, doubles with zone maps, booleans as bitmaps,
+ * strings as a sorted dictionary with bit-packed ids and one Roaring bitmap of rows per value, and
+ * a token index over the implicit column. Bitmaps are serialized back to back in one buffer ({@link
+ * dev.chartwell.engine.segment.BitmapList}) so that a value costs bytes, not objects.
+ */
+package dev.chartwell.engine.segment;

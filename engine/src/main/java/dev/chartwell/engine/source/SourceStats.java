@@ -1,0 +1,48 @@
+package dev.chartwell.engine.source;
+
+import java.util.List;
+
+/**
+ * Size and memory of one source.
+ *
+ * @param id source id
+ * @param name source name
+ * @param rows events held (sealed and head)
+ * @param segments sealed segments
+ * @param headRows events in the head, not yet sealed
+ * @param bytes heap bytes of everything held
+ * @param headBytes heap bytes of the head
+ * @param timestampBytes heap bytes of the sealed timestamps
+ * @param tokenIndexBytes heap bytes of the sealed token indexes
+ * @param columns heap bytes of each column's sealed data
+ * @param evictedSegments segments dropped by the memory limit
+ * @param evictedRows events dropped by the memory limit
+ */
+public record SourceStats(
+    String id,
+    String name,
+    long rows,
+    int segments,
+    long headRows,
+    long bytes,
+    long headBytes,
+    long timestampBytes,
+    long tokenIndexBytes,
+    List<ColumnBytes> columns,
+    long evictedSegments,
+    long evictedRows) {
+
+  /** Copies the column list. */
+  public SourceStats {
+    columns = List.copyOf(columns);
+  }
+
+  /**
+   * Memory of one column across sealed segments.
+   *
+   * @param name column name
+   * @param type column type
+   * @param bytes heap bytes
+   */
+  public record ColumnBytes(String name, ColumnType type, long bytes) {}
+}

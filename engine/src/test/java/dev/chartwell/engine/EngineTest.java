@@ -1,0 +1,101 @@
+package dev.chartwell.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.chartwell.engine.segment.Segment;
+import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.source.SourceKind;
+import dev.chartwell.engine.source.SourceSpec;
+import dev.chartwell.engine.source.SourceStats;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class EngineTest {
+
+  @Test
+  void createsFindsListsAndDropsSources() {
+    try (Engine engine = Engine.builder().workerThreads(2).build()) {
+      Source a = engine.createSource(SourceSpec.logs("a"));
+      assertTrue(a.id().matches("[0-9a-f]{24}"), a.id());
+      Source b =
+          engine.createSource(
+              new SourceSpec("my-id", "b", SourceKind.TRACE, "ts", null, null, List.of()));
+      assertEquals("my-id", b.id());
+      assertEquals(Optional.of(a), engine.source(a.id()));
+      assertEquals(2, engine.sources().size());
+      assertThrows(
+          IllegalArgumentException.class,
+          () ->
+              engine.createSource(
+                  new SourceSpec("my-id", "c", SourceKind.LOG, "ts", null, null, List.of())));
+      assertTrue(engine.dropSource("my-id"));
+      assertFalse(engine.dropSource("my-id"));
+      assertEquals(List.of(a), engine.sources());
+    }
+  }
+
+  @Test
+  void rejectsBadSettings() {
+    assertThrows(IllegalArgumentException.class, () -> Engine.builder().workerThreads(0));
+    assertThrows(IllegalArgumentException.class, () -> Engine.builder().segmentRows(0));
+    assertThrows(IllegalArgumentException.class, () -> Engine.builder().memoryLimitBytes(0));
+  }
+
+  @Test
+  void closedEngineRefusesNewSources() {
+    Engine engine = Engine.builder().build();
+    engine.close();
+    assertThrows(IllegalStateException.class, () -> engine.createSource(SourceSpec.logs("x")));
+  }
+
+  @Test
+  void memoryLimitEvictsTheOldestSealedSegmentsFirst() {
+    // Measure one segment's size, then allow about three of them.
+    long oneSegment;
+    try (Engine probe = Engine.builder().segmentRows(1000).build()) {
+      Source s = probe.createSource(SourceSpec.logs("probe"));
+      fill(s, 0, 1000);
+      oneSegment = s.sealedSegments().get(0).bytes();
+    }
+    try (Engine engine =
+        Engine.builder()
+            .segmentRows(1000)
+            .memoryLimitBytes(oneSegment * 3 + oneSegment / 2)
+            .build()) {
+      Source older = engine.createSource(SourceSpec.logs("older"));
+      Source newer = engine.createSource(SourceSpec.logs("newer"));
+      fill(older, 0, 2000); // times 0..1999
+      fill(newer, 10_000, 3000); // times 10000..12999
+      EngineStats stats = engine.stats();
+      assertTrue(stats.bytes() - headBytes(stats) <= oneSegment * 3 + oneSegment / 2);
+      SourceStats o =
+          stats.sources().stream().filter(x -> x.name().equals("older")).findFirst().orElseThrow();
+      SourceStats n =
+          stats.sources().stream().filter(x -> x.name().equals("newer")).findFirst().orElseThrow();
+      assertEquals(2, o.evictedSegments(), "the older source's segments hold the oldest events");
+      assertEquals(2000, o.evictedRows());
+      assertEquals(0, o.rows());
+      assertEquals(0, n.evictedSegments());
+      assertEquals(3000, n.rows());
+      assertEquals(
+          List.of(10_000L, 11_000L, 12_000L),
+          newer.sealedSegments().stream().map(Segment::minTimestamp).toList());
+    }
+  }
+
+  private static long headBytes(EngineStats stats) {
+    return stats.sources().stream().mapToLong(SourceStats::headBytes).sum();
+  }
+
+  private static void fill(Source s, long start, int n) {
+    for (int i = 0; i < n; i++) {
+      s.append(new Event(start + i, Map.of("Body", "event number " + i, "status", 200L)));
+    }
+  }
+}

@@ -1,0 +1,151 @@
+package dev.chartwell.engine.segment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.chartwell.engine.source.ColumnType;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
+
+class SegmentBuilderTest {
+
+  private static SegmentBuilder builder() {
+    SegmentBuilder b = new SegmentBuilder(4);
+    b.addColumn("level", ColumnType.STRING);
+    b.addColumn("status", ColumnType.LONG);
+    b.addColumn("duration", ColumnType.DOUBLE);
+    b.addColumn("ok", ColumnType.BOOL);
+    b.addColumn("Body", ColumnType.STRING);
+    return b;
+  }
+
+  @Test
+  void sealsRowsSortedByTimeWithEveryType() {
+    SegmentBuilder b = builder();
+    b.append(30, new Object[] {"error", 500L, 1.5, false, "Timeout after 30s"});
+    b.append(10, new Object[] {"info", 200L, 0.25, true, "GET /users ok"});
+    b.append(20, new Object[] {null, 200L, null, null, "GET /users/42 ok"});
+    b.append(10, new Object[] {"info", null, -3.0, true}); // same time as row 2: stays after it
+    Segment s = b.build(7, "Body");
+
+    assertEquals(7, s.id());
+    assertEquals(4, s.rows());
+    assertEquals(10, s.minTimestamp());
+    assertEquals(30, s.maxTimestamp());
+    assertEquals(
+        List.of(
+            Map.of(
+                "@ts",
+                10L,
+                "level",
+                "info",
+                "status",
+                200L,
+                "duration",
+                0.25,
+                "ok",
+                true,
+                "Body",
+                "GET /users ok"),
+            Map.of("@ts", 10L, "level", "info", "duration", -3.0, "ok", true),
+            Map.of("@ts", 20L, "status", 200L, "Body", "GET /users/42 ok"),
+            Map.of(
+                "@ts",
+                30L,
+                "level",
+                "error",
+                "status",
+                500L,
+                "duration",
+                1.5,
+                "ok",
+                false,
+                "Body",
+                "Timeout after 30s")),
+        SegmentRows.read(s));
+
+    LongColumn status = (LongColumn) s.column("status");
+    assertEquals(200, status.min());
+    assertEquals(500, status.max());
+    assertEquals(3, status.presentCount());
+    assertFalse(status.isPresent(1));
+    DoubleColumn duration = (DoubleColumn) s.column("duration");
+    assertEquals(-3.0, duration.min());
+    assertEquals(1.5, duration.max());
+
+    StringColumn level = (StringColumn) s.column("level");
+    assertEquals(2, level.dictionary().size());
+    assertEquals("error", level.dictionary().get(0));
+    assertEquals("info", level.dictionary().get(1));
+    assertEquals(List.of(3), rows(level.rows(0)));
+    assertEquals(List.of(0, 1), rows(level.rows(1)));
+    assertEquals(-1, level.id(2));
+    assertEquals(-2, level.dictionary().indexOf("fatal")); // insertion point 1
+
+    BoolColumn ok = (BoolColumn) s.column("ok");
+    assertEquals(List.of(0, 1), rows(ok.trueRows()));
+    assertEquals(List.of(3), rows(ok.falseRows()));
+  }
+
+  @Test
+  void tokenIndexCoversTheImplicitColumn() {
+    SegmentBuilder b = builder();
+    b.append(1, new Object[] {null, null, null, null, "GET /users ok"});
+    b.append(2, new Object[] {null, null, null, null, "Timeout after 30s; GET retried"});
+    Segment s = b.build(0, "Body");
+    TokenIndex index = s.tokenIndex();
+    assertEquals(List.of(0, 1), rows(index.rows("get")));
+    assertEquals(List.of(1), rows(index.rows("30s")));
+    assertEquals(List.of(1), rows(index.rows("timeout")));
+    assertTrue(index.rows("Timeout").isEmpty(), "tokens are lower-case");
+    assertTrue(index.rows("users/").isEmpty());
+  }
+
+  @Test
+  void columnsWithoutValuesAreLeftOut() {
+    SegmentBuilder b = builder();
+    b.append(1, new Object[] {"x"});
+    Segment s = b.build(0, "Body");
+    assertEquals(Map.of("level", s.column("level")), s.columns());
+    assertNull(s.tokenIndex());
+    assertNull(s.column("level").presence(), "every row has a level");
+  }
+
+  @Test
+  void copyIsIndependentOfLaterAppends() {
+    SegmentBuilder b = builder();
+    b.append(1, new Object[] {"a"});
+    SegmentBuilder copy = b.copy();
+    for (int i = 0; i < 100; i++) {
+      b.append(2, new Object[] {"b", 1L});
+    }
+    b.addColumn("late", ColumnType.LONG);
+    Segment s = copy.build(0, null);
+    assertEquals(1, s.rows());
+    assertEquals(List.of(Map.of("@ts", 1L, "level", "a")), SegmentRows.read(s));
+  }
+
+  @Test
+  void firstRowAtOrAfterBinarySearches() {
+    SegmentBuilder b = builder();
+    for (long ts : new long[] {5, 10, 10, 10, 20}) {
+      b.append(ts, new Object[0]);
+    }
+    Segment s = b.build(0, null);
+    assertEquals(0, s.firstRowAtOrAfter(0));
+    assertEquals(1, s.firstRowAtOrAfter(6));
+    assertEquals(1, s.firstRowAtOrAfter(10));
+    assertEquals(4, s.firstRowAtOrAfter(11));
+    assertEquals(5, s.firstRowAtOrAfter(21));
+  }
+
+  static List<Integer> rows(ImmutableRoaringBitmap b) {
+    List<Integer> out = new java.util.ArrayList<>();
+    b.forEach((int i) -> out.add(i));
+    return out;
+  }
+}
