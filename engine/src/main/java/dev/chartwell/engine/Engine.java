@@ -1,5 +1,11 @@
 package dev.chartwell.engine;
 
+import dev.chartwell.engine.exec.QueryEngine;
+import dev.chartwell.engine.query.ChartQuery;
+import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.query.QueryOptions;
+import dev.chartwell.engine.query.QueryValidationException;
+import dev.chartwell.engine.query.UnknownSourceException;
 import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceSpec;
@@ -38,6 +44,7 @@ public final class Engine implements AutoCloseable {
   private final Map<String, Source> sources = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
   private final Object evictionLock = new Object();
+  private final QueryEngine queries;
   private volatile boolean closed;
 
   private Engine(Builder b) {
@@ -53,6 +60,7 @@ public final class Engine implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    this.queries = new QueryEngine(this::source, workers, b.workerThreads);
   }
 
   /**
@@ -158,6 +166,31 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
+   * Runs a chart query over a consistent snapshot of each source it names.
+   *
+   * @param query the query
+   * @return one row per (bucket, group) where a series matched
+   * @throws QueryValidationException when the query is invalid (the message names the field path)
+   *     or would exceed 100,000 rows or 10,000 groups
+   * @throws UnknownSourceException when a series names an unknown source
+   */
+  public ChartResult query(ChartQuery query) {
+    return query(query, QueryOptions.DEFAULT);
+  }
+
+  /**
+   * Runs a chart query with explicit execution options (results do not depend on them).
+   *
+   * @param query the query
+   * @param options execution options
+   * @return the result
+   */
+  public ChartResult query(ChartQuery query, QueryOptions options) {
+    requireOpen();
+    return queries.run(query, options);
+  }
+
+  /**
    * @return memory and size of every source
    */
   public EngineStats stats() {
@@ -173,13 +206,6 @@ public final class Engine implements AutoCloseable {
    */
   public int workerThreads() {
     return workerThreads;
-  }
-
-  /**
-   * @return the pool running per-segment query work
-   */
-  ExecutorService workers() {
-    return workers;
   }
 
   /** Evicts the sealed segments with the oldest events until the data fits the limit. */

@@ -1,0 +1,332 @@
+package dev.chartwell.engine.agg;
+
+import dev.chartwell.engine.query.AggFn;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/**
+ * The partial state of one aggregation in one (bucket, group): filled row by row within a segment,
+ * then merged across segments, then finished into the result value. Merging is associative and
+ * commutative (except for floating-point rounding of sums).
+ */
+public abstract class AggState {
+  AggState() {}
+
+  /**
+   * Adds one matching row.
+   *
+   * @param reader the field's reader ({@code null} for plain counts)
+   * @param row the row
+   * @param timestamp the row's timestamp
+   * @param order arrival order of the row (segment id and row), for last_value / any
+   */
+  public abstract void add(ValueReader reader, int row, long timestamp, long order);
+
+  /**
+   * @param other a state of the same function
+   */
+  public abstract void merge(AggState other);
+
+  /**
+   * @return whether anything contributed (otherwise the series has no value here)
+   */
+  public abstract boolean isEmpty();
+
+  /**
+   * Called once when a segment is done, before states leave it; turns segment-local keys into
+   * values.
+   *
+   * @param reader the field's reader
+   */
+  public void seal(ValueReader reader) {}
+
+  /**
+   * @param bucketMillis the bucket length
+   * @return the value: a {@link Long} for counts, a {@link Double} otherwise
+   */
+  public abstract Number finish(long bucketMillis);
+
+  /**
+   * @param fn the function
+   * @param level the quantile level (for quantiles)
+   * @param hasField whether the series names a field
+   * @return an empty state
+   */
+  public static AggState create(AggFn fn, double level, boolean hasField) {
+    return switch (fn) {
+      case COUNT, COUNT_PER_SEC, COUNT_PER_MIN, COUNT_PER_HOUR -> new Count(fn, hasField);
+      case COUNT_DISTINCT -> new Distinct();
+      case SUM, AVG -> new Sum(fn == AggFn.AVG);
+      case MIN, MAX -> new Extreme(fn == AggFn.MAX);
+      case QUANTILE, P50, P90, P95, P99 -> new Quantile(level);
+      case LAST_VALUE, ANY -> new Pick(fn == AggFn.LAST_VALUE);
+    };
+  }
+
+  /**
+   * Counts (optionally only rows that have the field); per-second/minute/hour divide at the end.
+   */
+  public static final class Count extends AggState {
+    private final AggFn fn;
+    private final boolean needsField;
+    private long n;
+
+    Count(AggFn fn, boolean needsField) {
+      this.fn = fn;
+      this.needsField = needsField;
+    }
+
+    /**
+     * Adds many rows at once (the index-only path: a bitmap's cardinality over a bucket).
+     *
+     * @param rows number of rows
+     */
+    public void addCount(long rows) {
+      n += rows;
+    }
+
+    @Override
+    public void add(ValueReader reader, int row, long timestamp, long order) {
+      if (!needsField || reader.present(row)) {
+        n++;
+      }
+    }
+
+    @Override
+    public void merge(AggState other) {
+      n += ((Count) other).n;
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return n == 0;
+    }
+
+    @Override
+    public Number finish(long bucketMillis) {
+      return switch (fn) {
+        case COUNT_PER_SEC -> n / (bucketMillis / 1000.0);
+        case COUNT_PER_MIN -> n / (bucketMillis / 60_000.0);
+        case COUNT_PER_HOUR -> n / (bucketMillis / 3_600_000.0);
+        default -> n;
+      };
+    }
+  }
+
+  /** Exact distinct count: segment-local keys, decoded to values when the segment is done. */
+  static final class Distinct extends AggState {
+    private Roaring64NavigableMap keys = new Roaring64NavigableMap();
+    private Set<Object> values;
+
+    @Override
+    public void add(ValueReader reader, int row, long timestamp, long order) {
+      if (reader.present(row)) {
+        keys.addLong(reader.distinctKey(row));
+      }
+    }
+
+    @Override
+    public void seal(ValueReader reader) {
+      values = new HashSet<>();
+      keys.forEach(k -> values.add(reader.decode(k)));
+      keys = null;
+    }
+
+    @Override
+    public void merge(AggState other) {
+      values.addAll(((Distinct) other).values);
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return values != null ? values.isEmpty() : keys.isEmpty();
+    }
+
+    @Override
+    public Number finish(long bucketMillis) {
+      return (long) values.size();
+    }
+  }
+
+  /** Sum and average of numeric values. */
+  static final class Sum extends AggState {
+    private final boolean average;
+    private double sum;
+    private long n;
+
+    Sum(boolean average) {
+      this.average = average;
+    }
+
+    @Override
+    public void add(ValueReader reader, int row, long timestamp, long order) {
+      double v = reader.number(row);
+      if (!Double.isNaN(v)) {
+        sum += v;
+        n++;
+      }
+    }
+
+    @Override
+    public void merge(AggState other) {
+      Sum o = (Sum) other;
+      sum += o.sum;
+      n += o.n;
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return n == 0;
+    }
+
+    @Override
+    public Number finish(long bucketMillis) {
+      return average ? sum / n : sum;
+    }
+  }
+
+  /** Minimum or maximum of numeric values. */
+  static final class Extreme extends AggState {
+    private final boolean max;
+    private double value;
+    private boolean any;
+
+    Extreme(boolean max) {
+      this.max = max;
+    }
+
+    @Override
+    public void add(ValueReader reader, int row, long timestamp, long order) {
+      double v = reader.number(row);
+      if (!Double.isNaN(v)) {
+        offer(v);
+      }
+    }
+
+    private void offer(double v) {
+      if (!any || (max ? v > value : v < value)) {
+        value = v;
+        any = true;
+      }
+    }
+
+    @Override
+    public void merge(AggState other) {
+      Extreme o = (Extreme) other;
+      if (o.any) {
+        offer(o.value);
+      }
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return !any;
+    }
+
+    @Override
+    public Number finish(long bucketMillis) {
+      return value;
+    }
+  }
+
+  /** Exact quantile: all values kept; linear interpolation between the closest ranks. */
+  static final class Quantile extends AggState {
+    private final double level;
+    private double[] values = new double[8];
+    private int n;
+
+    Quantile(double level) {
+      this.level = level;
+    }
+
+    @Override
+    public void add(ValueReader reader, int row, long timestamp, long order) {
+      double v = reader.number(row);
+      if (!Double.isNaN(v)) {
+        push(v);
+      }
+    }
+
+    private void push(double v) {
+      if (n == values.length) {
+        values = Arrays.copyOf(values, n * 2);
+      }
+      values[n++] = v;
+    }
+
+    @Override
+    public void merge(AggState other) {
+      Quantile o = (Quantile) other;
+      if (n + o.n > values.length) {
+        values = Arrays.copyOf(values, Math.max(n + o.n, values.length * 2));
+      }
+      System.arraycopy(o.values, 0, values, n, o.n);
+      n += o.n;
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return n == 0;
+    }
+
+    @Override
+    public Number finish(long bucketMillis) {
+      Arrays.sort(values, 0, n);
+      double h = (n - 1) * level;
+      int lo = (int) Math.floor(h);
+      int hi = Math.min(lo + 1, n - 1);
+      return values[lo] + (h - lo) * (values[hi] - values[lo]);
+    }
+  }
+
+  /** last_value (greatest timestamp, then latest arrival) or any (earliest, then first arrival). */
+  static final class Pick extends AggState {
+    private final boolean last;
+    private boolean has;
+    private long ts;
+    private long order;
+    private double value;
+
+    Pick(boolean last) {
+      this.last = last;
+    }
+
+    @Override
+    public void add(ValueReader reader, int row, long timestamp, long rowOrder) {
+      double v = reader.number(row);
+      if (!Double.isNaN(v)) {
+        offer(timestamp, rowOrder, v);
+      }
+    }
+
+    private void offer(long t, long o, double v) {
+      int c = has ? (t != ts ? Long.compare(t, ts) : Long.compare(o, order)) : 0;
+      if (!has || (last ? c > 0 : c < 0)) {
+        has = true;
+        ts = t;
+        order = o;
+        value = v;
+      }
+    }
+
+    @Override
+    public void merge(AggState other) {
+      Pick p = (Pick) other;
+      if (p.has) {
+        offer(p.ts, p.order, p.value);
+      }
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return !has;
+    }
+
+    @Override
+    public Number finish(long bucketMillis) {
+      return value;
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package dev.chartwell.engine.agg;
+
+import dev.chartwell.engine.segment.BoolColumn;
+import dev.chartwell.engine.segment.Column;
+import dev.chartwell.engine.segment.DoubleColumn;
+import dev.chartwell.engine.segment.LongColumn;
+import dev.chartwell.engine.segment.Segment;
+import dev.chartwell.engine.segment.StringColumn;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The group of each row of a segment as a small integer; the group's values as strings are made
+ * only once per group. With one string group-by field, the group is the dictionary id (no hashing);
+ * otherwise value tuples are hashed.
+ */
+public final class GroupKeys {
+  private final List<Column> columns;
+  private final StringColumn single;
+  private final Map<List<String>, Integer> ids = new HashMap<>();
+  private final List<List<String>> keys = new ArrayList<>();
+
+  private GroupKeys(List<Column> columns) {
+    this.columns = columns;
+    this.single = columns.size() == 1 && columns.get(0) instanceof StringColumn s ? s : null;
+  }
+
+  /**
+   * @param segment the segment
+   * @param groupBy the group-by fields
+   * @return the group keys of that segment
+   */
+  public static GroupKeys of(Segment segment, List<String> groupBy) {
+    List<Column> columns = new ArrayList<>();
+    for (String f : groupBy) {
+      columns.add(segment.column(f));
+    }
+    return new GroupKeys(columns);
+  }
+
+  /**
+   * @return an upper bound of the group ids {@link #group} returns, when known cheaply (else -1)
+   */
+  public int denseBound() {
+    if (columns.isEmpty()) {
+      return 1;
+    }
+    return single != null ? single.dictionary().size() + 1 : -1;
+  }
+
+  /**
+   * @param row a row
+   * @return its group id
+   */
+  public int group(int row) {
+    if (columns.isEmpty()) {
+      return 0;
+    }
+    if (single != null) {
+      return single.id(row) + 1;
+    }
+    List<String> key = new ArrayList<>(columns.size());
+    for (Column c : columns) {
+      key.add(text(c, row));
+    }
+    Integer id = ids.get(key);
+    if (id == null) {
+      id = keys.size();
+      ids.put(key, id);
+      keys.add(List.copyOf(key));
+    }
+    return id;
+  }
+
+  /**
+   * @param group a group id returned by {@link #group}
+   * @return the group's values, {@code ""} for a missing value
+   */
+  public List<String> values(int group) {
+    if (columns.isEmpty()) {
+      return List.of();
+    }
+    if (single != null) {
+      return List.of(group == 0 ? "" : single.dictionary().get(group - 1));
+    }
+    return keys.get(group);
+  }
+
+  /**
+   * The text of a value in a group key: strings as they are, whole doubles without {@code .0}.
+   *
+   * @param c a column or {@code null}
+   * @param row a row
+   * @return the text, {@code ""} when absent
+   */
+  static String text(Column c, int row) {
+    if (c == null || !c.isPresent(row)) {
+      return "";
+    }
+    if (c instanceof StringColumn s) {
+      return s.get(row);
+    }
+    if (c instanceof LongColumn l) {
+      return Long.toString(l.get(row));
+    }
+    if (c instanceof DoubleColumn d) {
+      String t = Double.toString(d.get(row));
+      return t.endsWith(".0") ? t.substring(0, t.length() - 2) : t;
+    }
+    return Boolean.toString(((BoolColumn) c).get(row));
+  }
+}

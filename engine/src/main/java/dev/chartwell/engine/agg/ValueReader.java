@@ -1,0 +1,106 @@
+package dev.chartwell.engine.agg;
+
+import dev.chartwell.engine.filter.Numbers;
+import dev.chartwell.engine.segment.BoolColumn;
+import dev.chartwell.engine.segment.Column;
+import dev.chartwell.engine.segment.DoubleColumn;
+import dev.chartwell.engine.segment.LongColumn;
+import dev.chartwell.engine.segment.StringColumn;
+import java.util.Arrays;
+
+/**
+ * Reads one field of a segment for aggregation. Numeric aggregates see numbers, and strings that
+ * parse as numbers (each dictionary entry parsed once); other values read as {@code NaN} and are
+ * skipped. Distinct counting sees a 64-bit key per value, decoded back to the value once per
+ * segment.
+ */
+public final class ValueReader {
+  private final Column column;
+  private final double[] parsedStrings;
+
+  private ValueReader(Column column) {
+    this.column = column;
+    if (column instanceof StringColumn s) {
+      parsedStrings = new double[s.dictionary().size()];
+      Arrays.fill(parsedStrings, Double.MIN_VALUE); // not parsed yet (a real value is never this)
+    } else {
+      parsedStrings = null;
+    }
+  }
+
+  /**
+   * @param column the field's column in a segment, or {@code null} when absent there
+   * @return a reader
+   */
+  public static ValueReader of(Column column) {
+    return new ValueReader(column);
+  }
+
+  /**
+   * @param row a row
+   * @return whether the row has a value
+   */
+  public boolean present(int row) {
+    return column != null && column.isPresent(row);
+  }
+
+  /**
+   * @param row a row
+   * @return its numeric value, or {@code NaN} when absent or not a number
+   */
+  public double number(int row) {
+    if (column instanceof DoubleColumn d) {
+      return d.isPresent(row) ? d.get(row) : Double.NaN;
+    }
+    if (column instanceof LongColumn l) {
+      return l.isPresent(row) ? (double) l.get(row) : Double.NaN;
+    }
+    if (column instanceof StringColumn s) {
+      int id = s.id(row);
+      if (id < 0) {
+        return Double.NaN;
+      }
+      double v = parsedStrings[id];
+      if (v == Double.MIN_VALUE) {
+        v = Numbers.parseDouble(s.dictionary().get(id));
+        parsedStrings[id] = v;
+      }
+      return v;
+    }
+    return Double.NaN;
+  }
+
+  /**
+   * @param row a present row
+   * @return a key identifying the row's value within this segment
+   */
+  long distinctKey(int row) {
+    if (column instanceof StringColumn s) {
+      return s.id(row);
+    }
+    if (column instanceof LongColumn l) {
+      return l.get(row);
+    }
+    if (column instanceof DoubleColumn d) {
+      return Double.doubleToLongBits(d.get(row));
+    }
+    return ((BoolColumn) column).get(row) ? 1 : 0;
+  }
+
+  /**
+   * @param key a key from {@link #distinctKey}
+   * @return the value it stands for
+   */
+  Object decode(long key) {
+    if (column instanceof StringColumn s) {
+      return s.dictionary().get((int) key);
+    }
+    if (column instanceof LongColumn) {
+      return key;
+    }
+    if (column instanceof DoubleColumn) {
+      return Double.longBitsToDouble(key);
+    }
+    return key == 1;
+  }
+}

@@ -1,0 +1,266 @@
+package dev.chartwell.engine.exec;
+
+import dev.chartwell.engine.agg.AggState;
+import dev.chartwell.engine.filter.Filter;
+import dev.chartwell.engine.filter.FilterCompiler;
+import dev.chartwell.engine.query.ChartQuery;
+import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.query.Granularity;
+import dev.chartwell.engine.query.QueryOptions;
+import dev.chartwell.engine.query.QueryValidationException;
+import dev.chartwell.engine.query.Series;
+import dev.chartwell.engine.query.SeriesReturnType;
+import dev.chartwell.engine.query.UnknownSourceException;
+import dev.chartwell.engine.segment.Segment;
+import dev.chartwell.engine.source.Source;
+import dev.chartwell.parser.Expr;
+import dev.chartwell.parser.WhereLanguage;
+import dev.chartwell.parser.WhereParser;
+import dev.chartwell.parser.WhereSyntaxException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/**
+ * Runs chart queries: validate, snapshot each source once, parse (cached) and compile each series'
+ * where, prune segments by time, run one task per (series, segment) on the worker pool, merge the
+ * partial states per (bucket, group), then render rows (ratio, ordering, limits).
+ */
+public final class QueryEngine {
+  /** Most rows a query may return. */
+  public static final int MAX_ROWS = 100_000;
+
+  /** Most distinct groups a query may return. */
+  public static final int MAX_GROUPS = 10_000;
+
+  private static final int AST_CACHE_SIZE = 4096;
+
+  private final Function<String, Optional<Source>> sources;
+  private final ExecutorService workers;
+  private final int threads;
+  private final Map<String, Expr> astCache = new ConcurrentHashMap<>();
+
+  /**
+   * @param sources finds a source by id
+   * @param workers the pool segment tasks run on
+   * @param threads the pool's size (1 runs tasks on the calling thread)
+   */
+  public QueryEngine(
+      Function<String, Optional<Source>> sources, ExecutorService workers, int threads) {
+    this.sources = sources;
+    this.workers = workers;
+    this.threads = threads;
+  }
+
+  /**
+   * @param query the query
+   * @param options execution options
+   * @return the result
+   * @throws QueryValidationException when the query is invalid or exceeds the row or group limits
+   * @throws UnknownSourceException when a series names an unknown source
+   */
+  public ChartResult run(ChartQuery query, QueryOptions options) {
+    QueryValidator.validate(query);
+    Granularity granularity = query.effectiveGranularity();
+    Map<String, Source.Snapshot> snapshots = new HashMap<>();
+    List<SeriesPlan> plans = new ArrayList<>();
+    List<List<Segment>> segments = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < query.series().size(); i++) {
+      Series s = query.series().get(i);
+      String path = "series[" + i + "]";
+      Source source =
+          sources
+              .apply(s.sourceId())
+              .orElseThrow(() -> new UnknownSourceException(path + ".sourceId", s.sourceId()));
+      Source.Snapshot snapshot = snapshots.computeIfAbsent(s.sourceId(), k -> source.snapshot());
+      Filter filter;
+      try {
+        WhereLanguage language =
+            s.whereLanguage() == null ? WhereLanguage.LUCENE : s.whereLanguage();
+        filter =
+            FilterCompiler.compile(
+                parse(s.where(), language),
+                snapshot.schema(),
+                source.spec().implicitColumn(),
+                path + ".where");
+      } catch (WhereSyntaxException e) {
+        problems.add(path + ".where: " + e.getMessage());
+        continue;
+      } catch (QueryValidationException e) {
+        problems.addAll(e.problems());
+        continue;
+      }
+      plans.add(
+          new SeriesPlan(
+              s.aggFn(),
+              s.aggFn().quantileLevel(s.level()),
+              s.field(),
+              s.groupBy(),
+              filter,
+              granularity,
+              query.startTime(),
+              query.endTime(),
+              options.useIndexes()));
+      segments.add(snapshot.segments());
+    }
+    if (!problems.isEmpty()) {
+      throw new QueryValidationException(problems);
+    }
+
+    List<Callable<List<Partial>>> tasks = new ArrayList<>();
+    List<Integer> taskSeries = new ArrayList<>();
+    for (int i = 0; i < plans.size(); i++) {
+      for (Segment seg : segments.get(i)) {
+        if (seg.maxTimestamp() >= query.startTime() && seg.minTimestamp() <= query.endTime()) {
+          tasks.add(new SegmentTask(plans.get(i), seg));
+          taskSeries.add(i);
+        }
+      }
+    }
+    List<List<Partial>> partials = execute(tasks);
+
+    List<Map<RowKey, AggState>> merged = new ArrayList<>();
+    for (int i = 0; i < plans.size(); i++) {
+      merged.add(new HashMap<>());
+    }
+    for (int t = 0; t < partials.size(); t++) {
+      Map<RowKey, AggState> series = merged.get(taskSeries.get(t));
+      for (Partial p : partials.get(t)) {
+        series.merge(
+            new RowKey(p.bucket(), p.group()),
+            p.state(),
+            (a, b) -> {
+              a.merge(b);
+              return a;
+            });
+      }
+    }
+    return render(query, granularity, merged);
+  }
+
+  private ChartResult render(
+      ChartQuery query, Granularity granularity, List<Map<RowKey, AggState>> merged) {
+    TreeMap<RowKey, Number[]> rows = new TreeMap<>(RowKey.ORDER);
+    Set<List<String>> groups = new HashSet<>();
+    for (int i = 0; i < merged.size(); i++) {
+      for (Map.Entry<RowKey, AggState> e : merged.get(i).entrySet()) {
+        Number[] values = rows.computeIfAbsent(e.getKey(), k -> new Number[merged.size()]);
+        values[i] = e.getValue().finish(granularity.millis());
+        groups.add(e.getKey().group());
+      }
+      if (groups.size() > MAX_GROUPS) {
+        throw new QueryValidationException(
+            String.format(
+                Locale.ROOT,
+                "series: the query would produce more than %,d groups; group by fewer fields or"
+                    + " narrow the where",
+                MAX_GROUPS));
+      }
+      if (rows.size() > MAX_ROWS) {
+        throw new QueryValidationException(
+            String.format(
+                Locale.ROOT,
+                "series: the query would produce more than %,d rows; use a coarser granularity, a"
+                    + " shorter time range or fewer groups",
+                MAX_ROWS));
+      }
+    }
+    List<ChartResult.Row> out = new ArrayList<>(rows.size());
+    for (Map.Entry<RowKey, Number[]> e : rows.entrySet()) {
+      List<Number> values = new ArrayList<>();
+      if (query.returnType() == SeriesReturnType.RATIO) {
+        values.add(ratio(e.getValue()[0], e.getValue()[1]));
+      } else {
+        values.addAll(Arrays.asList(e.getValue()));
+      }
+      out.add(new ChartResult.Row(e.getKey().bucket(), e.getKey().group(), values));
+    }
+    return new ChartResult(granularity, out);
+  }
+
+  private static Number ratio(Number numerator, Number denominator) {
+    double n = numerator == null ? 0 : numerator.doubleValue();
+    if (denominator == null || denominator.doubleValue() == 0) {
+      return null;
+    }
+    return n / denominator.doubleValue();
+  }
+
+  private List<List<Partial>> execute(List<Callable<List<Partial>>> tasks) {
+    List<List<Partial>> results = new ArrayList<>(tasks.size());
+    if (threads == 1 || tasks.size() <= 1) {
+      for (Callable<List<Partial>> t : tasks) {
+        try {
+          results.add(t.call());
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      return results;
+    }
+    try {
+      for (Future<List<Partial>> f : workers.invokeAll(tasks)) {
+        results.add(f.get());
+      }
+      return results;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("query interrupted", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  private Expr parse(String where, WhereLanguage language) {
+    if (where == null || where.isBlank()) {
+      return new Expr.MatchAll();
+    }
+    String key = language.wireName() + ':' + where;
+    Expr cached = astCache.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    Expr parsed = WhereParser.parse(where, language);
+    if (astCache.size() >= AST_CACHE_SIZE) {
+      astCache.clear();
+    }
+    astCache.put(key, parsed);
+    return parsed;
+  }
+
+  /** A (bucket, group) of the result, ordered by bucket, then group values. */
+  record RowKey(long bucket, List<String> group) {
+    static final Comparator<RowKey> ORDER =
+        Comparator.comparingLong(RowKey::bucket).thenComparing(RowKey::group, RowKey::compareLists);
+
+    private static int compareLists(List<String> a, List<String> b) {
+      for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+        int c = a.get(i).compareTo(b.get(i));
+        if (c != 0) {
+          return c;
+        }
+      }
+      return Integer.compare(a.size(), b.size());
+    }
+  }
+}

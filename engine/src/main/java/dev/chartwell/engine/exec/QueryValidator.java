@@ -1,0 +1,71 @@
+package dev.chartwell.engine.exec;
+
+import dev.chartwell.engine.query.ChartQuery;
+import dev.chartwell.engine.query.QueryValidationException;
+import dev.chartwell.engine.query.Series;
+import dev.chartwell.engine.query.SeriesReturnType;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The rules of a chart query that do not depend on data, each failure naming its field path. */
+final class QueryValidator {
+  static final long MIN_EPOCH_MILLIS = 1_000_000_000_000L; // 13 digits
+  static final int MAX_SERIES = 5;
+  static final int MAX_GROUP_BY = 10;
+
+  private QueryValidator() {}
+
+  static void validate(ChartQuery q) {
+    List<String> problems = new ArrayList<>();
+    if (q.startTime() < MIN_EPOCH_MILLIS) {
+      problems.add(
+          "startTime: must be epoch milliseconds (a positive integer of at least 13 digits)");
+    }
+    if (q.endTime() < MIN_EPOCH_MILLIS) {
+      problems.add(
+          "endTime: must be epoch milliseconds (a positive integer of at least 13 digits)");
+    }
+    if (q.startTime() > q.endTime()) {
+      problems.add("endTime: must not be before startTime");
+    }
+    List<Series> series = q.series();
+    if (series.isEmpty() || series.size() > MAX_SERIES) {
+      problems.add("series: must hold 1 to " + MAX_SERIES + " series, got " + series.size());
+    }
+    for (int i = 0; i < series.size(); i++) {
+      Series s = series.get(i);
+      String path = "series[" + i + "]";
+      if (s.sourceId() == null || s.sourceId().isBlank()) {
+        problems.add(path + ".sourceId: is required");
+      }
+      if (s.aggFn() == null) {
+        problems.add(path + ".aggFn: is required");
+      } else if (!s.aggFn().isCount() && (s.field() == null || s.field().isBlank())) {
+        problems.add(path + ".field: is required for aggFn " + s.aggFn().wireName());
+      }
+      if (s.level() != null && !(s.level() >= 0 && s.level() <= 1)) {
+        problems.add(path + ".level: must be between 0 and 1");
+      }
+      if (s.groupBy().size() > MAX_GROUP_BY) {
+        problems.add(path + ".groupBy: at most " + MAX_GROUP_BY + " fields");
+      }
+      for (int g = 0; g < s.groupBy().size(); g++) {
+        if (s.groupBy().get(g) == null || s.groupBy().get(g).isBlank()) {
+          problems.add(path + ".groupBy[" + g + "]: must be a field name");
+        }
+      }
+      if (i > 0 && !s.groupBy().equals(series.get(0).groupBy())) {
+        problems.add(
+            path
+                + ".groupBy: every series must have the same groupBy as series[0] "
+                + series.get(0).groupBy());
+      }
+    }
+    if (q.returnType() == SeriesReturnType.RATIO && series.size() != 2) {
+      problems.add("seriesReturnType: ratio needs exactly 2 series, got " + series.size());
+    }
+    if (!problems.isEmpty()) {
+      throw new QueryValidationException(problems);
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package dev.chartwell.engine.exec;
+
+import dev.chartwell.engine.agg.AggState;
+import dev.chartwell.engine.agg.GroupKeys;
+import dev.chartwell.engine.agg.ValueReader;
+import dev.chartwell.engine.query.AggFn;
+import dev.chartwell.engine.segment.Segment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.roaringbitmap.PeekableIntIterator;
+import org.roaringbitmap.buffer.MutableRoaringBitmap;
+
+/**
+ * One series over one segment. Rows are in time order, so the query range and each bucket are row
+ * ranges found by binary search; timestamps are not read per row. The filter yields the matching
+ * rows as a bitmap; a plain count is that bitmap's cardinality per bucket range, other aggregations
+ * visit the matching rows of each bucket.
+ */
+final class SegmentTask implements Callable<List<Partial>> {
+  private final SeriesPlan plan;
+  private final Segment segment;
+
+  SegmentTask(SeriesPlan plan, Segment segment) {
+    this.plan = plan;
+    this.segment = segment;
+  }
+
+  @Override
+  public List<Partial> call() {
+    int lo = segment.firstRowAtOrAfter(plan.startTime());
+    int hi =
+        plan.endTime() == Long.MAX_VALUE
+            ? segment.rows()
+            : segment.firstRowAtOrAfter(plan.endTime() + 1);
+    if (lo >= hi) {
+      return List.of();
+    }
+    MutableRoaringBitmap matched = null;
+    if (!plan.filter().matchesAll()) {
+      matched =
+          plan.filter()
+              .apply(segment, MutableRoaringBitmap.bitmapOfRange(lo, hi), plan.useIndexes());
+      if (matched.isEmpty()) {
+        return List.of();
+      }
+    }
+    return plan.countsOnly() ? counts(lo, hi, matched) : aggregate(lo, hi, matched);
+  }
+
+  private List<Partial> counts(int lo, int hi, MutableRoaringBitmap matched) {
+    List<Partial> out = new ArrayList<>();
+    long length = plan.granularity().millis();
+    int r = lo;
+    while (r < hi) {
+      long bucket = plan.granularity().bucketStart(segment.timestamp(r));
+      int end = Math.min(hi, segment.firstRowAtOrAfter(bucket + length));
+      long n = matched == null ? end - r : matched.rangeCardinality(r, end);
+      if (n > 0) {
+        AggState.Count c = (AggState.Count) AggState.create(plan.fn(), plan.level(), false);
+        c.addCount(n);
+        out.add(new Partial(bucket, List.of(), c));
+      }
+      r = end;
+    }
+    return out;
+  }
+
+  private List<Partial> aggregate(int lo, int hi, MutableRoaringBitmap matched) {
+    List<Partial> out = new ArrayList<>();
+    ValueReader reader = plan.field() == null ? null : ValueReader.of(segment.column(plan.field()));
+    GroupKeys groups = GroupKeys.of(segment, plan.groupBy());
+    int bound = groups.denseBound();
+    boolean byTime = plan.fn() == AggFn.LAST_VALUE || plan.fn() == AggFn.ANY;
+    boolean hasField = plan.field() != null;
+    long orderBase = segment.id() << 32;
+    long length = plan.granularity().millis();
+    PeekableIntIterator it = matched == null ? null : matched.getIntIterator();
+    int r = lo;
+    while (r < hi) {
+      long bucket = plan.granularity().bucketStart(segment.timestamp(r));
+      int end = Math.min(hi, segment.firstRowAtOrAfter(bucket + length));
+      States states = bound > 0 && bound <= 65_536 ? new States(bound) : new States(-1);
+      if (it == null) {
+        for (int row = r; row < end; row++) {
+          add(states, groups.group(row), reader, row, byTime, orderBase, hasField);
+        }
+      } else {
+        while (it.hasNext() && it.peekNext() < end) {
+          int row = it.next();
+          add(states, groups.group(row), reader, row, byTime, orderBase, hasField);
+        }
+      }
+      states.drain(
+          (group, state) -> {
+            state.seal(reader);
+            if (!state.isEmpty()) {
+              out.add(new Partial(bucket, groups.values(group), state));
+            }
+          });
+      r = end;
+    }
+    return out;
+  }
+
+  private void add(
+      States states,
+      int group,
+      ValueReader reader,
+      int row,
+      boolean byTime,
+      long orderBase,
+      boolean hasField) {
+    AggState s = states.get(group);
+    if (s == null) {
+      s = AggState.create(plan.fn(), plan.level(), hasField);
+      states.put(group, s);
+    }
+    s.add(reader, row, byTime ? segment.timestamp(row) : 0, orderBase | row);
+  }
+
+  /** The states of one bucket by group id: an array for small dense ids, else a map. */
+  private static final class States {
+    private final AggState[] dense;
+    private final Map<Integer, AggState> sparse;
+    private final List<Integer> order = new ArrayList<>();
+
+    States(int bound) {
+      dense = bound > 0 ? new AggState[bound] : null;
+      sparse = bound > 0 ? null : new HashMap<>();
+    }
+
+    AggState get(int group) {
+      return dense != null ? dense[group] : sparse.get(group);
+    }
+
+    void put(int group, AggState s) {
+      if (dense != null) {
+        dense[group] = s;
+      } else {
+        sparse.put(group, s);
+      }
+      order.add(group);
+    }
+
+    void drain(java.util.function.BiConsumer<Integer, AggState> sink) {
+      for (int g : order) {
+        sink.accept(g, get(g));
+      }
+    }
+  }
+}

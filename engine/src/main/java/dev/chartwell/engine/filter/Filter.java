@@ -1,0 +1,351 @@
+package dev.chartwell.engine.filter;
+
+import dev.chartwell.engine.segment.BoolColumn;
+import dev.chartwell.engine.segment.Column;
+import dev.chartwell.engine.segment.DoubleColumn;
+import dev.chartwell.engine.segment.LongColumn;
+import dev.chartwell.engine.segment.Segment;
+import dev.chartwell.engine.segment.StringColumn;
+import dev.chartwell.engine.segment.StringDictionary;
+import dev.chartwell.engine.segment.TokenIndex;
+import dev.chartwell.parser.Tokens;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import org.roaringbitmap.IntIterator;
+import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
+import org.roaringbitmap.buffer.MutableRoaringBitmap;
+
+/**
+ * A compiled {@code where}, bound once per query (like Lucene's Weight) and applied per segment.
+ * {@link #apply} narrows a set of candidate rows to those that match. Leaves answer from indexes
+ * (dictionary entries evaluated once and their rows OR-ed, the token index, boolean bitmaps) or
+ * scan the candidates, whichever costs less; zone maps skip numeric columns that cannot match.
+ * {@code AND} applies its children cheapest first, each to the rows the previous ones left.
+ */
+public abstract class Filter {
+  Filter() {}
+
+  /**
+   * @param segment the segment
+   * @param candidates rows to consider (not modified)
+   * @param useIndexes whether indexes and zone maps may be used; {@code false} tests row by row
+   * @return the candidates that match
+   */
+  public abstract MutableRoaringBitmap apply(
+      Segment segment, ImmutableRoaringBitmap candidates, boolean useIndexes);
+
+  /**
+   * @return whether every event matches, so that no filtering is needed at all
+   */
+  public boolean matchesAll() {
+    return false;
+  }
+
+  /** Relative cost, for ordering the children of AND: index lookups before row scans. */
+  abstract int rank();
+
+  static final class MatchAll extends Filter {
+    @Override
+    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+      return candidates.toMutableRoaringBitmap();
+    }
+
+    @Override
+    public boolean matchesAll() {
+      return true;
+    }
+
+    @Override
+    int rank() {
+      return 0;
+    }
+  }
+
+  static final class And extends Filter {
+    private final List<Filter> children;
+
+    And(List<Filter> children) {
+      List<Filter> sorted = new ArrayList<>(children);
+      sorted.sort(Comparator.comparingInt(Filter::rank));
+      this.children = List.copyOf(sorted);
+    }
+
+    @Override
+    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+      MutableRoaringBitmap rows = null;
+      for (Filter f : children) {
+        rows = f.apply(s, rows == null ? candidates : rows, idx);
+        if (rows.isEmpty()) {
+          break;
+        }
+      }
+      return rows;
+    }
+
+    @Override
+    int rank() {
+      return children.stream().mapToInt(Filter::rank).min().orElse(0);
+    }
+  }
+
+  static final class Or extends Filter {
+    private final List<Filter> children;
+
+    Or(List<Filter> children) {
+      this.children = List.copyOf(children);
+    }
+
+    @Override
+    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+      MutableRoaringBitmap matched = new MutableRoaringBitmap();
+      MutableRoaringBitmap remaining = candidates.toMutableRoaringBitmap();
+      for (Filter f : children) {
+        MutableRoaringBitmap m = f.apply(s, remaining, idx);
+        matched.or(m);
+        remaining.andNot(m);
+        if (remaining.isEmpty()) {
+          break;
+        }
+      }
+      return matched;
+    }
+
+    @Override
+    int rank() {
+      return children.stream().mapToInt(Filter::rank).max().orElse(0);
+    }
+  }
+
+  static final class Not extends Filter {
+    private final Filter child;
+
+    Not(Filter child) {
+      this.child = child;
+    }
+
+    @Override
+    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+      MutableRoaringBitmap out = candidates.toMutableRoaringBitmap();
+      out.andNot(child.apply(s, candidates, idx));
+      return out;
+    }
+
+    @Override
+    int rank() {
+      return child.rank();
+    }
+  }
+
+  /** A predicate on one field's value. */
+  static final class Field extends Filter {
+    private final String field;
+    private final ValuePredicate predicate;
+    private final int rank;
+
+    Field(String field, ValuePredicate predicate, int rank) {
+      this.field = field;
+      this.predicate = predicate;
+      this.rank = rank;
+    }
+
+    @Override
+    int rank() {
+      return rank;
+    }
+
+    @Override
+    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+      Column column = s.column(field);
+      if (column == null) {
+        return predicate.onAbsent()
+            ? candidates.toMutableRoaringBitmap()
+            : new MutableRoaringBitmap();
+      }
+      if (column instanceof StringColumn c) {
+        return strings(c, predicate, candidates, idx);
+      }
+      if (column instanceof BoolColumn b && idx) {
+        MutableRoaringBitmap out = new MutableRoaringBitmap();
+        if (predicate.onBool(true)) {
+          out.or(b.trueRows());
+        }
+        if (predicate.onBool(false)) {
+          out.or(b.falseRows());
+        }
+        return withAbsent(out, column, candidates);
+      }
+      if (idx && column instanceof LongColumn l && !predicate.mayMatchLongs(l.min(), l.max())) {
+        return withAbsent(new MutableRoaringBitmap(), column, candidates);
+      }
+      if (idx && column instanceof DoubleColumn d && !predicate.mayMatchDoubles(d.min(), d.max())) {
+        return withAbsent(new MutableRoaringBitmap(), column, candidates);
+      }
+      return scan(column, candidates);
+    }
+
+    /**
+     * The index result (over the whole segment) limited to candidates, plus absent rows if wanted.
+     */
+    private MutableRoaringBitmap withAbsent(
+        MutableRoaringBitmap matches, Column column, ImmutableRoaringBitmap candidates) {
+      if (predicate.onAbsent() && column.presence() != null) {
+        MutableRoaringBitmap absent = candidates.toMutableRoaringBitmap();
+        absent.andNot(column.presence());
+        matches.or(absent);
+      }
+      matches.and(candidates);
+      return matches;
+    }
+
+    private MutableRoaringBitmap scan(Column column, ImmutableRoaringBitmap candidates) {
+      MutableRoaringBitmap out = new MutableRoaringBitmap();
+      boolean absentMatches = predicate.onAbsent();
+      IntIterator it = candidates.getIntIterator();
+      if (column instanceof LongColumn l) {
+        while (it.hasNext()) {
+          int row = it.next();
+          if (l.isPresent(row) ? predicate.onLong(l.get(row)) : absentMatches) {
+            out.add(row);
+          }
+        }
+      } else if (column instanceof DoubleColumn d) {
+        while (it.hasNext()) {
+          int row = it.next();
+          if (d.isPresent(row) ? predicate.onDouble(d.get(row)) : absentMatches) {
+            out.add(row);
+          }
+        }
+      } else {
+        BoolColumn b = (BoolColumn) column;
+        while (it.hasNext()) {
+          int row = it.next();
+          if (b.isPresent(row) ? predicate.onBool(b.get(row)) : absentMatches) {
+            out.add(row);
+          }
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Evaluates a predicate on a string column: with indexes, once per dictionary entry (OR-ing the
+   * rows of the entries that match) or, when there are fewer candidates than entries, once per
+   * entry met among the candidates; without indexes, on every candidate row's text.
+   */
+  static MutableRoaringBitmap strings(
+      StringColumn c, ValuePredicate p, ImmutableRoaringBitmap candidates, boolean idx) {
+    StringDictionary dict = c.dictionary();
+    boolean absentMatches = p.onAbsent();
+    MutableRoaringBitmap out = new MutableRoaringBitmap();
+    if (idx && dict.size() <= candidates.getCardinality()) {
+      List<ImmutableRoaringBitmap> parts = new ArrayList<>();
+      for (int id = 0; id < dict.size(); id++) {
+        if (p.onString(dict.get(id))) {
+          parts.add(c.rows(id));
+        }
+      }
+      out = ImmutableRoaringBitmap.or(parts.iterator());
+      if (absentMatches && c.presence() != null) {
+        MutableRoaringBitmap absent = candidates.toMutableRoaringBitmap();
+        absent.andNot(c.presence());
+        out.or(absent);
+      }
+      out.and(candidates);
+      return out;
+    }
+    byte[] memo = idx ? new byte[dict.size()] : null; // 0 unknown, 1 match, 2 no match
+    IntIterator it = candidates.getIntIterator();
+    while (it.hasNext()) {
+      int row = it.next();
+      int id = c.id(row);
+      boolean match;
+      if (id < 0) {
+        match = absentMatches;
+      } else if (memo == null) {
+        match = p.onString(dict.get(id));
+      } else {
+        if (memo[id] == 0) {
+          memo[id] = (byte) (p.onString(dict.get(id)) ? 1 : 2);
+        }
+        match = memo[id] == 1;
+      }
+      if (match) {
+        out.add(row);
+      }
+    }
+    return out;
+  }
+
+  /** Bare terms, phrases and wildcards on the implicit column, through its token index. */
+  static final class Text extends Filter {
+    enum Kind {
+      TOKEN,
+      PHRASE,
+      PATTERN
+    }
+
+    private final String implicitColumn;
+    private final Kind kind;
+    private final String text;
+    private final ValuePredicate predicate;
+
+    Text(String implicitColumn, Kind kind, String text) {
+      this.implicitColumn = implicitColumn;
+      this.kind = kind;
+      this.text = text;
+      this.predicate =
+          switch (kind) {
+            case TOKEN -> Predicates.token(text);
+            case PHRASE -> Predicates.phrase(text);
+            case PATTERN -> Predicates.tokenPattern(text);
+          };
+    }
+
+    @Override
+    int rank() {
+      return kind == Kind.TOKEN ? 1 : kind == Kind.PHRASE ? 3 : 4;
+    }
+
+    @Override
+    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+      Column column = s.column(implicitColumn);
+      if (!(column instanceof StringColumn c)) {
+        return new MutableRoaringBitmap();
+      }
+      TokenIndex index = s.tokenIndex();
+      if (!idx || index == null) {
+        return strings(c, predicate, candidates, false);
+      }
+      switch (kind) {
+        case TOKEN -> {
+          return ImmutableRoaringBitmap.and(index.rows(text), candidates);
+        }
+        case PATTERN -> {
+          LikeMatcher m = Predicates.tokenMatcher(text);
+          List<ImmutableRoaringBitmap> parts = new ArrayList<>();
+          for (int id = 0; id < index.tokens().size(); id++) {
+            if (m.matches(index.tokens().get(id))) {
+              parts.add(index.postings().get(id));
+            }
+          }
+          MutableRoaringBitmap out = ImmutableRoaringBitmap.or(parts.iterator());
+          out.and(candidates);
+          return out;
+        }
+        default -> {
+          MutableRoaringBitmap narrowed = candidates.toMutableRoaringBitmap();
+          for (String token : new LinkedHashSet<>(Tokens.lowerCaseTokens(text))) {
+            narrowed.and(index.rows(token));
+            if (narrowed.isEmpty()) {
+              return narrowed;
+            }
+          }
+          return strings(c, predicate, narrowed, true);
+        }
+      }
+    }
+  }
+}
