@@ -1,6 +1,7 @@
 package dev.chartwell.engine.agg;
 
 import dev.chartwell.engine.query.AggFn;
+import dev.chartwell.engine.segment.StringColumn;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -23,6 +24,32 @@ public abstract class AggState {
    * @param order arrival order of the row (segment id and row), for last_value / any
    */
   public abstract void add(ValueReader reader, int row, long timestamp, long order);
+
+  /**
+   * Adds every row of a range (all of them match). Subclasses loop over primitive arrays here.
+   *
+   * @param reader the field's reader ({@code null} for plain counts)
+   * @param from first row
+   * @param to one past the last row
+   */
+  public void addRange(ValueReader reader, int from, int to) {
+    for (int row = from; row < to; row++) {
+      add(reader, row, 0, 0);
+    }
+  }
+
+  /**
+   * Adds a batch of matching rows.
+   *
+   * @param reader the field's reader ({@code null} for plain counts)
+   * @param rows row numbers
+   * @param n how many of them
+   */
+  public void addRows(ValueReader reader, int[] rows, int n) {
+    for (int i = 0; i < n; i++) {
+      add(reader, rows[i], 0, 0);
+    }
+  }
 
   /**
    * @param other a state of the same function
@@ -95,6 +122,11 @@ public abstract class AggState {
     }
 
     @Override
+    public void addRange(ValueReader reader, int from, int to) {
+      n += needsField ? reader.presentCount(from, to) : to - from;
+    }
+
+    @Override
     public void merge(AggState other) {
       n += ((Count) other).n;
     }
@@ -117,31 +149,87 @@ public abstract class AggState {
 
   /** Exact distinct count: segment-local keys, decoded to values when the segment is done. */
   static final class Distinct extends AggState {
-    private Roaring64NavigableMap keys = new Roaring64NavigableMap();
+    /** String columns: one bit per dictionary id. */
+    private long[] ids;
+
+    /** Other columns: 64-bit keys. */
+    private Roaring64NavigableMap keys;
+
     private Set<Object> values;
 
     @Override
     public void add(ValueReader reader, int row, long timestamp, long order) {
-      if (reader.present(row)) {
+      StringColumn s = reader.strings();
+      if (s != null) {
+        int id = s.id(row);
+        if (id >= 0) {
+          bits(s)[id >>> 6] |= 1L << id;
+        }
+      } else if (reader.present(row)) {
+        if (keys == null) {
+          keys = new Roaring64NavigableMap();
+        }
         keys.addLong(reader.distinctKey(row));
       }
     }
 
     @Override
+    public void addRange(ValueReader reader, int from, int to) {
+      StringColumn s = reader.strings();
+      if (s == null) {
+        super.addRange(reader, from, to);
+        return;
+      }
+      long[] b = bits(s);
+      for (int row = from; row < to; row++) {
+        int id = s.id(row);
+        if (id >= 0) {
+          b[id >>> 6] |= 1L << id;
+        }
+      }
+    }
+
+    private long[] bits(StringColumn s) {
+      if (ids == null) {
+        ids = new long[(s.dictionary().size() + 63) >>> 6];
+      }
+      return ids;
+    }
+
+    @Override
     public void seal(ValueReader reader) {
       values = new HashSet<>();
-      keys.forEach(k -> values.add(reader.decode(k)));
-      keys = null;
+      if (ids != null) {
+        for (int w = 0; w < ids.length; w++) {
+          long word = ids[w];
+          while (word != 0) {
+            int bit = Long.numberOfTrailingZeros(word);
+            values.add(reader.string((w << 6) + bit));
+            word &= word - 1;
+          }
+        }
+        ids = null;
+      }
+      if (keys != null) {
+        keys.forEach(k -> values.add(reader.decode(k)));
+        keys = null;
+      }
     }
 
     @Override
     public void merge(AggState other) {
-      values.addAll(((Distinct) other).values);
+      Set<Object> theirs = ((Distinct) other).values;
+      if (theirs.size() > values.size()) {
+        Set<Object> mine = values;
+        values = theirs; // fold the smaller set into the larger
+        theirs = mine;
+      }
+      values.addAll(theirs);
     }
 
     @Override
     public boolean isEmpty() {
-      return values != null ? values.isEmpty() : keys.isEmpty();
+      return values.isEmpty();
     }
 
     @Override
@@ -167,6 +255,36 @@ public abstract class AggState {
         sum += v;
         n++;
       }
+    }
+
+    @Override
+    public void addRange(ValueReader reader, int from, int to) {
+      double[] values = reader.denseDoubles();
+      if (values == null) {
+        super.addRange(reader, from, to);
+        return;
+      }
+      double s = 0;
+      for (int row = from; row < to; row++) {
+        s += values[row];
+      }
+      sum += s;
+      n += to - from;
+    }
+
+    @Override
+    public void addRows(ValueReader reader, int[] rows, int count) {
+      double[] values = reader.denseDoubles();
+      if (values == null) {
+        super.addRows(reader, rows, count);
+        return;
+      }
+      double s = 0;
+      for (int i = 0; i < count; i++) {
+        s += values[rows[i]];
+      }
+      sum += s;
+      n += count;
     }
 
     @Override
@@ -210,6 +328,20 @@ public abstract class AggState {
         value = v;
         any = true;
       }
+    }
+
+    @Override
+    public void addRange(ValueReader reader, int from, int to) {
+      double[] values = reader.denseDoubles();
+      if (values == null || from >= to) {
+        super.addRange(reader, from, to);
+        return;
+      }
+      double best = values[from];
+      for (int row = from + 1; row < to; row++) {
+        best = max ? Math.max(best, values[row]) : Math.min(best, values[row]);
+      }
+      offer(best);
     }
 
     @Override
@@ -272,12 +404,35 @@ public abstract class AggState {
     }
 
     @Override
+    public void addRows(ValueReader reader, int[] rows, int count) {
+      double[] dense = reader.denseDoubles();
+      if (dense == null) {
+        super.addRows(reader, rows, count);
+        return;
+      }
+      if (n + count > values.length) {
+        values = Arrays.copyOf(values, Math.max(n + count, values.length * 2));
+      }
+      for (int i = 0; i < count; i++) {
+        values[n++] = dense[rows[i]];
+      }
+    }
+
+    @Override
     public Number finish(long bucketMillis) {
-      Arrays.sort(values, 0, n);
       double h = (n - 1) * level;
       int lo = (int) Math.floor(h);
-      int hi = Math.min(lo + 1, n - 1);
-      return values[lo] + (h - lo) * (values[hi] - values[lo]);
+      double low = Selection.select(values, n, lo);
+      if (lo + 1 >= n || h == lo) {
+        return low;
+      }
+      // After selecting rank lo, every element right of it is at least as large: rank lo + 1 is
+      // their minimum.
+      double next = values[lo + 1];
+      for (int i = lo + 2; i < n; i++) {
+        next = Math.min(next, values[i]);
+      }
+      return low + (h - lo) * (next - low);
     }
   }
 

@@ -17,14 +17,17 @@ import java.util.Arrays;
 public final class ValueReader {
   private final Column column;
   private final double[] parsedStrings;
+  private final String[] decodedStrings;
 
   private ValueReader(Column column) {
     this.column = column;
     if (column instanceof StringColumn s) {
       parsedStrings = new double[s.dictionary().size()];
       Arrays.fill(parsedStrings, Double.MIN_VALUE); // not parsed yet (a real value is never this)
+      decodedStrings = new String[s.dictionary().size()];
     } else {
       parsedStrings = null;
+      decodedStrings = null;
     }
   }
 
@@ -71,6 +74,47 @@ public final class ValueReader {
   }
 
   /**
+   * @param from first row
+   * @param to one past the last row
+   * @return how many rows of the range have a value
+   */
+  public int presentCount(int from, int to) {
+    if (column == null) {
+      return 0;
+    }
+    return column.presence() == null
+        ? to - from
+        : (int) column.presence().rangeCardinality(from, to);
+  }
+
+  /**
+   * @return the values of a double column in which every row has one, else {@code null}
+   */
+  double[] denseDoubles() {
+    return column instanceof DoubleColumn d && d.presence() == null ? d.values() : null;
+  }
+
+  /**
+   * @return the string column, or {@code null} for other columns
+   */
+  StringColumn strings() {
+    return column instanceof StringColumn s ? s : null;
+  }
+
+  /**
+   * @param id a dictionary id of the string column
+   * @return its string, decoded once per segment
+   */
+  String string(int id) {
+    String v = decodedStrings[id];
+    if (v == null) {
+      v = ((StringColumn) column).dictionary().get(id);
+      decodedStrings[id] = v;
+    }
+    return v;
+  }
+
+  /**
    * @param row a present row
    * @return a key identifying the row's value within this segment
    */
@@ -92,8 +136,8 @@ public final class ValueReader {
    * @return the value it stands for
    */
   Object decode(long key) {
-    if (column instanceof StringColumn s) {
-      return s.dictionary().get((int) key);
+    if (column instanceof StringColumn) {
+      return string((int) key);
     }
     if (column instanceof LongColumn) {
       return key;

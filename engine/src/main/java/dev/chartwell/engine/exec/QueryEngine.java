@@ -19,6 +19,7 @@ import dev.chartwell.parser.WhereParser;
 import dev.chartwell.parser.WhereSyntaxException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,7 +28,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -155,7 +155,7 @@ public final class QueryEngine {
 
   private ChartResult render(
       ChartQuery query, Granularity granularity, List<Map<RowKey, AggState>> merged) {
-    TreeMap<RowKey, Number[]> rows = new TreeMap<>(RowKey.ORDER);
+    Map<RowKey, Number[]> rows = new HashMap<>();
     Set<List<String>> groups = new HashSet<>();
     for (int i = 0; i < merged.size(); i++) {
       for (Map.Entry<RowKey, AggState> e : merged.get(i).entrySet()) {
@@ -180,15 +180,14 @@ public final class QueryEngine {
                 MAX_ROWS));
       }
     }
-    List<ChartResult.Row> out = new ArrayList<>(rows.size());
-    for (Map.Entry<RowKey, Number[]> e : rows.entrySet()) {
-      List<Number> values = new ArrayList<>();
-      if (query.returnType() == SeriesReturnType.RATIO) {
-        values.add(ratio(e.getValue()[0], e.getValue()[1]));
-      } else {
-        values.addAll(Arrays.asList(e.getValue()));
-      }
-      out.add(new ChartResult.Row(e.getKey().bucket(), e.getKey().group(), values));
+    List<RowKey> keys = new ArrayList<>(rows.keySet());
+    keys.sort(RowKey.ORDER);
+    List<ChartResult.Row> out = new ArrayList<>(keys.size());
+    boolean ratio = query.returnType() == SeriesReturnType.RATIO;
+    for (RowKey key : keys) {
+      Number[] v = rows.get(key);
+      List<Number> values = ratio ? Collections.singletonList(ratio(v[0], v[1])) : Arrays.asList(v);
+      out.add(new ChartResult.Row(key.bucket(), key.group(), values));
     }
     return new ChartResult(granularity, out);
   }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.roaringbitmap.PeekableIntIterator;
+import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
 /**
@@ -20,6 +21,8 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * visit the matching rows of each bucket.
  */
 final class SegmentTask implements Callable<List<Partial>> {
+  private static final int BATCH = 4096;
+
   private final SeriesPlan plan;
   private final Segment segment;
 
@@ -38,19 +41,23 @@ final class SegmentTask implements Callable<List<Partial>> {
     if (lo >= hi) {
       return List.of();
     }
-    MutableRoaringBitmap matched = null;
+    ImmutableRoaringBitmap matched = null;
     if (!plan.filter().matchesAll()) {
       matched =
           plan.filter()
               .apply(segment, MutableRoaringBitmap.bitmapOfRange(lo, hi), plan.useIndexes());
-      if (matched.isEmpty()) {
+      long n = matched.getCardinality();
+      if (n == 0) {
         return List.of();
+      }
+      if (n == hi - lo) {
+        matched = null; // every row of the range matches: use the range itself
       }
     }
     return plan.countsOnly() ? counts(lo, hi, matched) : aggregate(lo, hi, matched);
   }
 
-  private List<Partial> counts(int lo, int hi, MutableRoaringBitmap matched) {
+  private List<Partial> counts(int lo, int hi, ImmutableRoaringBitmap matched) {
     List<Partial> out = new ArrayList<>();
     long length = plan.granularity().millis();
     int r = lo;
@@ -68,7 +75,10 @@ final class SegmentTask implements Callable<List<Partial>> {
     return out;
   }
 
-  private List<Partial> aggregate(int lo, int hi, MutableRoaringBitmap matched) {
+  private List<Partial> aggregate(int lo, int hi, ImmutableRoaringBitmap matched) {
+    if (plan.groupBy().isEmpty() && plan.fn() != AggFn.LAST_VALUE && plan.fn() != AggFn.ANY) {
+      return aggregateInBatches(lo, hi, matched);
+    }
     List<Partial> out = new ArrayList<>();
     ValueReader reader = plan.field() == null ? null : ValueReader.of(segment.column(plan.field()));
     GroupKeys groups = GroupKeys.of(segment, plan.groupBy());
@@ -100,6 +110,42 @@ final class SegmentTask implements Callable<List<Partial>> {
               out.add(new Partial(bucket, groups.values(group), state));
             }
           });
+      r = end;
+    }
+    return out;
+  }
+
+  /**
+   * Without groups, each bucket has one state, fed whole row ranges (no filter) or batches of
+   * matching rows, so that aggregates loop over primitive arrays.
+   */
+  private List<Partial> aggregateInBatches(int lo, int hi, ImmutableRoaringBitmap matched) {
+    List<Partial> out = new ArrayList<>();
+    ValueReader reader = plan.field() == null ? null : ValueReader.of(segment.column(plan.field()));
+    boolean hasField = plan.field() != null;
+    long length = plan.granularity().millis();
+    PeekableIntIterator it = matched == null ? null : matched.getIntIterator();
+    int[] batch = matched == null ? null : new int[BATCH];
+    int r = lo;
+    while (r < hi) {
+      long bucket = plan.granularity().bucketStart(segment.timestamp(r));
+      int end = Math.min(hi, segment.firstRowAtOrAfter(bucket + length));
+      AggState state = AggState.create(plan.fn(), plan.level(), hasField);
+      if (it == null) {
+        state.addRange(reader, r, end);
+      } else {
+        while (it.hasNext() && it.peekNext() < end) {
+          int n = 0;
+          while (n < BATCH && it.hasNext() && it.peekNext() < end) {
+            batch[n++] = it.next();
+          }
+          state.addRows(reader, batch, n);
+        }
+      }
+      state.seal(reader);
+      if (!state.isEmpty()) {
+        out.add(new Partial(bucket, List.of(), state));
+      }
       r = end;
     }
     return out;

@@ -33,7 +33,7 @@ public abstract class Filter {
    * @param useIndexes whether indexes and zone maps may be used; {@code false} tests row by row
    * @return the candidates that match
    */
-  public abstract MutableRoaringBitmap apply(
+  public abstract ImmutableRoaringBitmap apply(
       Segment segment, ImmutableRoaringBitmap candidates, boolean useIndexes);
 
   /**
@@ -48,8 +48,8 @@ public abstract class Filter {
 
   static final class MatchAll extends Filter {
     @Override
-    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
-      return candidates.toMutableRoaringBitmap();
+    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+      return candidates;
     }
 
     @Override
@@ -73,8 +73,8 @@ public abstract class Filter {
     }
 
     @Override
-    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
-      MutableRoaringBitmap rows = null;
+    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+      ImmutableRoaringBitmap rows = null;
       for (Filter f : children) {
         rows = f.apply(s, rows == null ? candidates : rows, idx);
         if (rows.isEmpty()) {
@@ -98,11 +98,11 @@ public abstract class Filter {
     }
 
     @Override
-    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
       MutableRoaringBitmap matched = new MutableRoaringBitmap();
       MutableRoaringBitmap remaining = candidates.toMutableRoaringBitmap();
       for (Filter f : children) {
-        MutableRoaringBitmap m = f.apply(s, remaining, idx);
+        ImmutableRoaringBitmap m = f.apply(s, remaining, idx);
         matched.or(m);
         remaining.andNot(m);
         if (remaining.isEmpty()) {
@@ -126,7 +126,7 @@ public abstract class Filter {
     }
 
     @Override
-    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
       MutableRoaringBitmap out = candidates.toMutableRoaringBitmap();
       out.andNot(child.apply(s, candidates, idx));
       return out;
@@ -156,7 +156,7 @@ public abstract class Filter {
     }
 
     @Override
-    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
       Column column = s.column(field);
       if (column == null) {
         return predicate.onAbsent()
@@ -199,7 +199,7 @@ public abstract class Filter {
       return matches;
     }
 
-    private MutableRoaringBitmap scan(Column column, ImmutableRoaringBitmap candidates) {
+    private ImmutableRoaringBitmap scan(Column column, ImmutableRoaringBitmap candidates) {
       MutableRoaringBitmap out = new MutableRoaringBitmap();
       boolean absentMatches = predicate.onAbsent();
       IntIterator it = candidates.getIntIterator();
@@ -235,7 +235,7 @@ public abstract class Filter {
    * rows of the entries that match) or, when there are fewer candidates than entries, once per
    * entry met among the candidates; without indexes, on every candidate row's text.
    */
-  static MutableRoaringBitmap strings(
+  static ImmutableRoaringBitmap strings(
       StringColumn c, ValuePredicate p, ImmutableRoaringBitmap candidates, boolean idx) {
     StringDictionary dict = c.dictionary();
     boolean absentMatches = p.onAbsent();
@@ -247,13 +247,19 @@ public abstract class Filter {
           parts.add(c.rows(id));
         }
       }
+      boolean whole = coversSegment(candidates, c);
+      if (parts.size() == 1 && whole && (!absentMatches || c.presence() == null)) {
+        return parts.get(0); // one value's rows, no copy
+      }
       out = ImmutableRoaringBitmap.or(parts.iterator());
       if (absentMatches && c.presence() != null) {
         MutableRoaringBitmap absent = candidates.toMutableRoaringBitmap();
         absent.andNot(c.presence());
         out.or(absent);
       }
-      out.and(candidates);
+      if (!whole) {
+        out.and(candidates);
+      }
       return out;
     }
     byte[] memo = idx ? new byte[dict.size()] : null; // 0 unknown, 1 match, 2 no match
@@ -277,6 +283,27 @@ public abstract class Filter {
       }
     }
     return out;
+  }
+
+  /** Whether the candidates are every row of the segment (so intersecting with them is a no-op). */
+  static boolean coversSegment(ImmutableRoaringBitmap candidates, Column column) {
+    int rows = segmentRows(column);
+    return rows >= 0
+        && candidates.getCardinality() == rows
+        && (rows == 0 || (candidates.first() == 0 && candidates.last() == rows - 1));
+  }
+
+  private static int segmentRows(Column column) {
+    if (column instanceof StringColumn s) {
+      return s.ordinals().size();
+    }
+    if (column instanceof LongColumn l) {
+      return l.values().size();
+    }
+    if (column instanceof DoubleColumn d) {
+      return d.values().length;
+    }
+    return ((BoolColumn) column).rows();
   }
 
   /** Bare terms, phrases and wildcards on the implicit column, through its token index. */
@@ -310,7 +337,7 @@ public abstract class Filter {
     }
 
     @Override
-    public MutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
       Column column = s.column(implicitColumn);
       if (!(column instanceof StringColumn c)) {
         return new MutableRoaringBitmap();
@@ -321,7 +348,9 @@ public abstract class Filter {
       }
       switch (kind) {
         case TOKEN -> {
-          return ImmutableRoaringBitmap.and(index.rows(text), candidates);
+          return coversSegment(candidates, c)
+              ? index.rows(text)
+              : ImmutableRoaringBitmap.and(index.rows(text), candidates);
         }
         case PATTERN -> {
           LikeMatcher m = Predicates.tokenMatcher(text);

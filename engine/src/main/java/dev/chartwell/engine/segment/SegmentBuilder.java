@@ -126,7 +126,7 @@ public final class SegmentBuilder {
       if (column != null) {
         columns.put(names.get(c), column);
         if (names.get(c).equals(implicitColumn) && column instanceof StringColumn s) {
-          tokens = TokenIndexBuilder.build(s);
+          tokens = TokenIndexBuilder.build(s, rows);
         }
       }
     }

@@ -53,7 +53,7 @@ class DifferentialProperties {
           "api", "web", "auth", "x y", "h3", "200", "404", "500", "0.5", "2.25", "-3.5", "1", "2.5",
           "abc", "10", "true", "false", "", "a", "z", "1e2", "100");
   static final List<String> FIELDS =
-      List.of("svc", "host", "status", "dur", "ok", "num", "Body", "nothing");
+      List.of("svc", "host", "status", "dur", "ok", "num", "Body", "nothing", "lat");
 
   record Dataset(List<Ev> a, List<Ev> b) {}
 
@@ -236,9 +236,10 @@ class DifferentialProperties {
                 maybe(Arbitraries.of(0.5, 1.0, 2.25, -3.5, 100.0, 0.1), 2),
                 maybe(Arbitraries.of(true, false), 1),
                 maybe(Arbitraries.of(NUM_STR), 2),
-                maybe(body(), 5))
+                maybe(body(), 5),
+                Arbitraries.of(1.5, -2.0, 0.25, 8.0, 1e6))
             .as(
-                (svc, host, status, dur, ok, num, body) -> {
+                (svc, host, status, dur, ok, num, body, lat) -> {
                   Map<String, Object> m = new LinkedHashMap<>();
                   put(m, "svc", svc);
                   put(m, "host", host);
@@ -247,6 +248,7 @@ class DifferentialProperties {
                   put(m, "ok", ok);
                   put(m, "num", num);
                   put(m, "Body", body);
+                  m.put("lat", lat); // always present: exercises the dense-array paths
                   return m;
                 });
     Arbitrary<Long> offset =
@@ -349,7 +351,7 @@ class DifferentialProperties {
     Arbitrary<AggFn> fn = Arbitraries.of(AggFn.class);
     Arbitrary<String> field =
         Arbitraries.frequencyOf(
-            Tuple.of(6, Arbitraries.of("status", "dur", "num")),
+            Tuple.of(6, Arbitraries.of("status", "dur", "num", "lat")),
             Tuple.of(2, Arbitraries.of("svc", "host", "ok", "Body", "nothing")));
     Arbitrary<Double> level = Arbitraries.of(0.0, 0.25, 0.5, 0.9, 1.0);
     Arbitrary<WhereLanguage> language = Arbitraries.of(WhereLanguage.class);
@@ -400,6 +402,7 @@ class DifferentialProperties {
           case "host" -> List.of("h1", "h2", "h3", "h5", "h9");
           case "status" -> List.of("200", "404", "500", "-1", "0", "250");
           case "dur" -> List.of("0.5", "1.0", "2.25", "-3.5", "100", "0.1", "1");
+          case "lat" -> List.of("1.5", "-2", "0.25", "8", "1e6", "1000000");
           case "ok" -> List.of("true", "false", "TRUE");
           case "num" -> NUM_STR;
           case "Body" -> WORDS;
