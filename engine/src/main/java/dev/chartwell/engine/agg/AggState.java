@@ -52,6 +52,27 @@ public abstract class AggState {
   }
 
   /**
+   * Adds one numeric value (for sum, avg, min, max and quantiles, whose rows are read by the caller
+   * in bulk).
+   *
+   * @param v a finite value
+   */
+  public void addValue(double v) {
+    throw new IllegalStateException(getClass().getSimpleName() + " does not take plain values");
+  }
+
+  /**
+   * @param fn an aggregation
+   * @return whether its states take {@link #addValue}
+   */
+  public static boolean takesValues(AggFn fn) {
+    return switch (fn) {
+      case SUM, AVG, MIN, MAX, QUANTILE, P50, P90, P95, P99 -> true;
+      default -> false;
+    };
+  }
+
+  /**
    * @param other a state of the same function
    */
   public abstract void merge(AggState other);
@@ -181,10 +202,15 @@ public abstract class AggState {
         return;
       }
       long[] b = bits(s);
-      for (int row = from; row < to; row++) {
-        int id = s.id(row);
-        if (id >= 0) {
-          b[id >>> 6] |= 1L << id;
+      int[] ordinals = new int[Math.min(4096, to - from)];
+      for (int start = from; start < to; start += ordinals.length) {
+        int end = Math.min(to, start + ordinals.length);
+        s.ordinals().getInts(start, end, ordinals);
+        for (int i = 0, n = end - start; i < n; i++) {
+          int id = ordinals[i] - 1; // ordinal 0: absent
+          if (id >= 0) {
+            b[id >>> 6] |= 1L << id;
+          }
         }
       }
     }
@@ -258,6 +284,12 @@ public abstract class AggState {
     }
 
     @Override
+    public void addValue(double v) {
+      sum += v;
+      n++;
+    }
+
+    @Override
     public void addRange(ValueReader reader, int from, int to) {
       double[] values = reader.denseDoubles();
       if (values == null) {
@@ -323,6 +355,11 @@ public abstract class AggState {
       }
     }
 
+    @Override
+    public void addValue(double v) {
+      offer(v);
+    }
+
     private void offer(double v) {
       if (!any || (max ? v > value : v < value)) {
         value = v;
@@ -379,6 +416,11 @@ public abstract class AggState {
       if (!Double.isNaN(v)) {
         push(v);
       }
+    }
+
+    @Override
+    public void addValue(double v) {
+      push(v);
     }
 
     private void push(double v) {

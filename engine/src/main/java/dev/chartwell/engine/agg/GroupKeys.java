@@ -4,6 +4,7 @@ import dev.chartwell.engine.segment.BoolColumn;
 import dev.chartwell.engine.segment.Column;
 import dev.chartwell.engine.segment.DoubleColumn;
 import dev.chartwell.engine.segment.LongColumn;
+import dev.chartwell.engine.segment.PackedLongs;
 import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.segment.StringColumn;
 import java.util.ArrayList;
@@ -72,6 +73,28 @@ public final class GroupKeys {
       keys.add(List.copyOf(key));
     }
     return id;
+  }
+
+  /**
+   * The groups of a batch of rows.
+   *
+   * @param rows row numbers
+   * @param n how many
+   * @param out receives each row's group id
+   */
+  public void groups(int[] rows, int n, int[] out) {
+    if (columns.isEmpty()) {
+      java.util.Arrays.fill(out, 0, n, 0);
+    } else if (single != null) {
+      PackedLongs ordinals = single.ordinals();
+      for (int i = 0; i < n; i++) {
+        out[i] = (int) ordinals.get(rows[i]); // id + 1, 0 when missing
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        out[i] = group(rows[i]);
+      }
+    }
   }
 
   /**

@@ -88,9 +88,9 @@ public final class ValueReader {
   }
 
   /**
-   * @return the values of a double column in which every row has one, else {@code null}
+   * @return the values of a double column in which every row has one, else {@code null} (read-only)
    */
-  double[] denseDoubles() {
+  public double[] denseDoubles() {
     return column instanceof DoubleColumn d && d.presence() == null ? d.values() : null;
   }
 

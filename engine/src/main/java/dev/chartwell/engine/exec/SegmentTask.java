@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
@@ -87,20 +86,24 @@ final class SegmentTask implements Callable<List<Partial>> {
     boolean hasField = plan.field() != null;
     long orderBase = segment.id() << 32;
     long length = plan.granularity().millis();
-    PeekableIntIterator it = matched == null ? null : matched.getIntIterator();
+    RowCursor cursor = RowCursor.of(matched, lo, hi, BATCH);
+    boolean values = !byTime && AggState.takesValues(plan.fn()) && reader.denseDoubles() != null;
+    int[] rows = new int[BATCH];
+    int[] ids = new int[BATCH];
     int r = lo;
     while (r < hi) {
       long bucket = plan.granularity().bucketStart(segment.timestamp(r));
       int end = Math.min(hi, segment.firstRowAtOrAfter(bucket + length));
       States states = bound > 0 && bound <= 65_536 ? new States(bound) : new States(-1);
-      if (it == null) {
-        for (int row = r; row < end; row++) {
-          add(states, groups.group(row), reader, row, byTime, orderBase, hasField);
-        }
-      } else {
-        while (it.hasNext() && it.peekNext() < end) {
-          int row = it.next();
-          add(states, groups.group(row), reader, row, byTime, orderBase, hasField);
+      int n;
+      while ((n = cursor.next(rows, end)) > 0) {
+        groups.groups(rows, n, ids);
+        if (values) {
+          addValues(states, ids, reader.denseDoubles(), rows, n, hasField);
+        } else {
+          for (int i = 0; i < n; i++) {
+            add(states, ids[i], reader, rows[i], byTime, orderBase, hasField);
+          }
         }
       }
       states.drain(
@@ -124,21 +127,18 @@ final class SegmentTask implements Callable<List<Partial>> {
     ValueReader reader = plan.field() == null ? null : ValueReader.of(segment.column(plan.field()));
     boolean hasField = plan.field() != null;
     long length = plan.granularity().millis();
-    PeekableIntIterator it = matched == null ? null : matched.getIntIterator();
+    RowCursor cursor = matched == null ? null : RowCursor.of(matched, lo, hi, BATCH);
     int[] batch = matched == null ? null : new int[BATCH];
     int r = lo;
     while (r < hi) {
       long bucket = plan.granularity().bucketStart(segment.timestamp(r));
       int end = Math.min(hi, segment.firstRowAtOrAfter(bucket + length));
       AggState state = AggState.create(plan.fn(), plan.level(), hasField);
-      if (it == null) {
+      if (cursor == null) {
         state.addRange(reader, r, end);
       } else {
-        while (it.hasNext() && it.peekNext() < end) {
-          int n = 0;
-          while (n < BATCH && it.hasNext() && it.peekNext() < end) {
-            batch[n++] = it.next();
-          }
+        int n;
+        while ((n = cursor.next(batch, end)) > 0) {
           state.addRows(reader, batch, n);
         }
       }
@@ -149,6 +149,19 @@ final class SegmentTask implements Callable<List<Partial>> {
       r = end;
     }
     return out;
+  }
+
+  /** Grouped numeric aggregation over a dense double column, for one batch of rows. */
+  private void addValues(
+      States states, int[] ids, double[] values, int[] rows, int n, boolean hasField) {
+    for (int i = 0; i < n; i++) {
+      AggState s = states.get(ids[i]);
+      if (s == null) {
+        s = AggState.create(plan.fn(), plan.level(), hasField);
+        states.put(ids[i], s);
+      }
+      s.addValue(values[rows[i]]);
+    }
   }
 
   private void add(

@@ -179,6 +179,16 @@ public abstract class Filter {
       if (idx && column instanceof LongColumn l && !predicate.mayMatchLongs(l.min(), l.max())) {
         return withAbsent(new MutableRoaringBitmap(), column, candidates);
       }
+      if (idx && column instanceof LongColumn l && l.index() != null) {
+        LongColumn.ValueIndex index = l.index();
+        List<ImmutableRoaringBitmap> parts = new ArrayList<>();
+        for (int i = 0; i < index.values().length; i++) {
+          if (predicate.onLong(index.values()[i])) {
+            parts.add(index.postings().get(i));
+          }
+        }
+        return fromPostings(parts, column, candidates, predicate.onAbsent());
+      }
       if (idx && column instanceof DoubleColumn d && !predicate.mayMatchDoubles(d.min(), d.max())) {
         return withAbsent(new MutableRoaringBitmap(), column, candidates);
       }
@@ -247,20 +257,7 @@ public abstract class Filter {
           parts.add(c.rows(id));
         }
       }
-      boolean whole = coversSegment(candidates, c);
-      if (parts.size() == 1 && whole && (!absentMatches || c.presence() == null)) {
-        return parts.get(0); // one value's rows, no copy
-      }
-      out = ImmutableRoaringBitmap.or(parts.iterator());
-      if (absentMatches && c.presence() != null) {
-        MutableRoaringBitmap absent = candidates.toMutableRoaringBitmap();
-        absent.andNot(c.presence());
-        out.or(absent);
-      }
-      if (!whole) {
-        out.and(candidates);
-      }
-      return out;
+      return fromPostings(parts, c, candidates, absentMatches);
     }
     byte[] memo = idx ? new byte[dict.size()] : null; // 0 unknown, 1 match, 2 no match
     IntIterator it = candidates.getIntIterator();
@@ -281,6 +278,37 @@ public abstract class Filter {
       if (match) {
         out.add(row);
       }
+    }
+    return out;
+  }
+
+  /**
+   * The rows of the matching values (plus absent rows when they match), limited to the candidates;
+   * one value over a whole segment is returned as is, without copying.
+   */
+  static ImmutableRoaringBitmap fromPostings(
+      List<ImmutableRoaringBitmap> parts,
+      Column column,
+      ImmutableRoaringBitmap candidates,
+      boolean absentMatches) {
+    boolean whole = coversSegment(candidates, column);
+    if (parts.size() == 1 && whole && (!absentMatches || column.presence() == null)) {
+      return parts.get(0);
+    }
+    MutableRoaringBitmap out;
+    if (whole) {
+      out = ImmutableRoaringBitmap.or(parts.iterator());
+    } else {
+      // Intersect each value's rows with the candidates first: the union stays small.
+      out = new MutableRoaringBitmap();
+      for (ImmutableRoaringBitmap part : parts) {
+        out.or(ImmutableRoaringBitmap.and(part, candidates));
+      }
+    }
+    if (absentMatches && column.presence() != null) {
+      MutableRoaringBitmap absent = candidates.toMutableRoaringBitmap();
+      absent.andNot(column.presence());
+      out.or(absent);
     }
     return out;
   }

@@ -5,17 +5,39 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 
 /**
  * 64-bit integers, frame-of-reference bit-packed, with the minimum and maximum of the present
- * values as the zone map.
+ * values as the zone map. A column with few distinct values (status codes, enums) also keeps the
+ * rows of each value as a bitmap, like a string column, so that filters on it need no scan.
  *
  * @param values values by row (absent rows hold the minimum)
  * @param presence rows with a value, {@code null} when all
  * @param presentCount number of rows with a value
  * @param min smallest present value (undefined when none)
  * @param max largest present value (undefined when none)
+ * @param index the rows of each distinct value, or {@code null} when there are many values
  */
 public record LongColumn(
-    PackedLongs values, ImmutableRoaringBitmap presence, int presentCount, long min, long max)
+    PackedLongs values,
+    ImmutableRoaringBitmap presence,
+    int presentCount,
+    long min,
+    long max,
+    ValueIndex index)
     implements Column {
+
+  /** Most distinct values a long column may have to get a {@link ValueIndex}. */
+  public static final int MAX_INDEXED_VALUES = 256;
+
+  /**
+   * The distinct values of a low-cardinality long column and the rows of each.
+   *
+   * @param values distinct values, ascending
+   * @param postings per value: the rows holding it
+   */
+  public record ValueIndex(long[] values, BitmapList postings) {
+    long bytes() {
+      return 32 + 8L * values.length + postings.bytes();
+    }
+  }
 
   @Override
   public ColumnType type() {
@@ -32,6 +54,9 @@ public record LongColumn(
 
   @Override
   public long bytes() {
-    return 48 + values.bytes() + Segment.bitmapBytes(presence);
+    return 48
+        + values.bytes()
+        + Segment.bitmapBytes(presence)
+        + (index == null ? 0 : index.bytes());
   }
 }

@@ -79,8 +79,44 @@ public final class PackedLongs {
    * @param out receives the values from index 0
    */
   public void get(int from, int to, long[] out) {
-    for (int i = from; i < to; i++) {
-      out[i - from] = get(i);
+    if (bits == 0) {
+      java.util.Arrays.fill(out, 0, to - from, min);
+      return;
+    }
+    long bitPos = (long) from * bits;
+    for (int i = 0, n = to - from; i < n; i++, bitPos += bits) {
+      int w = (int) (bitPos >>> 6);
+      int shift = (int) (bitPos & 63);
+      long v = words[w] >>> shift;
+      if (shift + bits > 64) {
+        v |= words[w + 1] << (64 - shift);
+      }
+      out[i] = min + (v & mask);
+    }
+  }
+
+  /**
+   * Decodes a run of values that fit in an int (ids, ordinals): sequential, without per-value
+   * multiplication.
+   *
+   * @param from first position
+   * @param to one past the last position
+   * @param out receives the values from index 0
+   */
+  public void getInts(int from, int to, int[] out) {
+    if (bits == 0) {
+      java.util.Arrays.fill(out, 0, to - from, (int) min);
+      return;
+    }
+    long bitPos = (long) from * bits;
+    for (int i = 0, n = to - from; i < n; i++, bitPos += bits) {
+      int w = (int) (bitPos >>> 6);
+      int shift = (int) (bitPos & 63);
+      long v = words[w] >>> shift;
+      if (shift + bits > 64) {
+        v |= words[w + 1] << (64 - shift);
+      }
+      out[i] = (int) (min + (v & mask));
     }
   }
 

@@ -236,7 +236,46 @@ public final class SegmentBuilder {
           sorted[i] = min; // keeps the packed range tight
         }
       }
-      return new LongColumn(PackedLongs.pack(sorted, rows), p.bitmap(), p.count(), min, max);
+      return new LongColumn(
+          PackedLongs.pack(sorted, rows),
+          p.bitmap(),
+          p.count(),
+          min,
+          max,
+          valueIndex(sorted, rows, order));
+    }
+
+    /** Postings per distinct value when there are at most {@link LongColumn#MAX_INDEXED_VALUES}. */
+    private LongColumn.ValueIndex valueIndex(long[] sorted, int rows, int[] order) {
+      long[] distinct = new long[LongColumn.MAX_INDEXED_VALUES];
+      int n = 0;
+      for (int i = 0; i < rows; i++) {
+        if (!bit(present, source(order, i))) {
+          continue;
+        }
+        long v = sorted[i];
+        int pos = java.util.Arrays.binarySearch(distinct, 0, n, v);
+        if (pos < 0) {
+          if (n == distinct.length) {
+            return null; // too many values to be worth an index
+          }
+          pos = -pos - 1;
+          System.arraycopy(distinct, pos, distinct, pos + 1, n - pos);
+          distinct[pos] = v;
+          n++;
+        }
+      }
+      long[] values = java.util.Arrays.copyOf(distinct, n);
+      List<MutableRoaringBitmap> postings = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        postings.add(new MutableRoaringBitmap());
+      }
+      for (int i = 0; i < rows; i++) {
+        if (bit(present, source(order, i))) {
+          postings.get(java.util.Arrays.binarySearch(values, sorted[i])).add(i);
+        }
+      }
+      return new LongColumn.ValueIndex(values, BitmapList.of(postings));
     }
   }
 

@@ -26,6 +26,25 @@ class PackedLongsProperties {
   }
 
   @Property
+  void runsDecodeLikeSingleValues(@ForAll("values") List<Long> values) {
+    long[] raw = values.stream().mapToLong(Long::longValue).toArray();
+    PackedLongs packed = PackedLongs.pack(raw, raw.length);
+    int from = raw.length / 3;
+    long[] out = new long[raw.length];
+    packed.get(from, raw.length, out);
+    for (int i = from; i < raw.length; i++) {
+      assertEquals(raw[i], out[i - from], "index " + i);
+    }
+    long[] small = values.stream().mapToLong(v -> Math.floorMod(v, 100_000)).toArray();
+    PackedLongs ints = PackedLongs.pack(small, small.length);
+    int[] intOut = new int[small.length];
+    ints.getInts(from, small.length, intOut);
+    for (int i = from; i < small.length; i++) {
+      assertEquals(small[i], intOut[i - from], "index " + i);
+    }
+  }
+
+  @Property
   void stableOrderSortsByTimestamp(@ForAll("timestamps") List<Long> ts) {
     long[] keys = ts.stream().mapToLong(Long::longValue).toArray();
     int[] order = RowOrder.sortedOrNull(keys, keys.length);
