@@ -16,9 +16,10 @@ public record Granularity(String name, long millis) {
   private static final long H = 60 * M;
   private static final long D = 24 * H;
 
-  /** The granularities a request may name (besides {@code auto}). */
-  public static final List<Granularity> REQUESTABLE =
+  /** Every granularity, finest first. */
+  private static final List<Granularity> ALL =
       List.of(
+          new Granularity("15s", 15 * S),
           new Granularity("30s", 30 * S),
           new Granularity("1m", M),
           new Granularity("5m", 5 * M),
@@ -34,23 +35,13 @@ public record Granularity(String name, long millis) {
           new Granularity("7d", 7 * D),
           new Granularity("30d", 30 * D));
 
-  /** The ladder {@code auto} chooses from, finest first. */
+  /** The granularities a request may name (besides {@code auto}): all but 15s. */
+  public static final List<Granularity> REQUESTABLE =
+      ALL.stream().filter(g -> !g.name.equals("15s")).toList();
+
+  /** The ladder {@code auto} chooses from, finest first: all but 10m. */
   static final List<Granularity> AUTO_LADDER =
-      List.of(
-          new Granularity("15s", 15 * S),
-          new Granularity("30s", 30 * S),
-          new Granularity("1m", M),
-          new Granularity("5m", 5 * M),
-          new Granularity("15m", 15 * M),
-          new Granularity("30m", 30 * M),
-          new Granularity("1h", H),
-          new Granularity("2h", 2 * H),
-          new Granularity("6h", 6 * H),
-          new Granularity("12h", 12 * H),
-          new Granularity("1d", D),
-          new Granularity("2d", 2 * D),
-          new Granularity("7d", 7 * D),
-          new Granularity("30d", 30 * D));
+      ALL.stream().filter(g -> !g.name.equals("10m")).toList();
 
   /**
    * @param name a requestable name ({@code auto} is not one; see {@link #auto})

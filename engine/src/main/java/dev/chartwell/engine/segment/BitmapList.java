@@ -55,14 +55,6 @@ public final class BitmapList {
   }
 
   /**
-   * @param index a position
-   * @return the number of rows in that bitmap, without materializing it
-   */
-  public int cardinality(int index) {
-    return get(index).getCardinality();
-  }
-
-  /**
    * @return the number of bitmaps
    */
   public int size() {

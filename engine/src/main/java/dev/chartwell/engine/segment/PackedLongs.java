@@ -128,13 +128,6 @@ public final class PackedLongs {
   }
 
   /**
-   * @return bits per value
-   */
-  public int bitsPerValue() {
-    return bits;
-  }
-
-  /**
    * @return heap bytes used
    */
   public long bytes() {

@@ -136,6 +136,17 @@ public final class SegmentBuilder {
 
   /** One column's values in arrival order. */
   private abstract static class Buffer {
+    /** Rows that have a value, one bit each (numeric buffers; others encode absence inline). */
+    long[] present = new long[0];
+
+    void growPresence(int capacity) {
+      present = Arrays.copyOf(present, (capacity + 63) >>> 6);
+    }
+
+    void markPresent(int row) {
+      present[row >>> 6] |= 1L << row;
+    }
+
     static Buffer of(ColumnType type, int capacity) {
       return switch (type) {
         case LONG -> new LongBuffer(capacity);
@@ -182,23 +193,22 @@ public final class SegmentBuilder {
 
   private static final class LongBuffer extends Buffer {
     long[] values;
-    long[] present;
 
     LongBuffer(int capacity) {
       values = new long[capacity];
-      present = new long[(capacity + 63) >>> 6];
+      growPresence(capacity);
     }
 
     @Override
     void grow(int capacity) {
       values = Arrays.copyOf(values, capacity);
-      present = Arrays.copyOf(present, (capacity + 63) >>> 6);
+      growPresence(capacity);
     }
 
     @Override
     void set(int row, Object value) {
       values[row] = (Long) value;
-      present[row >>> 6] |= 1L << row;
+      markPresent(row);
     }
 
     @Override
@@ -281,23 +291,22 @@ public final class SegmentBuilder {
 
   private static final class DoubleBuffer extends Buffer {
     double[] values;
-    long[] present;
 
     DoubleBuffer(int capacity) {
       values = new double[capacity];
-      present = new long[(capacity + 63) >>> 6];
+      growPresence(capacity);
     }
 
     @Override
     void grow(int capacity) {
       values = Arrays.copyOf(values, capacity);
-      present = Arrays.copyOf(present, (capacity + 63) >>> 6);
+      growPresence(capacity);
     }
 
     @Override
     void set(int row, Object value) {
       values[row] = (Double) value;
-      present[row >>> 6] |= 1L << row;
+      markPresent(row);
     }
 
     @Override
