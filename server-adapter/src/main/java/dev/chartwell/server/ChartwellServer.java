@@ -8,6 +8,7 @@ import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
+import dev.chartwell.server.management.KeyRoutes;
 import dev.chartwell.server.management.OrganizationRoutes;
 import dev.chartwell.server.store.DataDirectory;
 import java.io.IOException;
@@ -68,6 +69,7 @@ public final class ChartwellServer implements AutoCloseable {
               config.maxRequestBytes(),
               req -> Response.json(200, Map.of("status", "ok"))));
       OrganizationRoutes.register(router, accounts, config.maxRequestBytes());
+      KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
 
       int httpThreads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
       ApiServer api =

@@ -2,6 +2,7 @@ package dev.chartwell.server.management;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.store.DocumentStore;
 import java.io.IOException;
@@ -153,6 +154,66 @@ public final class Accounts implements AutoCloseable {
    */
   public Optional<StoredKey> key(String keyId) {
     return keys.get(keyId).map(this::readKey);
+  }
+
+  /**
+   * @param organizationId an organization
+   * @return its keys, oldest first
+   */
+  public List<StoredKey> keys(String organizationId) {
+    return keys.values().stream()
+        .map(this::readKey)
+        .filter(k -> k.organizationId().equals(organizationId))
+        .sorted(
+            java.util.Comparator.comparing(StoredKey::createdAt).thenComparing(StoredKey::keyId))
+        .toList();
+  }
+
+  /**
+   * A key just created, with its secret (shown once, never stored).
+   *
+   * @param key the stored key
+   * @param secret the secret
+   */
+  public record CreatedKey(StoredKey key, String secret) {}
+
+  /**
+   * @param organizationId the organization
+   * @param name display name
+   * @param roles {@code admin} and/or {@code developer}
+   * @return the key and its secret
+   */
+  public synchronized CreatedKey createKey(String organizationId, String name, List<String> roles) {
+    String keyId;
+    do {
+      keyId = hasher.randomToken(20).toUpperCase(Locale.ROOT);
+    } while (keys.get(keyId).isPresent());
+    String secret = hasher.randomToken(40);
+    SecretHasher.Hashed h = hasher.hash(secret);
+    StoredKey key =
+        new StoredKey(keyId, organizationId, name, List.copyOf(roles), h.salt(), h.hash(), now());
+    keys.put(keyId, write(key));
+    return new CreatedKey(key, secret);
+  }
+
+  /**
+   * Deletes a key; it stops working for the next request.
+   *
+   * @param organizationId the organization of the path
+   * @param keyId the key
+   * @throws ApiException 404 when the organization has no such key, 409 when it is the last admin
+   *     key
+   */
+  public synchronized void deleteKey(String organizationId, String keyId) {
+    StoredKey key =
+        key(keyId)
+            .filter(k -> k.organizationId().equals(organizationId))
+            .orElseThrow(() -> ApiException.notFound("API key " + keyId + " does not exist"));
+    if (key.canWrite() && keys(organizationId).stream().filter(StoredKey::canWrite).count() == 1) {
+      throw ApiException.conflict(
+          "API key " + keyId + " is the last admin key of the organization and cannot be deleted");
+    }
+    keys.remove(keyId);
   }
 
   private Organization createOrganization(String id, String tier, boolean paid) {

@@ -16,6 +16,16 @@ public record KeyPrincipal(StoredKey key) implements Principal {
   }
 
   /**
+   * @throws ApiException 403 when the key has only the read-only developer role
+   */
+  public void requireWrite() {
+    if (!key.canWrite()) {
+      throw ApiException.forbidden(
+          "API key " + key.keyId() + " has the developer role, which is read-only");
+    }
+  }
+
+  /**
    * @param organizationId the organization of the path
    * @throws ApiException 403 when the key belongs to another organization
    */

@@ -28,4 +28,20 @@ public record StoredKey(
   public boolean canWrite() {
     return roles.contains("admin");
   }
+
+  /**
+   * The key as the API shows it: never the secret or its hash.
+   *
+   * @return the public view
+   */
+  public java.util.Map<String, Object> view() {
+    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("id", keyId);
+    m.put("name", name);
+    m.put("state", "enabled");
+    m.put("roles", roles);
+    m.put("keySuffix", keyId.substring(Math.max(0, keyId.length() - 4)));
+    m.put("createdAt", createdAt);
+    return m;
+  }
 }

@@ -1,0 +1,248 @@
+package dev.chartwell.server.management;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.ServerConfig;
+import dev.chartwell.server.http.HttpTestClient;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The API keys resource over real HTTP. */
+class KeyApiIntegrationTest {
+  static final ObjectMapper MAPPER = new ObjectMapper();
+  static final String ORG = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+  static final String KEYS = "/v1/organizations/" + ORG + "/keys";
+  static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
+
+  @TempDir Path dataDir;
+  ChartwellServer server;
+  HttpTestClient http;
+
+  @BeforeEach
+  void start() throws Exception {
+    server =
+        ChartwellServer.start(
+            ServerConfig.parse(
+                new String[] {
+                  "--port",
+                  "0",
+                  "--data-dir",
+                  dataDir.toString(),
+                  "--org-id",
+                  ORG,
+                  "--api-key",
+                  "ADMIN:adminsecret1"
+                },
+                Map.of()),
+            new PrintStream(new ByteArrayOutputStream(), true));
+    http = new HttpTestClient(server.port());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+  }
+
+  private JsonNode ok(HttpResponse<String> r) throws Exception {
+    assertEquals(200, r.statusCode(), r.body());
+    return MAPPER.readTree(r.body());
+  }
+
+  private String error(HttpResponse<String> r, int status) throws Exception {
+    assertEquals(status, r.statusCode(), r.body());
+    return MAPPER.readTree(r.body()).get("error").textValue();
+  }
+
+  private JsonNode create(String name, String... roles) throws Exception {
+    String body = MAPPER.writeValueAsString(Map.of("name", name, "roles", List.of(roles)));
+    return ok(http.send("POST", KEYS, body, "Authorization", ADMIN)).get("result");
+  }
+
+  @Test
+  void listsKeysWithoutSecrets() throws Exception {
+    JsonNode list = ok(http.send("GET", KEYS, null, "Authorization", ADMIN)).get("result");
+    assertEquals(1, list.size());
+    JsonNode key = list.get(0);
+    assertEquals("ADMIN", key.get("id").textValue());
+    assertEquals("[\"admin\"]", key.get("roles").toString());
+    assertEquals("enabled", key.get("state").textValue());
+    assertEquals("DMIN", key.get("keySuffix").textValue());
+    assertFalse(list.toString().contains("adminsecret1"));
+    assertFalse(list.toString().contains("hash") || list.toString().contains("salt"));
+  }
+
+  @Test
+  void createdKeyWorksAtOnceAndItsSecretIsShownOnlyOnce() throws Exception {
+    JsonNode created = create("ci", "admin");
+    String id = created.get("keyId").textValue();
+    String secret = created.get("keySecret").textValue();
+    assertTrue(id.matches("[A-Z0-9]{20}"), id);
+    assertTrue(secret.length() >= 40);
+    assertEquals(id, created.get("key").get("id").textValue());
+    String auth = HttpTestClient.basic(id, secret);
+    JsonNode list = ok(http.send("GET", KEYS, null, "Authorization", auth)).get("result");
+    assertEquals(2, list.size());
+    assertFalse(list.toString().contains(secret));
+  }
+
+  @Test
+  void developerKeysAreReadOnly() throws Exception {
+    JsonNode dev = create("reader", "developer");
+    String auth =
+        HttpTestClient.basic(dev.get("keyId").textValue(), dev.get("keySecret").textValue());
+    ok(http.send("GET", KEYS, null, "Authorization", auth));
+    ok(http.send("GET", "/v1/organizations/" + ORG, null, "Authorization", auth));
+    assertEquals(
+        "FORBIDDEN: API key "
+            + dev.get("keyId").textValue()
+            + " has the developer role, which is read-only",
+        error(
+            http.send(
+                "POST", KEYS, "{\"name\":\"x\",\"roles\":[\"admin\"]}", "Authorization", auth),
+            403));
+    assertEquals(
+        403, http.send("DELETE", KEYS + "/ADMIN", null, "Authorization", auth).statusCode());
+  }
+
+  @Test
+  void deletedKeyStopsWorkingAtOnce() throws Exception {
+    JsonNode other = create("temp", "admin");
+    String id = other.get("keyId").textValue();
+    String auth = HttpTestClient.basic(id, other.get("keySecret").textValue());
+    ok(http.send("GET", KEYS, null, "Authorization", auth));
+    JsonNode deleted = ok(http.send("DELETE", KEYS + "/" + id, null, "Authorization", ADMIN));
+    assertEquals(List.of("status", "requestId"), fields(deleted));
+    assertEquals(401, http.send("GET", KEYS, null, "Authorization", auth).statusCode());
+    assertEquals(
+        "NOT_FOUND: API key " + id + " does not exist",
+        error(http.send("DELETE", KEYS + "/" + id, null, "Authorization", ADMIN), 404));
+  }
+
+  @Test
+  void theLastAdminKeyCannotBeDeleted() throws Exception {
+    create("reader", "developer");
+    assertEquals(
+        "CONFLICT: API key ADMIN is the last admin key of the organization and cannot be deleted",
+        error(http.send("DELETE", KEYS + "/ADMIN", null, "Authorization", ADMIN), 409));
+    JsonNode second = create("second", "admin");
+    ok(http.send("DELETE", KEYS + "/ADMIN", null, "Authorization", ADMIN));
+    String auth =
+        HttpTestClient.basic(second.get("keyId").textValue(), second.get("keySecret").textValue());
+    assertEquals(
+        409,
+        http.send(
+                "DELETE", KEYS + "/" + second.get("keyId").textValue(), null, "Authorization", auth)
+            .statusCode());
+  }
+
+  @Test
+  void concurrentDeletesNeverRemoveEveryAdminKey() throws Exception {
+    Map<String, String> secrets = new java.util.LinkedHashMap<>();
+    secrets.put("ADMIN", "adminsecret1");
+    for (int i = 0; i < 7; i++) {
+      JsonNode k = create("k" + i, "admin");
+      secrets.put(k.get("keyId").textValue(), k.get("keySecret").textValue());
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<Integer>> results = new ArrayList<>();
+    for (String id : secrets.keySet()) {
+      results.add(
+          pool.submit(
+              () ->
+                  http.send("DELETE", KEYS + "/" + id, null, "Authorization", ADMIN).statusCode()));
+    }
+    int deleted = 0;
+    for (Future<Integer> f : results) {
+      int status = f.get();
+      // 401 once ADMIN itself is gone; 409 for whichever delete would remove the last admin key
+      assertTrue(status == 200 || status == 409 || status == 401, "status " + status);
+      deleted += status == 200 ? 1 : 0;
+    }
+    pool.shutdown();
+    JsonNode remaining = null;
+    for (Map.Entry<String, String> e : secrets.entrySet()) {
+      HttpResponse<String> r =
+          http.send(
+              "GET", KEYS, null, "Authorization", HttpTestClient.basic(e.getKey(), e.getValue()));
+      if (r.statusCode() == 200) {
+        remaining = MAPPER.readTree(r.body()).get("result");
+        break;
+      }
+    }
+    assertTrue(remaining != null, "no admin key works any more");
+    assertEquals(secrets.size() - deleted, remaining.size());
+    assertTrue(remaining.size() >= 1);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      value = {
+        "{\"roles\":[\"admin\"]} | BAD_REQUEST: name: is required",
+        "{\"name\":\"\",\"roles\":[\"admin\"]} | BAD_REQUEST: name: must be 1 to 50 characters",
+        "{\"name\":5,\"roles\":[\"admin\"]} | BAD_REQUEST: name: must be a string",
+        "{\"name\":\"x\"} | BAD_REQUEST: roles: is required",
+        "{\"name\":\"x\",\"roles\":[]} | BAD_REQUEST: roles: must hold at least one role",
+        "{\"name\":\"x\",\"roles\":[\"root\"]} | BAD_REQUEST: roles[0]: must be one of admin, developer",
+        "{\"name\":\"x\",\"roles\":\"admin\"} | BAD_REQUEST: roles: must be an array of strings",
+        "{\"name\":\"x\",\"roles\":[\"admin\"],\"color\":1} | BAD_REQUEST: color: unknown field",
+        "[1] | BAD_REQUEST: request body must be a JSON object",
+        "{\"color\":1} | BAD_REQUEST: color: unknown field; name: is required; roles: is required",
+      })
+  void invalidKeyRequestsAre400NamingTheField(String body, String expected) throws Exception {
+    assertEquals(expected, error(http.send("POST", KEYS, body, "Authorization", ADMIN), 400));
+  }
+
+  @Test
+  void malformedJsonIs400() throws Exception {
+    String e = error(http.send("POST", KEYS, "{\"name\":", "Authorization", ADMIN), 400);
+    assertTrue(e.startsWith("BAD_REQUEST: malformed JSON at line 1"), e);
+  }
+
+  @Test
+  void anotherOrganizationsKeysAreForbidden() throws Exception {
+    String other = "/v1/organizations/00000000-0000-4000-8000-000000000000/keys";
+    assertEquals(403, http.send("GET", other, null, "Authorization", ADMIN).statusCode());
+    assertEquals(
+        403,
+        http.send("POST", other, "{\"name\":\"x\",\"roles\":[\"admin\"]}", "Authorization", ADMIN)
+            .statusCode());
+  }
+
+  @Test
+  void keysSurviveARestart() throws Exception {
+    JsonNode created = create("durable", "developer");
+    server.close();
+    start();
+    String auth =
+        HttpTestClient.basic(
+            created.get("keyId").textValue(), created.get("keySecret").textValue());
+    assertEquals(2, ok(http.send("GET", KEYS, null, "Authorization", auth)).get("result").size());
+  }
+
+  private static List<String> fields(JsonNode n) {
+    List<String> out = new ArrayList<>();
+    n.fieldNames().forEachRemaining(out::add);
+    return out;
+  }
+}
