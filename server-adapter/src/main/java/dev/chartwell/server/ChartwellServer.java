@@ -10,10 +10,13 @@ import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.KeyRoutes;
 import dev.chartwell.server.management.OrganizationRoutes;
+import dev.chartwell.server.management.ServiceRoutes;
+import dev.chartwell.server.management.Services;
 import dev.chartwell.server.store.DataDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,15 +27,24 @@ import java.util.Map;
  * stores are flushed and closed.
  */
 public final class ChartwellServer implements AutoCloseable {
+  /** How long a service takes to provision, start, stop or terminate. */
+  static final Duration SERVICE_TRANSITION = Duration.ofSeconds(1);
+
   private final DataDirectory dataDirectory;
   private final Accounts accounts;
+  private final Services services;
   private final ApiServer api;
   private final List<String> banner;
 
   private ChartwellServer(
-      DataDirectory dataDirectory, Accounts accounts, ApiServer api, List<String> banner) {
+      DataDirectory dataDirectory,
+      Accounts accounts,
+      Services services,
+      ApiServer api,
+      List<String> banner) {
     this.dataDirectory = dataDirectory;
     this.accounts = accounts;
+    this.services = services;
     this.api = api;
     this.banner = banner;
   }
@@ -50,8 +62,10 @@ public final class ChartwellServer implements AutoCloseable {
     Json json = new Json();
     DataDirectory dir = DataDirectory.open(config.dataDir());
     Accounts accounts = null;
+    Services services = null;
     try {
       accounts = Accounts.open(dir.root(), json.mapper(), Clock.systemUTC());
+      services = Services.open(dir.root(), json.mapper(), Clock.systemUTC(), SERVICE_TRANSITION);
       Accounts.Bootstrap boot =
           accounts.bootstrap(
               config.orgId(),
@@ -70,6 +84,7 @@ public final class ChartwellServer implements AutoCloseable {
               req -> Response.json(200, Map.of("status", "ok"))));
       OrganizationRoutes.register(router, accounts, config.maxRequestBytes());
       KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
+      ServiceRoutes.register(router, accounts, services, json, config.maxRequestBytes());
 
       int httpThreads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
       ApiServer api =
@@ -85,8 +100,11 @@ public final class ChartwellServer implements AutoCloseable {
       if (config.demo()) {
         banner.add("demo: the demo data set is not available in this version; starting without it");
       }
-      return new ChartwellServer(dir, accounts, api, List.copyOf(banner));
+      return new ChartwellServer(dir, accounts, services, api, List.copyOf(banner));
     } catch (IOException | RuntimeException e) {
+      if (services != null) {
+        services.close();
+      }
       if (accounts != null) {
         accounts.close();
       }
@@ -115,6 +133,7 @@ public final class ChartwellServer implements AutoCloseable {
       api.stop(10);
     } finally {
       try {
+        services.close();
         accounts.close();
       } finally {
         dataDirectory.close();

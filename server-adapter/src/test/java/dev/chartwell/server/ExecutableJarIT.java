@@ -78,6 +78,64 @@ class ExecutableJarIT {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void stateSurvivesKillDashNine(@TempDir Path dir) throws Exception {
+    Path data = dir.resolve("data");
+    String[] flags = {
+      "--port",
+      "0",
+      "--data-dir",
+      data.toString(),
+      "--api-key",
+      "ADMIN:adminsecret1",
+      "--org-id",
+      "3f2504e0-4f89-41d3-9a0c-0305e82c3301"
+    };
+    String services = "/v1/organizations/3f2504e0-4f89-41d3-9a0c-0305e82c3301/services";
+    String auth = HttpTestClient.basic("ADMIN", "adminsecret1");
+
+    Process first = launch(System.getProperty("java.home"), dir.resolve("first.out"), flags);
+    String id;
+    try {
+      HttpTestClient http = new HttpTestClient(awaitPort(first, dir.resolve("first.out")));
+      var created =
+          http.send(
+              "POST",
+              services,
+              "{\"name\":\"Survivor\",\"provider\":\"aws\",\"region\":\"us-east-1\"}",
+              "Authorization",
+              auth);
+      assertEquals(200, created.statusCode(), created.body());
+      id = created.body().replaceAll(".*\"service\":\\{\"id\":\"([^\"]+)\".*", "$1");
+      first.destroyForcibly(); // SIGKILL right after the response
+      assertTrue(first.waitFor(30, TimeUnit.SECONDS));
+    } finally {
+      first.destroyForcibly();
+    }
+
+    Process second = launch(System.getProperty("java.home"), dir.resolve("second.out"), flags);
+    try {
+      HttpTestClient http = new HttpTestClient(awaitPort(second, dir.resolve("second.out")));
+      var got = http.send("GET", services + "/" + id, null, "Authorization", auth);
+      assertEquals(200, got.statusCode(), got.body());
+      assertTrue(got.body().contains("\"name\":\"Survivor\""), got.body());
+    } finally {
+      second.destroy();
+      second.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  private static Process launch(String javaHome, Path log, String... flags) throws Exception {
+    List<String> cmd =
+        new java.util.ArrayList<>(
+            List.of(
+                Path.of(javaHome, "bin", "java").toString(),
+                "-jar",
+                System.getProperty("chartwell.server.jar")));
+    cmd.addAll(List.of(flags));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
   private static int awaitPort(Process p, Path log) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {

@@ -92,6 +92,71 @@ final class BodyReader {
   }
 
   /**
+   * @param field a field name
+   * @return the number, if present and a number
+   */
+  Optional<Double> number(String field) {
+    JsonNode v = body.get(field);
+    if (v == null || v.isNull()) {
+      return Optional.empty();
+    }
+    if (!v.isNumber()) {
+      problems.add(prefix + field + ": must be a number");
+      return Optional.empty();
+    }
+    return Optional.of(v.doubleValue());
+  }
+
+  /**
+   * @param field a field name
+   * @return the integer, if present and a whole number
+   */
+  Optional<Long> integer(String field) {
+    JsonNode v = body.get(field);
+    if (v == null || v.isNull()) {
+      return Optional.empty();
+    }
+    if (!v.isIntegralNumber() && !(v.isNumber() && v.doubleValue() == Math.rint(v.doubleValue()))) {
+      problems.add(prefix + field + ": must be an integer");
+      return Optional.empty();
+    }
+    return Optional.of(v.longValue());
+  }
+
+  /**
+   * @param field a field name
+   * @return the boolean, if present and a boolean
+   */
+  Optional<Boolean> bool(String field) {
+    JsonNode v = body.get(field);
+    if (v == null || v.isNull()) {
+      return Optional.empty();
+    }
+    if (!v.isBoolean()) {
+      problems.add(prefix + field + ": must be true or false");
+      return Optional.empty();
+    }
+    return Optional.of(v.booleanValue());
+  }
+
+  /**
+   * @param field a field name
+   * @return the raw node, if present and not null
+   */
+  Optional<JsonNode> node(String field) {
+    JsonNode v = body.get(field);
+    return v == null || v.isNull() ? Optional.empty() : Optional.of(v);
+  }
+
+  /**
+   * @param field a field name
+   * @return whether the body has the field (even as null)
+   */
+  boolean has(String field) {
+    return body.has(field);
+  }
+
+  /**
    * @param problem a problem found by the caller, starting with its field path
    */
   void problem(String problem) {

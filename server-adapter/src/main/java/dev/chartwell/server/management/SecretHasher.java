@@ -50,6 +50,32 @@ public final class SecretHasher {
   }
 
   /**
+   * Hashes a digest the client already computed (a service password's SHA-256), salted like a
+   * secret.
+   *
+   * @param digest the digest
+   * @return a fresh salt and the salted hash
+   */
+  public Hashed hashDigest(byte[] digest) {
+    byte[] salt = new byte[16];
+    random.nextBytes(salt);
+    return new Hashed(
+        Base64.getEncoder().encodeToString(salt),
+        Base64.getEncoder().encodeToString(digest(salt, digest)));
+  }
+
+  private static byte[] digest(byte[] salt, byte[] value) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update(salt);
+      sha.update(value);
+      return sha.digest();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+
+  /**
    * @param length number of characters
    * @return a random string of letters and digits
    */
