@@ -234,6 +234,7 @@ class ServiceApiIntegrationTest {
         "name | \"Prod 2\"",
         "provider | \"aws\"",
         "tier | \"production\"",
+        "tier | \"development\"",
         "minReplicaMemoryGb | 8",
         "maxReplicaMemoryGb | 356",
         "minTotalMemoryGb | 24",
@@ -483,5 +484,40 @@ class ServiceApiIntegrationTest {
     s.get("ipAccessList").forEach(e -> ips.add(e.get("source").textValue()));
     assertEquals(40, ips.size());
     assertEquals(17, result(send("GET", SERVICES, null)).size());
+  }
+
+  @Test
+  void concurrentDeletesTakeEffectExactlyOnce() throws Exception {
+    start();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      ids.add(create(VALID).get("service").get("id").textValue());
+    }
+    for (String id : ids) {
+      awaitState(id, "running");
+      send("PATCH", SERVICES + "/" + id + "/state", "{\"command\":\"stop\"}");
+    }
+    for (String id : ids) {
+      awaitState(id, "stopped");
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<Integer>> futures = new ArrayList<>();
+    for (String id : ids) {
+      for (int k = 0; k < 3; k++) {
+        futures.add(pool.submit(() -> send("DELETE", SERVICES + "/" + id, null).statusCode()));
+      }
+    }
+    int accepted = 0;
+    for (Future<Integer> f : futures) {
+      int status = f.get();
+      assertTrue(status == 200 || status == 409 || status == 404, "status " + status);
+      accepted += status == 200 ? 1 : 0;
+    }
+    pool.shutdown();
+    assertEquals(ids.size(), accepted, "each service is deleted by exactly one request");
+    for (String id : ids) {
+      assertEquals("gone", awaitState(id, "gone"));
+    }
+    assertEquals(0, result(send("GET", SERVICES, null)).size());
   }
 }
