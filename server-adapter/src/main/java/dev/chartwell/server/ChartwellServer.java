@@ -1,5 +1,9 @@
 package dev.chartwell.server;
 
+import dev.chartwell.engine.Engine;
+import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.clickstack.SourceCatalog;
+import dev.chartwell.server.clickstack.SourceRoutes;
 import dev.chartwell.server.http.ApiServer;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
@@ -33,6 +37,8 @@ public final class ChartwellServer implements AutoCloseable {
   private final DataDirectory dataDirectory;
   private final Accounts accounts;
   private final Services services;
+  private final SourceCatalog catalog;
+  private final Engine engine;
   private final ApiServer api;
   private final List<String> banner;
 
@@ -40,11 +46,15 @@ public final class ChartwellServer implements AutoCloseable {
       DataDirectory dataDirectory,
       Accounts accounts,
       Services services,
+      SourceCatalog catalog,
+      Engine engine,
       ApiServer api,
       List<String> banner) {
     this.dataDirectory = dataDirectory;
     this.accounts = accounts;
     this.services = services;
+    this.catalog = catalog;
+    this.engine = engine;
     this.api = api;
     this.banner = banner;
   }
@@ -63,9 +73,27 @@ public final class ChartwellServer implements AutoCloseable {
     DataDirectory dir = DataDirectory.open(config.dataDir());
     Accounts accounts = null;
     Services services = null;
+    SourceCatalog catalog = null;
+    Engine engine = Engine.builder().workerThreads(config.threads()).build();
     try {
       accounts = Accounts.open(dir.root(), json.mapper(), Clock.systemUTC());
-      services = Services.open(dir.root(), json.mapper(), Clock.systemUTC(), SERVICE_TRANSITION);
+      catalog = SourceCatalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC());
+      SourceCatalog sources = catalog;
+      Services[] holder = new Services[1];
+      services =
+          Services.open(
+              dir.root(),
+              json.mapper(),
+              Clock.systemUTC(),
+              SERVICE_TRANSITION,
+              gone -> {
+                // A warehouse's sources and events go with its last service.
+                String warehouse = gone.path("dataWarehouseId").asText();
+                if (holder[0] == null || !holder[0].warehouseInUse(warehouse)) {
+                  sources.dropWarehouse(warehouse);
+                }
+              });
+      holder[0] = services;
       Accounts.Bootstrap boot =
           accounts.bootstrap(
               config.orgId(),
@@ -85,6 +113,15 @@ public final class ChartwellServer implements AutoCloseable {
       OrganizationRoutes.register(router, accounts, config.maxRequestBytes());
       KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
       ServiceRoutes.register(router, accounts, services, json, config.maxRequestBytes());
+      SourceRoutes.register(router, accounts, services, catalog, json, config.maxRequestBytes());
+      ChartRoutes.register(
+          router,
+          services,
+          catalog,
+          engine,
+          json,
+          config.maxRequestBytes(),
+          config.maxIngestBytes());
 
       int httpThreads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
       ApiServer api =
@@ -98,13 +135,30 @@ public final class ChartwellServer implements AutoCloseable {
       boot.generatedSecret()
           .ifPresent(s -> banner.add("admin key secret (shown once, store it now): " + s));
       if (config.demo()) {
-        banner.add("demo: the demo data set is not available in this version; starting without it");
+        try {
+          banner.addAll(
+              Demo.ensure(
+                  boot.organization(),
+                  services,
+                  catalog,
+                  engine,
+                  json.mapper(),
+                  "http://" + host + ":" + api.port()));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while loading the demo data", e);
+        }
       }
-      return new ChartwellServer(dir, accounts, services, api, List.copyOf(banner));
+      return new ChartwellServer(
+          dir, accounts, services, catalog, engine, api, List.copyOf(banner));
     } catch (IOException | RuntimeException e) {
       if (services != null) {
         services.close();
       }
+      if (catalog != null) {
+        catalog.close();
+      }
+      engine.close();
       if (accounts != null) {
         accounts.close();
       }
@@ -134,6 +188,8 @@ public final class ChartwellServer implements AutoCloseable {
     } finally {
       try {
         services.close();
+        catalog.close();
+        engine.close();
         accounts.close();
       } finally {
         dataDirectory.close();

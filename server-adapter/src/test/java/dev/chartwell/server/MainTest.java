@@ -58,16 +58,6 @@ class MainTest {
   }
 
   @Test
-  void demoFlagSaysPlainlyThatNoDemoDataExistsYet(@TempDir Path dir) {
-    assertEquals(
-        0,
-        run(new CountDownLatch(1), Map.of(), "--port=0", "--demo", "--data-dir", dir.toString()));
-    assertTrue(
-        out.toString(StandardCharsets.UTF_8)
-            .contains("demo: the demo data set is not available in this version"));
-  }
-
-  @Test
   void unusableDataDirectoryExits1WithOneLine(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("file");
     java.nio.file.Files.writeString(file, "not a directory");

@@ -64,6 +64,17 @@ public final class SecretHasher {
         Base64.getEncoder().encodeToString(digest(salt, digest)));
   }
 
+  /**
+   * @param digest the digest presented
+   * @param salt the stored salt
+   * @param hash the stored hash
+   * @return whether it matches, compared in constant time
+   */
+  public boolean matchesDigest(byte[] digest, String salt, String hash) {
+    return MessageDigest.isEqual(
+        Base64.getDecoder().decode(hash), digest(Base64.getDecoder().decode(salt), digest));
+  }
+
   private static byte[] digest(byte[] salt, byte[] value) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");

@@ -52,6 +52,7 @@ public final class Services implements AutoCloseable {
   private final Clock clock;
   private final Duration transition;
   private final ScheduledExecutorService timer;
+  private final java.util.function.Consumer<ObjectNode> onTerminated;
 
   private Services(
       DocumentStore services,
@@ -59,7 +60,9 @@ public final class Services implements AutoCloseable {
       ObjectMapper mapper,
       SecretHasher hasher,
       Clock clock,
-      Duration transition) {
+      Duration transition,
+      java.util.function.Consumer<ObjectNode> onTerminated) {
+    this.onTerminated = onTerminated;
     this.services = services;
     this.warehouses = warehouses;
     this.mapper = mapper;
@@ -82,10 +85,16 @@ public final class Services implements AutoCloseable {
    * @param mapper JSON codec
    * @param clock time source
    * @param transition how long a lifecycle transition takes
+   * @param onTerminated told about each service once it is gone (to drop what it owned)
    * @return the services
    * @throws IOException when a store cannot be opened
    */
-  public static Services open(Path dataDir, ObjectMapper mapper, Clock clock, Duration transition)
+  public static Services open(
+      Path dataDir,
+      ObjectMapper mapper,
+      Clock clock,
+      Duration transition,
+      java.util.function.Consumer<ObjectNode> onTerminated)
       throws IOException {
     DocumentStore services =
         DocumentStore.open(dataDir.resolve("services.dat"), "services", 10_000, 2048);
@@ -96,7 +105,9 @@ public final class Services implements AutoCloseable {
       services.close();
       throw e;
     }
-    Services s = new Services(services, warehouses, mapper, new SecretHasher(), clock, transition);
+    Services s =
+        new Services(
+            services, warehouses, mapper, new SecretHasher(), clock, transition, onTerminated);
     s.resumeTransitions();
     return s;
   }
@@ -358,6 +369,25 @@ public final class Services implements AutoCloseable {
         });
   }
 
+  /**
+   * The service a chart API Bearer token (a service password) belongs to. Checked on every request,
+   * so a rotated password stops working at once.
+   *
+   * @param token the token
+   * @return the stored service (with internal fields), if the token is a service's password
+   */
+  public Optional<ObjectNode> byToken(String token) {
+    byte[] digest = sha256(token);
+    for (String doc : services.values()) {
+      ObjectNode s = read(doc);
+      if (hasher.matchesDigest(
+          digest, s.get("_passwordSalt").asText(), s.get("_passwordHash").asText())) {
+        return Optional.of(s);
+      }
+    }
+    return Optional.empty();
+  }
+
   private ObjectNode stored(String orgId, String id) {
     return services
         .get(id)
@@ -399,6 +429,7 @@ public final class Services implements AutoCloseable {
   }
 
   private void completeTransition(String id, String from) {
+    ObjectNode[] gone = new ObjectNode[1];
     services.compute(
         id,
         (k, doc) -> {
@@ -411,12 +442,29 @@ public final class Services implements AutoCloseable {
           }
           String to = TRANSITIONS.get(from);
           if (to.isEmpty()) {
+            gone[0] = s;
             return null; // terminated: gone
           }
           s.put("state", to);
           s.remove("_transitionEndsAt");
           return write(s);
         });
+    if (gone[0] != null) {
+      onTerminated.accept(gone[0]);
+    }
+  }
+
+  /**
+   * @param warehouseId a warehouse
+   * @return whether any service still belongs to it
+   */
+  public boolean warehouseInUse(String warehouseId) {
+    for (String doc : services.values()) {
+      if (read(doc).path("dataWarehouseId").asText().equals(warehouseId)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void resumeTransitions() {

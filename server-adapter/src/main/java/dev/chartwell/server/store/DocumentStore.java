@@ -17,9 +17,11 @@ import net.openhft.chronicle.map.ChronicleMapBuilder;
  */
 public final class DocumentStore implements AutoCloseable {
   private final ChronicleMap<String, String> map;
+  private final Path openMarker;
 
-  private DocumentStore(ChronicleMap<String, String> map) {
+  private DocumentStore(ChronicleMap<String, String> map, Path openMarker) {
     this.map = map;
+    this.openMarker = openMarker;
   }
 
   /**
@@ -41,13 +43,20 @@ public final class DocumentStore implements AutoCloseable {
             .averageKeySize(40)
             .averageValueSize(averageDocumentBytes)
             .maxBloatFactor(4.0);
-    // The data directory lock makes this process the only user of the file, so an existing file is
-    // always opened through recovery: it releases segment locks a killed process may have held.
+    // A marker file exists while the store is open. Found at start, it means the last process
+    // died with the store open (kill -9, power loss): the file is then opened through recovery,
+    // which releases segment locks that process may have held. The data directory lock makes this
+    // process the only user of the file, as recovery requires.
+    Path marker = file.resolveSibling(file.getFileName() + ".open");
+    boolean crashed = Files.exists(marker);
     ChronicleMap<String, String> map =
-        Files.exists(file)
+        crashed && Files.exists(file)
             ? builder.recoverPersistedTo(file.toFile(), true)
             : builder.createPersistedTo(file.toFile());
-    return new DocumentStore(map);
+    if (!crashed) {
+      Files.createFile(marker);
+    }
+    return new DocumentStore(map, marker);
   }
 
   /**
@@ -96,5 +105,10 @@ public final class DocumentStore implements AutoCloseable {
   @Override
   public void close() {
     map.close();
+    try {
+      Files.deleteIfExists(openMarker);
+    } catch (IOException e) {
+      // The next start will then recover the file, which is safe, only slower and noisier.
+    }
   }
 }

@@ -32,6 +32,23 @@ class DocumentStoreTest {
   }
 
   @Test
+  void aStoreLeftOpenByACrashedProcessIsRecovered() throws IOException {
+    Path file = dir.resolve("crash.dat");
+    DocumentStore crashed = DocumentStore.open(file, "crash", 1000, 128);
+    crashed.put("a", "kept");
+    assertTrue(java.nio.file.Files.exists(dir.resolve("crash.dat.open")), "marker while open");
+    // The process dies here: no close(), the marker stays. (Release the mapping for the test.)
+    java.nio.file.Files.copy(dir.resolve("crash.dat.open"), dir.resolve("marker.bak"));
+    crashed.close();
+    java.nio.file.Files.move(dir.resolve("marker.bak"), dir.resolve("crash.dat.open"));
+    try (DocumentStore recovered = DocumentStore.open(file, "crash", 1000, 128)) {
+      assertEquals(Optional.of("kept"), recovered.get("a"));
+    }
+    assertFalse(
+        java.nio.file.Files.exists(dir.resolve("crash.dat.open")), "clean close removes it");
+  }
+
+  @Test
   void dataDirectoryIsExclusive() throws IOException {
     try (DataDirectory first = DataDirectory.open(dir.resolve("data"))) {
       IOException e = assertThrows(IOException.class, () -> DataDirectory.open(first.root()));

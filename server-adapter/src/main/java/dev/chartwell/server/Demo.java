@@ -1,0 +1,198 @@
+package dev.chartwell.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.source.Source;
+import dev.chartwell.server.clickstack.SourceCatalog;
+import dev.chartwell.server.management.Organization;
+import dev.chartwell.server.management.Services;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+/**
+ * {@code --demo}: the service {@code demo}, its log source {@code demo-logs} (both created once and
+ * kept across restarts) and about a million deterministic synthetic log events over the 24 hours
+ * before start (events live in memory, so they are generated again at each start).
+ */
+final class Demo {
+  static final int EVENTS = 1_000_000;
+  private static final String[] SERVICES = {"api", "web", "auth", "payments", "search", "checkout"};
+  private static final int[] SERVICE_WEIGHTS = {30, 25, 15, 12, 10, 8};
+  private static final String[] SEVERITIES = {"debug", "info", "warn", "error"};
+  private static final int[] SEVERITY_WEIGHTS = {20, 62, 12, 6};
+  private static final long[] STATUS = {200, 201, 204, 302, 400, 401, 404, 500, 502, 503};
+  private static final int[] STATUS_WEIGHTS = {60, 8, 5, 4, 5, 3, 6, 5, 2, 2};
+  private static final String[] METHODS = {"GET", "POST", "PUT", "DELETE"};
+  private static final String[] ROUTES = {
+    "/api/v1/users", "/api/v1/orders", "/api/v1/cart", "/api/v1/search", "/login", "/health"
+  };
+  private static final String[] ERRORS = {
+    "connection reset by peer", "upstream timeout", "invalid token", "deadlock detected"
+  };
+
+  private Demo() {}
+
+  /**
+   * Ensures the demo exists and is loaded.
+   *
+   * @return the lines to print: service id, token, source id and a curl command
+   */
+  static List<String> ensure(
+      Organization org,
+      Services services,
+      SourceCatalog catalog,
+      Engine engine,
+      ObjectMapper mapper,
+      String baseUrl)
+      throws InterruptedException {
+    Optional<ObjectNode> existing =
+        services.list(org.id()).stream()
+            .filter(s -> s.get("name").asText().equals("demo"))
+            .findFirst();
+    String serviceId;
+    String token;
+    if (existing.isPresent()) {
+      serviceId = existing.get().get("id").asText();
+      token = services.rotatePassword(org.id(), serviceId, Optional.empty()).orElseThrow();
+      if (existing.get().get("state").asText().equals("stopped")) {
+        services.command(org.id(), serviceId, "start");
+      }
+    } else {
+      ObjectNode body = mapper.createObjectNode();
+      body.put("name", "demo");
+      body.put("provider", "aws");
+      body.put("region", "us-east-1");
+      if (org.tier().equals("BASIC")) {
+        body.put("numReplicas", 1);
+      }
+      Services.Created c = services.create(org, body);
+      serviceId = c.service().get("id").asText();
+      token = c.password();
+    }
+    String warehouse = services.get(org.id(), serviceId).get("dataWarehouseId").asText();
+    String sourceId =
+        catalog.list(warehouse).stream()
+            .filter(s -> s.get("name").asText().equals("demo-logs"))
+            .findFirst()
+            .map(s -> s.get("id").asText())
+            .orElseGet(
+                () -> {
+                  ObjectNode def = mapper.createObjectNode();
+                  def.put("name", "demo-logs");
+                  def.put("kind", "log");
+                  def.put("serviceNameExpression", "ServiceName");
+                  def.put("severityTextExpression", "SeverityText");
+                  return catalog.create(warehouse, def).get("id").asText();
+                });
+    long end = System.currentTimeMillis();
+    Source source = engine.source(sourceId).orElseThrow();
+    if (source.stats().rows() == 0) {
+      load(source, end);
+    }
+    for (int i = 0;
+        i < 100 && !services.get(org.id(), serviceId).get("state").asText().equals("running");
+        i++) {
+      Thread.sleep(50);
+    }
+    long start = end - 24 * 3_600_000L;
+    String query =
+        "{\"startTime\":"
+            + start
+            + ",\"endTime\":"
+            + end
+            + ",\"granularity\":\"1h\",\"series\":[{\"sourceId\":\""
+            + sourceId
+            + "\",\"aggFn\":\"count\",\"where\":\"SeverityText:error\",\"groupBy\":[\"ServiceName\"]}]}";
+    return List.of(
+        "demo service id: " + serviceId,
+        "demo token: " + token,
+        "demo source id: " + sourceId,
+        "try: curl -s -H 'Authorization: Bearer "
+            + token
+            + "' -H 'Content-Type: application/json' -d '"
+            + query
+            + "' "
+            + baseUrl
+            + "/api/v2/charts/series");
+  }
+
+  /** About a million events over the 24 hours before {@code end}; the same every time. */
+  static void load(Source source, long end) {
+    SplittableRandom random = new SplittableRandom(2026);
+    long span = 24 * 3_600_000L;
+    List<Event> batch = new ArrayList<>(10_000);
+    for (int i = 0; i < EVENTS; i++) {
+      long ts = end - span + (span * i) / EVENTS;
+      Map<String, Object> f = new HashMap<>();
+      String service = SERVICES[pick(random, SERVICE_WEIGHTS)];
+      String severity = SEVERITIES[pick(random, SEVERITY_WEIGHTS)];
+      long status = STATUS[pick(random, STATUS_WEIGHTS)];
+      String method = METHODS[random.nextInt(METHODS.length)];
+      String route = ROUTES[random.nextInt(ROUTES.length)];
+      double duration = Math.round(Math.exp(random.nextGaussian() + 3.5) * 100) / 100.0;
+      f.put("ServiceName", service);
+      f.put("SeverityText", severity);
+      f.put("host", "ip-10-0-" + random.nextInt(4) + "-" + random.nextInt(40));
+      f.put("status", status);
+      f.put("Duration", duration);
+      f.put("LogAttributes.http.method", method);
+      f.put("LogAttributes.http.route", route);
+      String body;
+      if (severity.equals("error")) {
+        String error = ERRORS[random.nextInt(ERRORS.length)];
+        f.put("LogAttributes.error.message", error);
+        body =
+            method
+                + " "
+                + route
+                + " failed with "
+                + status
+                + ": "
+                + error
+                + " after "
+                + (long) duration
+                + "ms";
+      } else {
+        body =
+            method
+                + " "
+                + route
+                + " "
+                + status
+                + " in "
+                + (long) duration
+                + "ms user="
+                + random.nextInt(5000);
+      }
+      f.put("Body", body);
+      batch.add(new Event(ts, f));
+      if (batch.size() == 10_000) {
+        source.appendBatch(batch);
+        batch.clear();
+      }
+    }
+    source.appendBatch(batch);
+    source.seal();
+  }
+
+  private static int pick(SplittableRandom random, int[] weights) {
+    int total = 0;
+    for (int w : weights) {
+      total += w;
+    }
+    int r = random.nextInt(total);
+    for (int i = 0; i < weights.length; i++) {
+      r -= weights[i];
+      if (r < 0) {
+        return i;
+      }
+    }
+    return weights.length - 1;
+  }
+}

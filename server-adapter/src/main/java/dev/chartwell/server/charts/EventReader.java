@@ -1,0 +1,245 @@
+package dev.chartwell.server.charts;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.engine.source.Event;
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns an ingestion body into events, streaming: NDJSON (one object per line) or one JSON array of
+ * objects, handed to the sink in batches so that a large body never sits in memory whole. Nested
+ * objects are flattened with {@code .}, arrays are kept as their JSON text, {@code null} is absent.
+ * The timestamp field takes epoch milliseconds, epoch nanoseconds (integers from 10^17) or an
+ * ISO-8601 string with an offset.
+ */
+final class EventReader {
+  static final int BATCH = 5_000;
+  private static final long NANOS_FROM = 100_000_000_000_000_000L;
+
+  /** A line (or array element) that could not become an event. */
+  record LineError(long line, String error) {}
+
+  /** Receives each batch of parsed events; returns the problems of those it rejected. */
+  interface Sink {
+    /**
+     * @param events parsed events
+     * @param lines their line numbers
+     * @return rejected events by position in the batch, with reasons
+     */
+    List<Map.Entry<Integer, String>> accept(List<Event> events, List<Long> lines);
+  }
+
+  private final ObjectMapper mapper;
+  private final String timestampField;
+  private long accepted;
+  private long rejected;
+
+  /** The first 100 problems by line; store rejections arrive after later parse errors. */
+  private final java.util.TreeMap<Long, String> errors = new java.util.TreeMap<>();
+
+  EventReader(ObjectMapper mapper, String timestampField) {
+    this.mapper = mapper;
+    this.timestampField = timestampField;
+  }
+
+  long accepted() {
+    return accepted;
+  }
+
+  long rejected() {
+    return rejected;
+  }
+
+  List<LineError> errors() {
+    List<LineError> out = new ArrayList<>(errors.size());
+    errors.forEach((line, error) -> out.add(new LineError(line, error)));
+    return out;
+  }
+
+  void read(InputStream body, Sink sink) throws IOException {
+    BufferedInputStream in = new BufferedInputStream(body, 1 << 16);
+    in.mark(1 << 16);
+    int first;
+    do {
+      first = in.read();
+    } while (first == ' ' || first == '\n' || first == '\r' || first == '\t');
+    in.reset();
+    List<Event> batch = new ArrayList<>();
+    List<Long> lines = new ArrayList<>();
+    if (first == '[') {
+      readArray(in, sink, batch, lines);
+    } else {
+      readLines(in, sink, batch, lines);
+    }
+    flush(sink, batch, lines);
+  }
+
+  private void readLines(InputStream in, Sink sink, List<Event> batch, List<Long> lines)
+      throws IOException {
+    BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    String text;
+    long line = 0;
+    while ((text = reader.readLine()) != null) {
+      line++;
+      if (text.isBlank()) {
+        continue;
+      }
+      JsonNode node;
+      try {
+        node = mapper.readTree(text);
+      } catch (JsonProcessingException e) {
+        reject(line, "malformed JSON: " + firstLine(e.getOriginalMessage()));
+        continue;
+      }
+      add(node, line, sink, batch, lines);
+    }
+  }
+
+  private void readArray(InputStream in, Sink sink, List<Event> batch, List<Long> lines)
+      throws IOException {
+    try (JsonParser p = mapper.getFactory().createParser(in)) {
+      p.nextToken(); // [
+      long element = 0;
+      while (true) {
+        JsonToken t;
+        try {
+          t = p.nextToken();
+        } catch (JsonProcessingException e) {
+          reject(element + 1, "malformed JSON: " + firstLine(e.getOriginalMessage()));
+          return;
+        }
+        if (t == JsonToken.END_ARRAY || t == null) {
+          return;
+        }
+        element++;
+        JsonNode node;
+        try {
+          node = p.readValueAsTree();
+        } catch (JsonProcessingException e) {
+          reject(element, "malformed JSON: " + firstLine(e.getOriginalMessage()));
+          return; // the rest of the array cannot be located reliably
+        }
+        add(node, element, sink, batch, lines);
+      }
+    }
+  }
+
+  private void add(JsonNode node, long line, Sink sink, List<Event> batch, List<Long> lines) {
+    if (!node.isObject()) {
+      reject(line, "each event must be a JSON object");
+      return;
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    flatten("", node, fields);
+    Object ts = fields.remove(timestampField);
+    if (ts == null) {
+      reject(line, timestampField + ": is required");
+      return;
+    }
+    long millis;
+    try {
+      millis = timestamp(ts);
+    } catch (IllegalArgumentException e) {
+      reject(line, timestampField + ": " + e.getMessage());
+      return;
+    }
+    batch.add(new Event(millis, fields));
+    lines.add(line);
+    if (batch.size() >= BATCH) {
+      flush(sink, batch, lines);
+    }
+  }
+
+  private void flush(Sink sink, List<Event> batch, List<Long> lines) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    List<Map.Entry<Integer, String>> problems = sink.accept(List.copyOf(batch), List.copyOf(lines));
+    accepted += batch.size() - problems.size();
+    for (Map.Entry<Integer, String> p : problems) {
+      reject(lines.get(p.getKey()), p.getValue());
+    }
+    batch.clear();
+    lines.clear();
+  }
+
+  private void reject(long line, String error) {
+    rejected++;
+    errors.put(line, error);
+    if (errors.size() > 100) {
+      errors.pollLastEntry();
+    }
+  }
+
+  private void flatten(String prefix, JsonNode node, Map<String, Object> out) {
+    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> f = fields.next();
+      String name = prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey();
+      JsonNode v = f.getValue();
+      if (v.isObject()) {
+        flatten(name, v, out);
+      } else if (v.isArray()) {
+        out.put(name, v.toString());
+      } else if (v.isTextual()) {
+        out.put(name, v.textValue());
+      } else if (v.isBoolean()) {
+        out.put(name, v.booleanValue());
+      } else if (v.isIntegralNumber()) {
+        out.put(name, v.canConvertToLong() ? (Object) v.longValue() : v.bigIntegerValue());
+      } else if (v.isNumber()) {
+        out.put(name, v.doubleValue());
+      }
+      // null: absent
+    }
+  }
+
+  static long timestamp(Object v) {
+    if (v instanceof Long n) {
+      if (n <= 0) {
+        throw new IllegalArgumentException("must be a positive epoch timestamp");
+      }
+      return n >= NANOS_FROM ? n / 1_000_000 : n;
+    }
+    if (v instanceof String s) {
+      try {
+        return OffsetDateTime.parse(s).toInstant().toEpochMilli();
+      } catch (DateTimeParseException e) {
+        try {
+          return Instant.parse(s).toEpochMilli();
+        } catch (DateTimeParseException e2) {
+          throw new IllegalArgumentException(
+              "'"
+                  + s
+                  + "' is not an ISO-8601 timestamp with an offset (e.g. 2026-11-21T10:15:30Z)");
+        }
+      }
+    }
+    throw new IllegalArgumentException(
+        "must be epoch milliseconds, epoch nanoseconds or an ISO-8601 string");
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "invalid JSON";
+    }
+    int nl = s.indexOf('\n');
+    return (nl < 0 ? s : s.substring(0, nl)).replaceAll("\\(class [^)]*\\)", "").strip();
+  }
+}

@@ -1,0 +1,105 @@
+package dev.chartwell.server.clickstack;
+
+import dev.chartwell.server.http.Authenticator;
+import dev.chartwell.server.http.Handler;
+import dev.chartwell.server.http.Json;
+import dev.chartwell.server.http.PathPattern;
+import dev.chartwell.server.http.Request;
+import dev.chartwell.server.http.Response;
+import dev.chartwell.server.http.Route;
+import dev.chartwell.server.http.Router;
+import dev.chartwell.server.management.Accounts;
+import dev.chartwell.server.management.KeyPrincipal;
+import dev.chartwell.server.management.Services;
+
+/**
+ * {@code /v1/organizations/{organizationId}/services/{serviceId}/clickstack/sources}: list, create,
+ * get, replace, delete. Sources belong to the service's warehouse, so the services of one warehouse
+ * see the same sources.
+ */
+public final class SourceRoutes {
+  private static final String BASE =
+      "/v1/organizations/{organizationId}/services/{serviceId}/clickstack/sources";
+
+  private SourceRoutes() {}
+
+  /**
+   * @param router where to add the routes
+   * @param accounts keys (authentication)
+   * @param services the services
+   * @param catalog the sources
+   * @param json the JSON codec
+   * @param maxBodyBytes body limit
+   */
+  public static void register(
+      Router router,
+      Accounts accounts,
+      Services services,
+      SourceCatalog catalog,
+      Json json,
+      long maxBodyBytes) {
+    Authenticator auth = accounts.basicAuthenticator();
+    add(
+        router,
+        "GET",
+        BASE,
+        auth,
+        maxBodyBytes,
+        req -> Response.envelope(catalog.list(warehouse(req, services, false))));
+    add(
+        router,
+        "POST",
+        BASE,
+        auth,
+        maxBodyBytes,
+        req ->
+            Response.envelope(
+                catalog.create(warehouse(req, services, true), json.readTree(req.bodyBytes()))));
+    add(
+        router,
+        "GET",
+        BASE + "/{sourceId}",
+        auth,
+        maxBodyBytes,
+        req ->
+            Response.envelope(
+                catalog.get(warehouse(req, services, false), req.pathParam("sourceId"))));
+    add(
+        router,
+        "PUT",
+        BASE + "/{sourceId}",
+        auth,
+        maxBodyBytes,
+        req ->
+            Response.envelope(
+                catalog.replace(
+                    warehouse(req, services, true),
+                    req.pathParam("sourceId"),
+                    json.readTree(req.bodyBytes()))));
+    add(
+        router,
+        "DELETE",
+        BASE + "/{sourceId}",
+        auth,
+        maxBodyBytes,
+        req -> {
+          catalog.delete(warehouse(req, services, true), req.pathParam("sourceId"));
+          return Response.emptyEnvelope();
+        });
+  }
+
+  private static void add(
+      Router router, String method, String path, Authenticator auth, long limit, Handler h) {
+    router.add(new Route(method, PathPattern.of(path), auth, limit, h));
+  }
+
+  private static String warehouse(Request req, Services services, boolean write) {
+    String org = req.pathParam("organizationId");
+    KeyPrincipal key = req.principal(KeyPrincipal.class);
+    key.requireOrganization(org);
+    if (write) {
+      key.requireWrite();
+    }
+    return services.get(org, req.pathParam("serviceId")).get("dataWarehouseId").asText();
+  }
+}
