@@ -125,13 +125,97 @@ class ExecutableJarIT {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void a64MiBIngestionBodyIsStreamedNotBuffered(@TempDir Path dir) throws Exception {
+    // 128 MiB of heap: holding a 64 MiB body whole (bytes, then text) would not fit beside the
+    // server; streaming it in batches does.
+    String org = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+    String auth = HttpTestClient.basic("ADMIN", "adminsecret1");
+    Process p =
+        launch(
+            System.getProperty("java.home"),
+            List.of("-Xmx128m"),
+            dir.resolve("server.out"),
+            "--port",
+            "0",
+            "--data-dir",
+            dir.resolve("data").toString(),
+            "--api-key",
+            "ADMIN:adminsecret1",
+            "--org-id",
+            org);
+    try {
+      HttpTestClient http = new HttpTestClient(awaitPort(p, dir.resolve("server.out")));
+      String services = "/v1/organizations/" + org + "/services";
+      var created =
+          http.send(
+              "POST",
+              services,
+              "{\"name\":\"Big\",\"provider\":\"aws\",\"region\":\"us-east-1\"}",
+              "Authorization",
+              auth);
+      assertEquals(200, created.statusCode(), created.body());
+      String id = created.body().replaceAll(".*\"service\":\\{\"id\":\"([^\"]+)\".*", "$1");
+      String token = created.body().replaceAll(".*\"password\":\"([^\"]+)\".*", "$1");
+      for (int i = 0;
+          i < 100
+              && !http.send("GET", services + "/" + id, null, "Authorization", auth)
+                  .body()
+                  .contains("\"running\"");
+          i++) {
+        Thread.sleep(50);
+      }
+      var source =
+          http.send(
+              "POST",
+              services + "/" + id + "/clickstack/sources",
+              "{\"name\":\"big\",\"kind\":\"log\"}",
+              "Authorization",
+              auth);
+      String sourceId = source.body().replaceAll(".*\"id\":\"([0-9a-f]{24})\".*", "$1");
+
+      Path body = dir.resolve("events.ndjson");
+      String line = "{\"Timestamp\":1767225600000,\"Body\":\"GET /health ok\",\"status\":200}\n";
+      long lines = (64L << 20) / line.length();
+      try (var out = java.nio.file.Files.newBufferedWriter(body)) {
+        for (long i = 0; i < lines; i++) {
+          out.write(line);
+        }
+      }
+      assertTrue(java.nio.file.Files.size(body) <= 64L << 20);
+      java.net.http.HttpResponse<String> r =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(
+                              "http://127.0.0.1:"
+                                  + http.port()
+                                  + "/api/v2/sources/"
+                                  + sourceId
+                                  + "/events"))
+                      .header("Authorization", "Bearer " + token)
+                      .header("Content-Type", "application/x-ndjson")
+                      .POST(java.net.http.HttpRequest.BodyPublishers.ofFile(body))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, r.statusCode(), r.body());
+      assertEquals("{\"accepted\":" + lines + ",\"rejected\":0,\"errors\":[]}", r.body());
+    } finally {
+      p.destroy();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
   private static Process launch(String javaHome, Path log, String... flags) throws Exception {
+    return launch(javaHome, List.of(), log, flags);
+  }
+
+  private static Process launch(String javaHome, List<String> jvm, Path log, String... flags)
+      throws Exception {
     List<String> cmd =
-        new java.util.ArrayList<>(
-            List.of(
-                Path.of(javaHome, "bin", "java").toString(),
-                "-jar",
-                System.getProperty("chartwell.server.jar")));
+        new java.util.ArrayList<>(List.of(Path.of(javaHome, "bin", "java").toString()));
+    cmd.addAll(jvm);
+    cmd.addAll(List.of("-jar", System.getProperty("chartwell.server.jar")));
     cmd.addAll(List.of(flags));
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }

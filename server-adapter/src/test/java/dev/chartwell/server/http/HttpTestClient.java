@@ -14,12 +14,21 @@ public final class HttpTestClient {
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final String base;
+  private final int port;
 
   /**
    * @param port the server's loopback port
    */
   public HttpTestClient(int port) {
     this.base = "http://127.0.0.1:" + port;
+    this.port = port;
+  }
+
+  /**
+   * @return the server's port
+   */
+  public int port() {
+    return port;
   }
 
   /**
