@@ -160,7 +160,10 @@ public final class ChartRoutes {
     ChartQuery q = parse(json.readTree(req.bodyBytes()));
     for (int i = 0; i < q.series().size(); i++) {
       String id = q.series().get(i).sourceId();
-      ownSource(catalog, engine, p, id, "series[" + i + "].sourceId: source " + id + " not found");
+      if (id != null) { // a missing id is reported by the query's validation
+        ownSource(
+            catalog, engine, p, id, "series[" + i + "].sourceId: source " + id + " not found");
+      }
     }
     ChartResult result;
     try {

@@ -201,15 +201,15 @@ public final class SourceCatalog implements AutoCloseable {
       }
     }
     String name = text(body, "name", problems);
-    if (name == null) {
+    if (name == null && !body.hasNonNull("name")) {
       problems.add("name: is required");
-    } else if (name.isBlank() || name.length() > 100) {
+    } else if (name != null && (name.isBlank() || name.length() > 100)) {
       problems.add("name: must be 1 to 100 characters");
     }
     String kind = text(body, "kind", problems);
-    if (kind == null) {
+    if (kind == null && !body.hasNonNull("kind")) {
       problems.add("kind: is required");
-    } else if (SourceKind.fromWireName(kind).isEmpty()) {
+    } else if (kind != null && SourceKind.fromWireName(kind).isEmpty()) {
       problems.add("kind: must be one of log, trace, metric, session");
     }
     String ts = orDefault(text(body, "timestampValueExpression", problems), "Timestamp");

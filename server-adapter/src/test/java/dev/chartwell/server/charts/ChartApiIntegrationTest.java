@@ -359,6 +359,8 @@ class ChartApiIntegrationTest {
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[SERIES,{\"sourceId\":\"SOURCE\",\"aggFn\":\"count\",\"groupBy\":[\"a\"]}]} | series[1].groupBy: every series must have the same groupBy as series[0] []",
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"seriesReturnType\":\"ratio\",\"series\":[SERIES]} | seriesReturnType: ratio needs exactly 2 series, got 1",
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"seriesReturnType\":\"pie\",\"series\":[SERIES]} | seriesReturnType: must be one of column, ratio",
+        "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[{\"sourceId\":\"SOURCE\",\"aggFn\":\"count\",\"groupBy\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\",\"j\",\"k\"]}]} | series[0].groupBy: at most 10 fields",
+        "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[{\"aggFn\":\"count\"}]} | series[0].sourceId: is required",
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"colour\":1,\"series\":[SERIES]} | colour: unknown field",
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[{\"sourceId\":\"SOURCE\",\"aggFn\":\"count\",\"where\":\"a AND\"}]} | series[0].where: line 1, column 6: unexpected end of input",
       })
