@@ -2,6 +2,8 @@ package dev.chartwell.server;
 
 import dev.chartwell.engine.Engine;
 import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.clickstack.ResourceRoutes;
+import dev.chartwell.server.clickstack.Resources;
 import dev.chartwell.server.clickstack.SourceCatalog;
 import dev.chartwell.server.clickstack.SourceRoutes;
 import dev.chartwell.server.http.ApiServer;
@@ -38,6 +40,7 @@ public final class ChartwellServer implements AutoCloseable {
   private final Accounts accounts;
   private final Services services;
   private final SourceCatalog catalog;
+  private final Resources resources;
   private final Engine engine;
   private final ApiServer api;
   private final List<String> banner;
@@ -47,6 +50,7 @@ public final class ChartwellServer implements AutoCloseable {
       Accounts accounts,
       Services services,
       SourceCatalog catalog,
+      Resources resources,
       Engine engine,
       ApiServer api,
       List<String> banner) {
@@ -54,6 +58,7 @@ public final class ChartwellServer implements AutoCloseable {
     this.accounts = accounts;
     this.services = services;
     this.catalog = catalog;
+    this.resources = resources;
     this.engine = engine;
     this.api = api;
     this.banner = banner;
@@ -74,11 +79,14 @@ public final class ChartwellServer implements AutoCloseable {
     Accounts accounts = null;
     Services services = null;
     SourceCatalog catalog = null;
+    Resources resources = null;
     Engine engine = Engine.builder().workerThreads(config.threads()).build();
     try {
       accounts = Accounts.open(dir.root(), json.mapper(), Clock.systemUTC());
       catalog = SourceCatalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC());
       SourceCatalog sources = catalog;
+      resources = Resources.open(dir.root(), json.mapper(), Clock.systemUTC());
+      Resources owned = resources;
       Services[] holder = new Services[1];
       services =
           Services.open(
@@ -87,7 +95,9 @@ public final class ChartwellServer implements AutoCloseable {
               Clock.systemUTC(),
               SERVICE_TRANSITION,
               gone -> {
-                // A warehouse's sources and events go with its last service.
+                // A service's dashboards, alerts and webhooks go with it; a warehouse's sources
+                // and events with its last service.
+                owned.dropService(gone.path("id").asText());
                 String warehouse = gone.path("dataWarehouseId").asText();
                 if (holder[0] == null || !holder[0].warehouseInUse(warehouse)) {
                   sources.dropWarehouse(warehouse);
@@ -114,6 +124,8 @@ public final class ChartwellServer implements AutoCloseable {
       KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
       ServiceRoutes.register(router, accounts, services, json, config.maxRequestBytes());
       SourceRoutes.register(router, accounts, services, catalog, json, config.maxRequestBytes());
+      ResourceRoutes.register(
+          router, accounts, services, catalog, resources, json, config.maxRequestBytes());
       ChartRoutes.register(
           router,
           services,
@@ -150,13 +162,16 @@ public final class ChartwellServer implements AutoCloseable {
         }
       }
       return new ChartwellServer(
-          dir, accounts, services, catalog, engine, api, List.copyOf(banner));
+          dir, accounts, services, catalog, resources, engine, api, List.copyOf(banner));
     } catch (IOException | RuntimeException e) {
       if (services != null) {
         services.close();
       }
       if (catalog != null) {
         catalog.close();
+      }
+      if (resources != null) {
+        resources.close();
       }
       engine.close();
       if (accounts != null) {
@@ -188,6 +203,7 @@ public final class ChartwellServer implements AutoCloseable {
     } finally {
       try {
         services.close();
+        resources.close();
         catalog.close();
         engine.close();
         accounts.close();

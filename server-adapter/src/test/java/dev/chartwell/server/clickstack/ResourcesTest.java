@@ -1,0 +1,46 @@
+package dev.chartwell.server.clickstack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.time.Clock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResourcesTest {
+  @TempDir Path dir;
+
+  @Test
+  void droppingAServiceRemovesAllItsResourcesAndNoOthers() throws Exception {
+    ObjectMapper m = new ObjectMapper();
+    try (Resources r = Resources.open(dir, m, Clock.systemUTC())) {
+      String webhook = "{\"name\":\"w\",\"service\":\"generic\",\"url\":\"http://h/x\"}";
+      String dashboard =
+          "{\"name\":\"d\",\"tiles\":[{\"name\":\"t\",\"x\":0,\"y\":0,\"w\":1,\"h\":1,\"config\":{"
+              + "\"displayType\":\"number\",\"sourceId\":\"s\",\"select\":[{\"aggFn\":\"count\"}]}}]}";
+      for (String service : new String[] {"x", "y"}) {
+        String hook =
+            r.put(Resources.Kind.WEBHOOK, service, null, m.readTree(webhook), s -> true)
+                .get("id")
+                .asText();
+        var d = r.put(Resources.Kind.DASHBOARD, service, null, m.readTree(dashboard), s -> true);
+        String alert =
+            "{\"dashboardId\":\""
+                + d.get("id").asText()
+                + "\",\"tileId\":\""
+                + d.get("tiles").get(0).get("id").asText()
+                + "\",\"threshold\":1,\"interval\":\"1m\",\"thresholdType\":\"above\","
+                + "\"channel\":{\"type\":\"webhook\",\"webhookId\":\""
+                + hook
+                + "\"}}";
+        r.put(Resources.Kind.ALERT, service, null, m.readTree(alert), s -> true);
+      }
+      r.dropService("x");
+      for (Resources.Kind kind : Resources.Kind.values()) {
+        assertEquals(0, r.list(kind, "x").size(), kind.name());
+        assertEquals(1, r.list(kind, "y").size(), kind.name());
+      }
+    }
+  }
+}
