@@ -100,8 +100,9 @@ public final class WherePrinter {
     } else if (e instanceof Expr.Like l
         && l.caseInsensitive()
         && l.operand().fold() == Expr.Fold.NONE
-        && l.pattern().contains("%")
-        && !l.pattern().equals("%")) {
+        && hasWildcard(l.pattern())
+        && !l.pattern().equals("%")
+        && !endsWithLoneEscape(l.pattern())) {
       sb.append(luceneWord(l.operand().field())).append(':').append(luceneWildcard(l.pattern(), e));
     } else {
       throw unsupported(e, WhereLanguage.LUCENE);
@@ -209,6 +210,28 @@ public final class WherePrinter {
       }
     }
     return sb.append(luceneWord(literal.toString())).toString();
+  }
+
+  /** Whether a {@code LIKE} pattern has an unescaped {@code %}: Lucene needs one to say it. */
+  private static boolean hasWildcard(String pattern) {
+    for (int i = 0; i < pattern.length(); i++) {
+      char c = pattern.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == '%') {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A trailing unpaired backslash is a literal one in LIKE; Lucene can only spell it paired. */
+  private static boolean endsWithLoneEscape(String pattern) {
+    int backslashes = 0;
+    for (int i = pattern.length() - 1; i >= 0 && pattern.charAt(i) == '\\'; i--) {
+      backslashes++;
+    }
+    return backslashes % 2 == 1;
   }
 
   private static void sqlOperand(Expr.Operand o, StringBuilder sb) {

@@ -25,6 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ApiServer implements AutoCloseable {
   private static final String JSON_TYPE = "application/json; charset=utf-8";
 
+  /** The JDK HttpServer's switch for TCP_NODELAY on accepted connections. */
+  static final String NODELAY = "sun.net.httpserver.nodelay";
+
   private final HttpServer server;
   private final ThreadPoolExecutor workers;
   private final Router router;
@@ -64,6 +67,12 @@ public final class ApiServer implements AutoCloseable {
       Json json,
       PrintStream log)
       throws IOException {
+    // Without TCP_NODELAY the JDK server writes headers and body in separate packets, and
+    // Nagle's algorithm with the client's delayed ACK adds about 40 ms to responses. The JDK reads
+    // this property once, when the first server is created.
+    if (System.getProperty(NODELAY) == null) {
+      System.setProperty(NODELAY, "true");
+    }
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 256);
     AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor workers =
