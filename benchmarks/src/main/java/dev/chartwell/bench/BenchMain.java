@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,19 +31,18 @@ public final class BenchMain {
    */
   public static void main(String[] args) throws Exception {
     String command = args.length == 0 ? "" : args[0];
-    Map<String, String> flags =
-        flags(Arrays.copyOfRange(args, Math.min(1, args.length), args.length));
     switch (command) {
-      case "generate" -> generate(flags);
-      case "load" -> load(flags);
-      case "query" -> query(flags);
+      case "generate" -> generate(flags(args));
+      case "load" -> load(flags(args));
+      case "query" -> query(flags(args));
       default -> org.openjdk.jmh.Main.main(args);
     }
   }
 
-  private static Map<String, String> flags(String[] args) {
+  /** The {@code --flag value} pairs after the command. */
+  static Map<String, String> flags(String[] args) {
     Map<String, String> out = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
+    for (int i = 1; i + 1 < args.length; i += 2) {
       if (!args[i].startsWith("--")) {
         throw new IllegalArgumentException("expected --flag value, got '" + args[i] + "'");
       }

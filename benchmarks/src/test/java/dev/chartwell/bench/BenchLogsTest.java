@@ -62,6 +62,13 @@ class BenchLogsTest {
   }
 
   @Test
+  void commandFlagsAreReadAfterTheCommand() {
+    assertEquals(
+        java.util.Map.of("rows", "10", "out", "/tmp/x"),
+        BenchMain.flags(new String[] {"generate", "--rows", "10", "--out", "/tmp/x"}));
+  }
+
+  @Test
   void ndjsonNestsLogAttributes() {
     StringBuilder sb = new StringBuilder();
     BenchMain.toJson(new BenchLogs(1, 1).next(), sb);
