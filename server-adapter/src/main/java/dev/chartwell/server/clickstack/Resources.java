@@ -1,6 +1,5 @@
 package dev.chartwell.server.clickstack;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,9 +8,8 @@ import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WhereParser;
 import dev.chartwell.parser.WhereSyntaxException;
 import dev.chartwell.server.http.ApiException;
-import dev.chartwell.server.store.DocumentStore;
+import dev.chartwell.server.store.JsonStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -19,7 +17,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
@@ -71,14 +68,12 @@ public final class Resources implements AutoCloseable {
     WEBHOOK
   }
 
-  private final Map<Kind, DocumentStore> stores;
-  private final ObjectMapper mapper;
+  private final Map<Kind, JsonStore> stores;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
 
-  private Resources(Map<Kind, DocumentStore> stores, ObjectMapper mapper, Clock clock) {
+  private Resources(Map<Kind, JsonStore> stores, Clock clock) {
     this.stores = stores;
-    this.mapper = mapper;
     this.clock = clock;
   }
 
@@ -90,17 +85,15 @@ public final class Resources implements AutoCloseable {
    * @throws IOException when a store cannot be opened
    */
   public static Resources open(Path dataDir, ObjectMapper mapper, Clock clock) throws IOException {
-    DocumentStore dashboards =
-        DocumentStore.open(dataDir.resolve("dashboards.dat"), "dashboards", 10_000, 8192);
-    DocumentStore alerts = null;
+    JsonStore dashboards =
+        JsonStore.open(dataDir.resolve("dashboards.dat"), "dashboards", 10_000, 8192, mapper);
+    JsonStore alerts = null;
     try {
-      alerts = DocumentStore.open(dataDir.resolve("alerts.dat"), "alerts", 10_000, 1024);
-      DocumentStore webhooks =
-          DocumentStore.open(dataDir.resolve("webhooks.dat"), "webhooks", 10_000, 1024);
+      alerts = JsonStore.open(dataDir.resolve("alerts.dat"), "alerts", 10_000, 1024, mapper);
+      JsonStore webhooks =
+          JsonStore.open(dataDir.resolve("webhooks.dat"), "webhooks", 10_000, 1024, mapper);
       return new Resources(
-          Map.of(Kind.DASHBOARD, dashboards, Kind.ALERT, alerts, Kind.WEBHOOK, webhooks),
-          mapper,
-          clock);
+          Map.of(Kind.DASHBOARD, dashboards, Kind.ALERT, alerts, Kind.WEBHOOK, webhooks), clock);
     } catch (IOException | RuntimeException e) {
       dashboards.close();
       if (alerts != null) {
@@ -116,17 +109,9 @@ public final class Resources implements AutoCloseable {
    * @return its resources of that kind, oldest first
    */
   public List<ObjectNode> list(Kind kind, String serviceId) {
-    List<ObjectNode> out = new ArrayList<>();
-    for (String doc : stores.get(kind).values()) {
-      ObjectNode n = read(doc);
-      if (n.path("_serviceId").asText().equals(serviceId)) {
-        out.add(n);
-      }
-    }
-    out.sort(
-        Comparator.comparing((ObjectNode n) -> n.get("createdAt").asText())
-            .thenComparing(n -> n.get("id").asText()));
-    return out.stream().map(Resources::view).toList();
+    return stores.get(kind).list(n -> n.path("_serviceId").asText().equals(serviceId)).stream()
+        .map(Resources::view)
+        .toList();
   }
 
   /**
@@ -174,7 +159,7 @@ public final class Resources implements AutoCloseable {
       doc.put("state", "OK");
     }
     doc.put("_serviceId", serviceId);
-    stores.get(kind).put(doc.get("id").asText(), write(doc));
+    stores.get(kind).put(doc.get("id").asText(), doc);
     return view(doc);
   }
 
@@ -456,7 +441,6 @@ public final class Resources implements AutoCloseable {
     return stores
         .get(kind)
         .get(id)
-        .map(this::read)
         .filter(n -> n.path("_serviceId").asText().equals(serviceId))
         .orElse(null);
   }
@@ -517,24 +501,8 @@ public final class Resources implements AutoCloseable {
     return v;
   }
 
-  private ObjectNode read(String doc) {
-    try {
-      return (ObjectNode) mapper.readTree(doc);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException("corrupt stored document", e);
-    }
-  }
-
-  private String write(JsonNode node) {
-    try {
-      return mapper.writeValueAsString(node);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   @Override
   public void close() {
-    stores.values().forEach(DocumentStore::close);
+    stores.values().forEach(JsonStore::close);
   }
 }

@@ -1,6 +1,5 @@
 package dev.chartwell.server.clickstack;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -11,15 +10,13 @@ import dev.chartwell.engine.source.ColumnType;
 import dev.chartwell.engine.source.SourceKind;
 import dev.chartwell.engine.source.SourceSpec;
 import dev.chartwell.server.http.ApiException;
-import dev.chartwell.server.store.DocumentStore;
+import dev.chartwell.server.store.JsonStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -43,12 +40,12 @@ public final class SourceCatalog implements AutoCloseable {
           "severityTextExpression",
           "columns");
 
-  private final DocumentStore docs;
+  private final JsonStore docs;
   private final Engine engine;
   private final ObjectMapper mapper;
   private final Clock clock;
 
-  private SourceCatalog(DocumentStore docs, Engine engine, ObjectMapper mapper, Clock clock) {
+  private SourceCatalog(JsonStore docs, Engine engine, ObjectMapper mapper, Clock clock) {
     this.docs = docs;
     this.engine = engine;
     this.mapper = mapper;
@@ -67,12 +64,11 @@ public final class SourceCatalog implements AutoCloseable {
       throws IOException {
     SourceCatalog c =
         new SourceCatalog(
-            DocumentStore.open(dataDir.resolve("sources.dat"), "sources", 100_000, 1024),
+            JsonStore.open(dataDir.resolve("sources.dat"), "sources", 100_000, 1024, mapper),
             engine,
             mapper,
             clock);
-    for (String doc : c.docs.values()) {
-      ObjectNode s = c.read(doc);
+    for (ObjectNode s : c.docs.list(s -> true)) {
       engine.createSource(spec(s.get("id").asText(), s));
     }
     return c;
@@ -83,17 +79,9 @@ public final class SourceCatalog implements AutoCloseable {
    * @return its sources, oldest first
    */
   public List<ObjectNode> list(String warehouseId) {
-    List<ObjectNode> out = new ArrayList<>();
-    for (String doc : docs.values()) {
-      ObjectNode s = read(doc);
-      if (s.path("_warehouseId").asText().equals(warehouseId)) {
-        out.add(s);
-      }
-    }
-    out.sort(
-        Comparator.comparing((ObjectNode s) -> s.get("createdAt").asText())
-            .thenComparing(s -> s.get("id").asText()));
-    return out.stream().map(SourceCatalog::view).toList();
+    return docs.list(s -> s.path("_warehouseId").asText().equals(warehouseId)).stream()
+        .map(SourceCatalog::view)
+        .toList();
   }
 
   /**
@@ -111,7 +99,7 @@ public final class SourceCatalog implements AutoCloseable {
    * @return the warehouse it belongs to, if it exists
    */
   public Optional<String> warehouseOf(String sourceId) {
-    return docs.get(sourceId).map(this::read).map(s -> s.path("_warehouseId").asText());
+    return docs.get(sourceId).map(s -> s.path("_warehouseId").asText());
   }
 
   /**
@@ -125,7 +113,7 @@ public final class SourceCatalog implements AutoCloseable {
     s.put("id", id);
     s.put("createdAt", Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString());
     s.put("_warehouseId", warehouseId);
-    docs.put(id, write(s));
+    docs.put(id, s);
     return view(s);
   }
 
@@ -152,7 +140,7 @@ public final class SourceCatalog implements AutoCloseable {
       engine.dropSource(id);
       engine.createSource(after);
     }
-    docs.put(id, write(s));
+    docs.put(id, s);
     return view(s);
   }
 
@@ -182,7 +170,6 @@ public final class SourceCatalog implements AutoCloseable {
 
   private ObjectNode stored(String warehouseId, String id) {
     return docs.get(id)
-        .map(this::read)
         .filter(s -> s.path("_warehouseId").asText().equals(warehouseId))
         .orElseThrow(() -> ApiException.notFound("source " + id + " does not exist"));
   }
@@ -318,22 +305,6 @@ public final class SourceCatalog implements AutoCloseable {
     ObjectNode v = s.deepCopy();
     v.remove("_warehouseId");
     return v;
-  }
-
-  private ObjectNode read(String doc) {
-    try {
-      return (ObjectNode) mapper.readTree(doc);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException("corrupt stored document", e);
-    }
-  }
-
-  private String write(JsonNode node) {
-    try {
-      return mapper.writeValueAsString(node);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   @Override

@@ -1,14 +1,12 @@
 package dev.chartwell.server.management;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.http.ApiException;
-import dev.chartwell.server.store.DocumentStore;
+import dev.chartwell.server.store.JsonStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -19,7 +17,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +42,8 @@ public final class Services implements AutoCloseable {
           "stopping", "stopped",
           "terminating", "");
 
-  private final DocumentStore services;
-  private final DocumentStore warehouses;
+  private final JsonStore services;
+  private final JsonStore warehouses;
   private final ObjectMapper mapper;
   private final SecretHasher hasher;
   private final Clock clock;
@@ -55,8 +52,8 @@ public final class Services implements AutoCloseable {
   private final java.util.function.Consumer<ObjectNode> onTerminated;
 
   private Services(
-      DocumentStore services,
-      DocumentStore warehouses,
+      JsonStore services,
+      JsonStore warehouses,
       ObjectMapper mapper,
       SecretHasher hasher,
       Clock clock,
@@ -96,11 +93,12 @@ public final class Services implements AutoCloseable {
       Duration transition,
       java.util.function.Consumer<ObjectNode> onTerminated)
       throws IOException {
-    DocumentStore services =
-        DocumentStore.open(dataDir.resolve("services.dat"), "services", 10_000, 2048);
-    DocumentStore warehouses;
+    JsonStore services =
+        JsonStore.open(dataDir.resolve("services.dat"), "services", 10_000, 2048, mapper);
+    JsonStore warehouses;
     try {
-      warehouses = DocumentStore.open(dataDir.resolve("warehouses.dat"), "warehouses", 10_000, 256);
+      warehouses =
+          JsonStore.open(dataDir.resolve("warehouses.dat"), "warehouses", 10_000, 256, mapper);
     } catch (IOException | RuntimeException e) {
       services.close();
       throw e;
@@ -187,7 +185,7 @@ public final class Services implements AutoCloseable {
     String password = hasher.randomToken(24);
     setPassword(s, sha256(password));
     scheduleTransition(s);
-    services.put(id, write(s));
+    services.put(id, s);
     return new Created(view(s), password);
   }
 
@@ -196,17 +194,9 @@ public final class Services implements AutoCloseable {
    * @return its services, oldest first
    */
   public List<ObjectNode> list(String orgId) {
-    List<ObjectNode> out = new ArrayList<>();
-    for (String doc : services.values()) {
-      ObjectNode s = read(doc);
-      if (s.path("_organizationId").asText().equals(orgId)) {
-        out.add(s);
-      }
-    }
-    out.sort(
-        Comparator.comparing((ObjectNode s) -> s.get("createdAt").asText())
-            .thenComparing(s -> s.get("id").asText()));
-    return out.stream().map(Services::view).toList();
+    return services.list(s -> s.path("_organizationId").asText().equals(orgId)).stream()
+        .map(Services::view)
+        .toList();
   }
 
   /**
@@ -378,8 +368,7 @@ public final class Services implements AutoCloseable {
    */
   public Optional<ObjectNode> byToken(String token) {
     byte[] digest = sha256(token);
-    for (String doc : services.values()) {
-      ObjectNode s = read(doc);
+    for (ObjectNode s : services.list(any -> true)) {
       if (hasher.matchesDigest(
           digest, s.get("_passwordSalt").asText(), s.get("_passwordHash").asText())) {
         return Optional.of(s);
@@ -391,7 +380,6 @@ public final class Services implements AutoCloseable {
   private ObjectNode stored(String orgId, String id) {
     return services
         .get(id)
-        .map(this::read)
         .filter(s -> s.path("_organizationId").asText().equals(orgId))
         .orElseThrow(() -> ApiException.notFound("service " + id + " does not exist"));
   }
@@ -402,16 +390,12 @@ public final class Services implements AutoCloseable {
     ObjectNode[] result = new ObjectNode[1];
     services.compute(
         id,
-        (k, doc) -> {
-          if (doc == null) {
-            return null;
-          }
-          ObjectNode s = read(doc);
-          if (!s.path("_organizationId").asText().equals(orgId)) {
-            return doc;
+        s -> {
+          if (s == null || !s.path("_organizationId").asText().equals(orgId)) {
+            return s;
           }
           result[0] = change.apply(s);
-          return write(result[0]);
+          return result[0];
         });
     if (result[0] == null) {
       throw ApiException.notFound("service " + id + " does not exist");
@@ -432,13 +416,9 @@ public final class Services implements AutoCloseable {
     ObjectNode[] gone = new ObjectNode[1];
     services.compute(
         id,
-        (k, doc) -> {
-          if (doc == null) {
-            return null;
-          }
-          ObjectNode s = read(doc);
-          if (!s.get("state").asText().equals(from)) {
-            return doc; // something else happened meanwhile
+        s -> {
+          if (s == null || !s.get("state").asText().equals(from)) {
+            return s; // gone, or something else happened meanwhile
           }
           String to = TRANSITIONS.get(from);
           if (to.isEmpty()) {
@@ -447,7 +427,7 @@ public final class Services implements AutoCloseable {
           }
           s.put("state", to);
           s.remove("_transitionEndsAt");
-          return write(s);
+          return s;
         });
     if (gone[0] != null) {
       onTerminated.accept(gone[0]);
@@ -459,17 +439,11 @@ public final class Services implements AutoCloseable {
    * @return whether any service still belongs to it
    */
   public boolean warehouseInUse(String warehouseId) {
-    for (String doc : services.values()) {
-      if (read(doc).path("dataWarehouseId").asText().equals(warehouseId)) {
-        return true;
-      }
-    }
-    return false;
+    return !services.list(s -> s.path("dataWarehouseId").asText().equals(warehouseId)).isEmpty();
   }
 
   private void resumeTransitions() {
-    for (String doc : services.values()) {
-      ObjectNode s = read(doc);
+    for (ObjectNode s : services.list(any -> true)) {
       String state = s.get("state").asText();
       if (TRANSITIONS.containsKey(state)) {
         long delay = Math.max(0, s.path("_transitionEndsAt").asLong(0) - clock.millis());
@@ -482,7 +456,6 @@ public final class Services implements AutoCloseable {
   private boolean warehouseOf(String warehouseId, String orgId) {
     return warehouses
         .get(warehouseId)
-        .map(this::read)
         .filter(w -> w.path("organizationId").asText().equals(orgId))
         .isPresent();
   }
@@ -493,7 +466,7 @@ public final class Services implements AutoCloseable {
     w.put("id", id);
     w.put("organizationId", orgId);
     w.put("createdAt", now());
-    warehouses.put(id, write(w));
+    warehouses.put(id, w);
     return id;
   }
 
@@ -625,22 +598,6 @@ public final class Services implements AutoCloseable {
 
   private String now() {
     return Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString();
-  }
-
-  private ObjectNode read(String doc) {
-    try {
-      return (ObjectNode) mapper.readTree(doc);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException("corrupt stored document", e);
-    }
-  }
-
-  private String write(JsonNode node) {
-    try {
-      return mapper.writeValueAsString(node);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   @Override
