@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
-import dev.chartwell.server.ServerConfig;
+import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +32,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ChartApiIntegrationTest {
   static final ObjectMapper MAPPER = new ObjectMapper();
-  static final String ORG = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+  static final String ORG = TestServers.ORG;
   static final String BASE = "/v1/organizations/" + ORG + "/services";
   static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
   static final long T = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
@@ -54,21 +52,7 @@ class ChartApiIntegrationTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    server =
-        ChartwellServer.start(
-            ServerConfig.parse(
-                new String[] {
-                  "--port",
-                  "0",
-                  "--data-dir",
-                  dataDir.toString(),
-                  "--org-id",
-                  ORG,
-                  "--api-key",
-                  "ADMIN:adminsecret1"
-                },
-                Map.of()),
-            new PrintStream(new ByteArrayOutputStream(), true));
+    server = TestServers.start(dataDir);
     http = new HttpTestClient(server.port());
     JsonNode created =
         admin("POST", BASE, "{\"name\":\"Charts\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");

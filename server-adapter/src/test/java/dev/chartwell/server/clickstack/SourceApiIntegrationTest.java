@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
-import dev.chartwell.server.ServerConfig;
+import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The sources resource over real HTTP: validation, durability, warehouse scoping, cascades. */
 class SourceApiIntegrationTest {
   static final ObjectMapper MAPPER = new ObjectMapper();
-  static final String ORG = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+  static final String ORG = TestServers.ORG;
   static final String SERVICES = "/v1/organizations/" + ORG + "/services";
   static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
   static final String SERVICE = "{\"name\":\"S\",\"provider\":\"aws\",\"region\":\"us-east-1\"}";
@@ -32,21 +29,7 @@ class SourceApiIntegrationTest {
   HttpTestClient http;
 
   void start() throws Exception {
-    server =
-        ChartwellServer.start(
-            ServerConfig.parse(
-                new String[] {
-                  "--port",
-                  "0",
-                  "--data-dir",
-                  dataDir.toString(),
-                  "--org-id",
-                  ORG,
-                  "--api-key",
-                  "ADMIN:adminsecret1"
-                },
-                Map.of()),
-            new PrintStream(new ByteArrayOutputStream(), true));
+    server = TestServers.start(dataDir);
     http = new HttpTestClient(server.port());
   }
 

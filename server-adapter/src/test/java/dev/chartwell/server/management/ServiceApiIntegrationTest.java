@@ -9,16 +9,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.ChartwellServer;
-import dev.chartwell.server.ServerConfig;
+import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,7 +29,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The services resource over real HTTP. */
 class ServiceApiIntegrationTest {
   static final ObjectMapper MAPPER = new ObjectMapper();
-  static final String ORG = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+  static final String ORG = TestServers.ORG;
   static final String SERVICES = "/v1/organizations/" + ORG + "/services";
   static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
   static final String VALID =
@@ -43,22 +40,7 @@ class ServiceApiIntegrationTest {
   HttpTestClient http;
 
   void start(String... extra) throws Exception {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--port",
-                "0",
-                "--data-dir",
-                dataDir.toString(),
-                "--org-id",
-                ORG,
-                "--api-key",
-                "ADMIN:adminsecret1"));
-    args.addAll(List.of(extra));
-    server =
-        ChartwellServer.start(
-            ServerConfig.parse(args.toArray(String[]::new), Map.of()),
-            new PrintStream(new ByteArrayOutputStream(), true));
+    server = TestServers.start(dataDir, extra);
     http = new HttpTestClient(server.port());
   }
 

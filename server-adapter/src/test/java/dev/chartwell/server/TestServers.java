@@ -1,0 +1,39 @@
+package dev.chartwell.server;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Starts a real server on a free loopback port with the organization and admin key tests use. */
+public final class TestServers {
+  /** The organization id every API test server is started with. */
+  public static final String ORG = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+
+  private TestServers() {}
+
+  /**
+   * @param dataDir the server's data directory
+   * @param extra further command-line options, appended after the common ones
+   * @return a running server with key {@code ADMIN:adminsecret1}; its log output is discarded
+   */
+  public static ChartwellServer start(Path dataDir, String... extra) throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--port",
+                "0",
+                "--data-dir",
+                dataDir.toString(),
+                "--org-id",
+                ORG,
+                "--api-key",
+                "ADMIN:adminsecret1"));
+    args.addAll(List.of(extra));
+    return ChartwellServer.start(
+        ServerConfig.parse(args.toArray(String[]::new), Map.of()),
+        new PrintStream(new ByteArrayOutputStream(), true));
+  }
+}
