@@ -7,15 +7,18 @@ import dev.chartwell.engine.source.SourceKind;
 import dev.chartwell.engine.source.SourceSpec;
 import dev.chartwell.engine.source.SourceStats;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Bytes per event of a typical log event (time, four low-cardinality strings, a status code, a
- * double), by column, after sealing. Run: {@code java -cp benchmarks/target/chartwell-bench.jar
- * dev.chartwell.bench.MemoryFootprint [rows]}.
+ * Bytes per event by column, after sealing, of one of two data sets: {@code typical} (time, four
+ * low-cardinality strings, a status code, a double) or {@code bench-logs} ({@link BenchLogs}, with
+ * its unique trace ids and templated bodies). Run: {@code java -cp
+ * benchmarks/target/chartwell-bench.jar dev.chartwell.bench.MemoryFootprint [typical|bench-logs]
+ * [rows]}.
  */
 public final class MemoryFootprint {
   private static final String[] SERVICES = {
@@ -29,31 +32,27 @@ public final class MemoryFootprint {
   private MemoryFootprint() {}
 
   /**
-   * @param args optional row count (default 2,000,000)
+   * @param args optional data set ({@code typical}, the default, or {@code bench-logs}) and row
+   *     count (default 2,000,000)
    */
   public static void main(String[] args) {
-    int rows = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
+    String dataSet = args.length > 0 ? args[0] : "typical";
+    int rows = args.length > 1 ? Integer.parseInt(args[1]) : 2_000_000;
+    Iterator<Event> events =
+        switch (dataSet) {
+          case "typical" -> typical(rows);
+          case "bench-logs" -> benchLogs(rows);
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown data set '" + dataSet + "' (typical or bench-logs)");
+        };
     try (Engine engine = Engine.builder().build()) {
       Source source =
           engine.createSource(
-              new SourceSpec(null, "typical", SourceKind.LOG, "Timestamp", null, null, List.of()));
-      SplittableRandom random = new SplittableRandom(42);
-      long start = 1_700_000_000_000L;
-      long span = 24L * 3600 * 1000;
+              new SourceSpec(null, dataSet, SourceKind.LOG, "Timestamp", null, null, List.of()));
       List<Event> batch = new ArrayList<>(10_000);
-      for (int i = 0; i < rows; i++) {
-        long ts =
-            start + (span * i) / rows + (random.nextInt(100) == 0 ? -random.nextInt(5000) : 0);
-        batch.add(
-            new Event(
-                ts,
-                Map.of(
-                    "ServiceName", SERVICES[skewed(random, SERVICES.length)],
-                    "SeverityText", LEVELS[skewed(random, LEVELS.length)],
-                    "http.method", METHODS[skewed(random, METHODS.length)],
-                    "region", REGIONS[random.nextInt(REGIONS.length)],
-                    "status", STATUS[skewed(random, STATUS.length)],
-                    "Duration", Math.exp(random.nextDouble() * 8))));
+      while (events.hasNext()) {
+        batch.add(events.next());
         if (batch.size() == 10_000) {
           source.appendBatch(batch);
           batch.clear();
@@ -62,15 +61,60 @@ public final class MemoryFootprint {
       source.appendBatch(batch);
       source.seal();
       SourceStats stats = source.stats();
-      System.out.printf(Locale.ROOT, "rows %,d in %d segments%n", stats.rows(), stats.segments());
       System.out.printf(
-          Locale.ROOT, "%-14s %8.2f bytes/event%n", "Timestamp", per(stats.timestampBytes(), rows));
+          Locale.ROOT, "%s: %,d rows in %d segments%n", dataSet, stats.rows(), stats.segments());
+      System.out.printf(
+          Locale.ROOT, "%-26s %8.2f bytes/event%n", "Timestamp", per(stats.timestampBytes(), rows));
       for (SourceStats.ColumnBytes c : stats.columns()) {
-        System.out.printf(Locale.ROOT, "%-14s %8.2f bytes/event%n", c.name(), per(c.bytes(), rows));
+        System.out.printf(Locale.ROOT, "%-26s %8.2f bytes/event%n", c.name(), per(c.bytes(), rows));
       }
       System.out.printf(
-          Locale.ROOT, "%-14s %8.2f bytes/event%n", "total", per(stats.bytes(), rows));
+          Locale.ROOT, "%-26s %8.2f bytes/event%n", "total", per(stats.bytes(), rows));
     }
+  }
+
+  private static Iterator<Event> typical(int rows) {
+    SplittableRandom random = new SplittableRandom(42);
+    long start = 1_700_000_000_000L;
+    long span = 24L * 3600 * 1000;
+    return new Iterator<>() {
+      private int i;
+
+      @Override
+      public boolean hasNext() {
+        return i < rows;
+      }
+
+      @Override
+      public Event next() {
+        long ts =
+            start + (span * i++) / rows + (random.nextInt(100) == 0 ? -random.nextInt(5000) : 0);
+        return new Event(
+            ts,
+            Map.of(
+                "ServiceName", SERVICES[skewed(random, SERVICES.length)],
+                "SeverityText", LEVELS[skewed(random, LEVELS.length)],
+                "http.method", METHODS[skewed(random, METHODS.length)],
+                "region", REGIONS[random.nextInt(REGIONS.length)],
+                "status", STATUS[skewed(random, STATUS.length)],
+                "Duration", Math.exp(random.nextDouble() * 8)));
+      }
+    };
+  }
+
+  private static Iterator<Event> benchLogs(int rows) {
+    BenchLogs gen = new BenchLogs(rows, 42);
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return gen.hasNext();
+      }
+
+      @Override
+      public Event next() {
+        return gen.next();
+      }
+    };
   }
 
   /** Lower indexes are more frequent (roughly geometric). */

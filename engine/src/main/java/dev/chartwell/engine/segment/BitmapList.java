@@ -9,8 +9,21 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * Many Roaring bitmaps serialized back to back in one buffer, addressed by position. A value's rows
  * cost their serialized size and no Java object until a query asks for them, which keeps
  * high-cardinality dictionaries and token indexes compact (the approach of Druid's bitmap indexes).
+ *
+ * <p>A bitmap of at most {@link #MAX_SHORT} rows is stored in a shorter form: a marker byte and the
+ * rows as 4-byte integers (5 bytes for one row instead of Roaring's 18). Unique values such as
+ * trace ids are nearly all single rows, so this form is most of their index.
  */
 public final class BitmapList {
+  /** Most rows stored in the short form; beyond it Roaring is smaller. */
+  static final int MAX_SHORT = 7;
+
+  /**
+   * First byte of the short form. A serialized Roaring bitmap starts with its little-endian cookie,
+   * whose first byte is 0x3A or 0x3B, so the two forms cannot be confused.
+   */
+  private static final byte SHORT = 1;
+
   private final ByteBuffer data;
   private final int[] offsets;
 
@@ -28,9 +41,13 @@ public final class BitmapList {
     long total = 0;
     for (int i = 0; i < bitmaps.size(); i++) {
       MutableRoaringBitmap b = bitmaps.get(i);
-      b.runOptimize();
       offsets[i] = (int) total;
-      total += b.serializedSizeInBytes();
+      if (isShort(b)) {
+        total += 1 + 4L * b.getCardinality();
+      } else {
+        b.runOptimize();
+        total += b.serializedSizeInBytes();
+      }
     }
     if (total > Integer.MAX_VALUE) {
       throw new IllegalStateException("bitmap index larger than 2 GiB in one segment");
@@ -38,7 +55,12 @@ public final class BitmapList {
     offsets[bitmaps.size()] = (int) total;
     ByteBuffer data = ByteBuffer.allocate((int) total);
     for (MutableRoaringBitmap b : bitmaps) {
-      b.serialize(data);
+      if (isShort(b)) {
+        data.put(SHORT);
+        b.forEach((int row) -> data.putInt(row));
+      } else {
+        b.serialize(data);
+      }
     }
     data.flip();
     return new BitmapList(data.asReadOnlyBuffer(), offsets);
@@ -49,9 +71,22 @@ public final class BitmapList {
    * @return a read-only view of that bitmap
    */
   public ImmutableRoaringBitmap get(int index) {
+    int from = offsets[index];
+    int to = offsets[index + 1];
+    if (data.get(from) == SHORT) {
+      int[] rows = new int[(to - from - 1) >> 2];
+      for (int i = 0; i < rows.length; i++) {
+        rows[i] = data.getInt(from + 1 + 4 * i);
+      }
+      return MutableRoaringBitmap.bitmapOf(rows);
+    }
     ByteBuffer slice = data.duplicate();
-    slice.position(offsets[index]).limit(offsets[index + 1]);
+    slice.position(from).limit(to);
     return new ImmutableRoaringBitmap(slice.slice());
+  }
+
+  private static boolean isShort(MutableRoaringBitmap b) {
+    return b.getCardinality() <= MAX_SHORT;
   }
 
   /**
