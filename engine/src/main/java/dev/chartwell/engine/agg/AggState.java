@@ -168,15 +168,19 @@ public abstract class AggState {
     }
   }
 
-  /** Exact distinct count: segment-local keys, decoded to values when the segment is done. */
+  /**
+   * Exact distinct count: segment-local keys while a segment is read; then strings stay dictionary
+   * ids of their segment ({@link DistinctStrings}) and other values are decoded into a set.
+   */
   static final class Distinct extends AggState {
-    /** String columns: one bit per dictionary id. */
+    /** String columns, within a segment: one bit per dictionary id. */
     private long[] ids;
 
-    /** Other columns: 64-bit keys. */
+    /** Other columns, within a segment: 64-bit keys. */
     private Roaring64NavigableMap keys;
 
-    private Set<Object> values;
+    private final DistinctStrings strings = new DistinctStrings();
+    private final Set<Object> values = new HashSet<>();
 
     @Override
     public void add(ValueReader reader, int row, long timestamp, long order) {
@@ -224,16 +228,8 @@ public abstract class AggState {
 
     @Override
     public void seal(ValueReader reader) {
-      values = new HashSet<>();
       if (ids != null) {
-        for (int w = 0; w < ids.length; w++) {
-          long word = ids[w];
-          while (word != 0) {
-            int bit = Long.numberOfTrailingZeros(word);
-            values.add(reader.string((w << 6) + bit));
-            word &= word - 1;
-          }
-        }
+        strings.addIds(reader.strings().dictionary(), ids);
         ids = null;
       }
       if (keys != null) {
@@ -244,23 +240,19 @@ public abstract class AggState {
 
     @Override
     public void merge(AggState other) {
-      Set<Object> theirs = ((Distinct) other).values;
-      if (theirs.size() > values.size()) {
-        Set<Object> mine = values;
-        values = theirs; // fold the smaller set into the larger
-        theirs = mine;
-      }
-      values.addAll(theirs);
+      Distinct theirs = (Distinct) other;
+      strings.addAll(theirs.strings);
+      values.addAll(theirs.values);
     }
 
     @Override
     public boolean isEmpty() {
-      return values.isEmpty();
+      return strings.isEmpty() && values.isEmpty();
     }
 
     @Override
     public Number finish(long bucketMillis) {
-      return (long) values.size();
+      return strings.count() + values.size();
     }
   }
 

@@ -11,23 +11,20 @@ import java.util.Arrays;
 /**
  * Reads one field of a segment for aggregation. Numeric aggregates see numbers, and strings that
  * parse as numbers (each dictionary entry parsed once); other values read as {@code NaN} and are
- * skipped. Distinct counting sees a 64-bit key per value, decoded back to the value once per
- * segment.
+ * skipped. Distinct counting sees dictionary ids for strings and a 64-bit key per value otherwise,
+ * decoded back to the value once per segment.
  */
 public final class ValueReader {
   private final Column column;
   private final double[] parsedStrings;
-  private final String[] decodedStrings;
 
   private ValueReader(Column column) {
     this.column = column;
     if (column instanceof StringColumn s) {
       parsedStrings = new double[s.dictionary().size()];
       Arrays.fill(parsedStrings, Double.MIN_VALUE); // not parsed yet (a real value is never this)
-      decodedStrings = new String[s.dictionary().size()];
     } else {
       parsedStrings = null;
-      decodedStrings = null;
     }
   }
 
@@ -102,26 +99,10 @@ public final class ValueReader {
   }
 
   /**
-   * @param id a dictionary id of the string column
-   * @return its string, decoded once per segment
-   */
-  String string(int id) {
-    String v = decodedStrings[id];
-    if (v == null) {
-      v = ((StringColumn) column).dictionary().get(id);
-      decodedStrings[id] = v;
-    }
-    return v;
-  }
-
-  /**
-   * @param row a present row
-   * @return a key identifying the row's value within this segment
+   * @param row a present row of a column that is not a string column
+   * @return a key identifying the row's value
    */
   long distinctKey(int row) {
-    if (column instanceof StringColumn s) {
-      return s.id(row);
-    }
     if (column instanceof LongColumn l) {
       return l.get(row);
     }
@@ -136,9 +117,6 @@ public final class ValueReader {
    * @return the value it stands for
    */
   Object decode(long key) {
-    if (column instanceof StringColumn) {
-      return string((int) key);
-    }
     if (column instanceof LongColumn) {
       return key;
     }

@@ -78,6 +78,48 @@ public final class StringDictionary {
   }
 
   /**
+   * Compares two entries, of this dictionary and of another, in {@link String#compareTo} order
+   * without decoding them.
+   *
+   * <p>UTF-8 bytes sort in code point order, which is {@link String#compareTo} (UTF-16) order
+   * except between supplementary characters (lead bytes F0-F4) and U+E000-U+FFFF (lead bytes EE and
+   * EF): UTF-16 puts the supplementary characters, as surrogates, first. The first differing bytes
+   * of two valid UTF-8 strings sit at the same position of a character, so swapping those lead
+   * bytes' ranks restores the UTF-16 order.
+   *
+   * @param id an entry of this dictionary
+   * @param other another dictionary (or this one)
+   * @param otherId an entry of {@code other}
+   * @return negative, zero or positive as entry {@code id} is less than, equal to or greater than
+   *     the other entry
+   */
+  public int compare(int id, StringDictionary other, int otherId) {
+    int from = offsets[id];
+    int to = offsets[id + 1];
+    int otherFrom = other.offsets[otherId];
+    int otherTo = other.offsets[otherId + 1];
+    int i = Arrays.mismatch(data, from, to, other.data, otherFrom, otherTo);
+    if (i < 0) {
+      return 0;
+    }
+    if (from + i == to) {
+      return -1; // a proper prefix sorts first
+    }
+    if (otherFrom + i == otherTo) {
+      return 1;
+    }
+    return utf16Rank(data[from + i] & 0xFF) - utf16Rank(other.data[otherFrom + i] & 0xFF);
+  }
+
+  /** A byte's rank at the first difference: lead bytes EE and EF move after F0-F4. */
+  private static int utf16Rank(int b) {
+    if (b < 0xEE) {
+      return b;
+    }
+    return b >= 0xF0 ? b - 2 : b + 7;
+  }
+
+  /**
    * @return heap bytes used
    */
   public long bytes() {
