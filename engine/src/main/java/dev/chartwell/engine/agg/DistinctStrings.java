@@ -75,18 +75,24 @@ final class DistinctStrings {
     return distinct;
   }
 
-  /** A binary min-heap of parts ordered by their current entry. */
+  /**
+   * A binary min-heap of parts ordered by their current entry, each with the entry's {@link
+   * StringDictionary#prefix} so that most comparisons are one comparison of two longs.
+   */
   private static final class Merge {
     private final Part[] parts;
     private final int[] position;
+    private final long[] keys;
     private final int[] heap;
     private int size;
 
     Merge(List<Part> parts) {
       this.parts = parts.toArray(new Part[0]);
       this.position = new int[this.parts.length];
+      this.keys = new long[this.parts.length];
       this.heap = new int[this.parts.length];
       for (int p = 0; p < this.parts.length; p++) {
+        keys[p] = dictionary(p).prefix(currentId(p));
         heap[size++] = p;
       }
       for (int i = size / 2 - 1; i >= 0; i--) {
@@ -110,11 +116,17 @@ final class DistinctStrings {
       return parts[part].ids()[position[part]];
     }
 
+    long key(int part) {
+      return keys[part];
+    }
+
     /** Moves the top part to its next id, or drops it when it has none left. */
     void advanceTop() {
       int p = heap[0];
       if (++position[p] == parts[p].ids().length) {
         heap[0] = heap[--size];
+      } else {
+        keys[p] = dictionary(p).prefix(currentId(p));
       }
       if (size > 0) {
         siftDown(0);
@@ -122,7 +134,11 @@ final class DistinctStrings {
     }
 
     private boolean less(int a, int b) {
-      return dictionary(a).compare(currentId(a), dictionary(b), currentId(b)) < 0;
+      int c = Long.compareUnsigned(keys[a], keys[b]);
+      if (c == 0) {
+        c = dictionary(a).compare(currentId(a), dictionary(b), currentId(b));
+      }
+      return c < 0;
     }
 
     private void siftDown(int i) {

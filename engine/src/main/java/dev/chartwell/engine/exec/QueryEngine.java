@@ -155,13 +155,13 @@ public final class QueryEngine {
 
   private ChartResult render(
       ChartQuery query, Granularity granularity, List<Map<RowKey, AggState>> merged) {
+    // The limits are checked on the keys, before any state is finished.
     Map<RowKey, Number[]> rows = new HashMap<>();
     Set<List<String>> groups = new HashSet<>();
-    for (int i = 0; i < merged.size(); i++) {
-      for (Map.Entry<RowKey, AggState> e : merged.get(i).entrySet()) {
-        Number[] values = rows.computeIfAbsent(e.getKey(), k -> new Number[merged.size()]);
-        values[i] = e.getValue().finish(granularity.millis());
-        groups.add(e.getKey().group());
+    for (Map<RowKey, AggState> series : merged) {
+      for (RowKey key : series.keySet()) {
+        rows.computeIfAbsent(key, k -> new Number[merged.size()]);
+        groups.add(key.group());
       }
       if (groups.size() > MAX_GROUPS) {
         throw new QueryValidationException(
@@ -180,6 +180,7 @@ public final class QueryEngine {
                 MAX_ROWS));
       }
     }
+    finishAll(merged, rows, granularity.millis());
     List<RowKey> keys = new ArrayList<>(rows.keySet());
     keys.sort(RowKey.ORDER);
     List<ChartResult.Row> out = new ArrayList<>(keys.size());
@@ -192,6 +193,36 @@ public final class QueryEngine {
     return new ChartResult(granularity, out);
   }
 
+  /**
+   * Finishes every state into its row's values, in one slice per worker: exact quantiles and
+   * distinct counts do most of their work here (selection, merging segments' dictionaries).
+   */
+  private void finishAll(
+      List<Map<RowKey, AggState>> merged, Map<RowKey, Number[]> rows, long bucketMillis) {
+    List<Finishing> all = new ArrayList<>();
+    for (int i = 0; i < merged.size(); i++) {
+      for (Map.Entry<RowKey, AggState> e : merged.get(i).entrySet()) {
+        all.add(new Finishing(rows.get(e.getKey()), i, e.getValue()));
+      }
+    }
+    int slices = Math.min(threads, all.size());
+    List<Callable<Void>> tasks = new ArrayList<>(slices);
+    for (int t = 0; t < slices; t++) {
+      List<Finishing> slice = all.subList(all.size() * t / slices, all.size() * (t + 1) / slices);
+      tasks.add(
+          () -> {
+            for (Finishing f : slice) {
+              f.values()[f.series()] = f.state().finish(bucketMillis);
+            }
+            return null;
+          });
+    }
+    execute(tasks);
+  }
+
+  /** A state to finish, and where its value goes. */
+  private record Finishing(Number[] values, int series, AggState state) {}
+
   private static Number ratio(Number numerator, Number denominator) {
     double n = numerator == null ? 0 : numerator.doubleValue();
     if (denominator == null || denominator.doubleValue() == 0) {
@@ -200,10 +231,11 @@ public final class QueryEngine {
     return n / denominator.doubleValue();
   }
 
-  private List<List<Partial>> execute(List<Callable<List<Partial>>> tasks) {
-    List<List<Partial>> results = new ArrayList<>(tasks.size());
+  /** Runs tasks on the pool (or on this thread when there is one task or one thread). */
+  private <T> List<T> execute(List<Callable<T>> tasks) {
+    List<T> results = new ArrayList<>(tasks.size());
     if (threads == 1 || tasks.size() <= 1) {
-      for (Callable<List<Partial>> t : tasks) {
+      for (Callable<T> t : tasks) {
         try {
           results.add(t.call());
         } catch (RuntimeException e) {
@@ -215,7 +247,7 @@ public final class QueryEngine {
       return results;
     }
     try {
-      for (Future<List<Partial>> f : workers.invokeAll(tasks)) {
+      for (Future<T> f : workers.invokeAll(tasks)) {
         results.add(f.get());
       }
       return results;

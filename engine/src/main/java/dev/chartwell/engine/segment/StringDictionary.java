@@ -1,5 +1,8 @@
 package dev.chartwell.engine.segment;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -10,6 +13,9 @@ import java.util.List;
  * entries are the column's zone map.
  */
 public final class StringDictionary {
+  private static final VarHandle BIG_ENDIAN_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
   private final byte[] data;
   private final int[] offsets;
 
@@ -109,6 +115,37 @@ public final class StringDictionary {
       return 1;
     }
     return utf16Rank(data[from + i] & 0xFF) - utf16Rank(other.data[otherFrom + i] & 0xFF);
+  }
+
+  /**
+   * The first 8 bytes of an entry as an unsigned big-endian number, each byte replaced by its rank
+   * in {@link String#compareTo} order and missing bytes by 0. When two entries' prefixes differ,
+   * {@link Long#compareUnsigned} of the prefixes orders them as {@link #compare} does; when they
+   * are equal, only {@link #compare} can tell.
+   *
+   * @param id an entry
+   * @return its prefix key
+   */
+  public long prefix(int id) {
+    int from = offsets[id];
+    int n = offsets[id + 1] - from;
+    long key;
+    if (n >= 8) {
+      key = (long) BIG_ENDIAN_LONG.get(data, from);
+    } else {
+      key = 0;
+      for (int i = 0; i < n; i++) {
+        key |= (long) (data[from + i] & 0xFF) << (56 - 8 * i);
+      }
+    }
+    if ((key & 0x8080808080808080L) == 0) {
+      return key; // ASCII: every byte is its own rank
+    }
+    long ranked = 0;
+    for (int shift = 56; shift >= 0; shift -= 8) {
+      ranked |= (long) utf16Rank((int) (key >>> shift) & 0xFF) << shift;
+    }
+    return ranked;
   }
 
   /** A byte's rank at the first difference: lead bytes EE and EF move after F0-F4. */

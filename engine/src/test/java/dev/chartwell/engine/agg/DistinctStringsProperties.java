@@ -51,6 +51,8 @@ class DistinctStringsProperties {
     Arbitrary<String> value =
         Arbitraries.oneOf(
             Arbitraries.strings().withCharRange('a', 'd').ofMaxLength(3),
+            // longer than a prefix key, differing only after it
+            Arbitraries.strings().withCharRange('a', 'c').ofMaxLength(3).map(s -> "trace-id-" + s),
             Arbitraries.strings().withChars('\ue000', '\uffff', 'x').ofMaxLength(2),
             Arbitraries.integers()
                 .between(0x10000, 0x10010)

@@ -11,7 +11,10 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-/** Dictionaries find their entries and compare them in {@link String#compareTo} order. */
+/**
+ * Dictionaries find their entries and compare them (whole, and by prefix key) in {@link
+ * String#compareTo} order.
+ */
 class StringDictionaryProperties {
 
   @Property(tries = 500)
@@ -28,13 +31,21 @@ class StringDictionaryProperties {
             Integer.signum(a.get(i).compareTo(b.get(j))),
             Integer.signum(da.compare(i, db, j)),
             () -> "'" + escape(a) + "' vs '" + escape(b) + "'");
+        long pa = da.prefix(i);
+        long pb = db.prefix(j);
+        if (pa != pb) {
+          assertEquals(
+              Integer.signum(da.compare(i, db, j)),
+              Integer.signum(Long.compareUnsigned(pa, pb)),
+              "prefix keys order as the entries do");
+        }
       }
     }
   }
 
   /**
-   * Strings mixing ASCII, two- and three-byte characters (including U+E000-U+FFFF, which UTF-16
-   * sorts after supplementary characters) and supplementary characters.
+   * Strings (some longer than a prefix key) mixing ASCII, two- and three-byte characters (including
+   * U+E000-U+FFFF, which UTF-16 sorts after supplementary characters) and supplementary characters.
    */
   @Provide
   Arbitrary<TreeSet<String>> stringSets() {
@@ -48,7 +59,7 @@ class StringDictionaryProperties {
             Arbitraries.integers()
                 .between(0x10000, 0x10ffff)
                 .map(cp -> new String(Character.toChars(cp))));
-    Arbitrary<String> strings = chars.list().ofMaxSize(4).map(parts -> String.join("", parts));
+    Arbitrary<String> strings = chars.list().ofMaxSize(11).map(parts -> String.join("", parts));
     return strings.set().ofMaxSize(12).map(TreeSet::new);
   }
 
