@@ -173,12 +173,13 @@ public final class BenchMain {
         lines / seconds);
   }
 
-  /** {@code query --url URL --token TOKEN --source ID [--runs N]}: Q1-Q6 over HTTP. */
+  /** {@code query --url URL --token TOKEN --source ID [--runs N] [--warmup N]}: Q1-Q6 over HTTP. */
   static void query(Map<String, String> flags) throws Exception {
     String url = required(flags, "url") + "/api/v2/charts/series";
     String token = required(flags, "token");
     String id = required(flags, "source");
     int runs = Integer.parseInt(flags.getOrDefault("runs", "20"));
+    int warmup = Integer.parseInt(flags.getOrDefault("warmup", "3"));
     long end = Long.parseLong(flags.getOrDefault("end", Long.toString(BenchLogs.END)));
     long start = end - BenchLogs.SPAN;
     long q4Start = start + 6 * 3_600_000L;
@@ -225,7 +226,7 @@ public final class BenchMain {
               .POST(HttpRequest.BodyPublishers.ofString(q.getValue()))
               .build();
       List<Long> times = new ArrayList<>();
-      for (int i = 0; i < runs + 3; i++) {
+      for (int i = 0; i < warmup + runs; i++) {
         long t = System.nanoTime();
         HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
         long took = System.nanoTime() - t;
@@ -233,7 +234,7 @@ public final class BenchMain {
           throw new IllegalStateException(
               q.getKey() + " failed: " + r.statusCode() + " " + r.body());
         }
-        if (i >= 3) { // the first runs warm the server up
+        if (i >= warmup) { // the first runs warm the server and this client up
           times.add(took);
         }
       }

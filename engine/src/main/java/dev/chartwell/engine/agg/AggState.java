@@ -97,6 +97,14 @@ public abstract class AggState {
   public abstract Number finish(long bucketMillis);
 
   /**
+   * @return whether {@link #finish} does work in proportion to the rows (selection, merging), so
+   *     that finishing many states is worth spreading over the workers
+   */
+  public boolean costlyToFinish() {
+    return false;
+  }
+
+  /**
    * @param fn the function
    * @param level the quantile level (for quantiles)
    * @param hasField whether the series names a field
@@ -253,6 +261,11 @@ public abstract class AggState {
     @Override
     public Number finish(long bucketMillis) {
       return strings.count() + values.size();
+    }
+
+    @Override
+    public boolean costlyToFinish() {
+      return true;
     }
   }
 
@@ -450,6 +463,11 @@ public abstract class AggState {
       for (int i = 0; i < count; i++) {
         values[n++] = dense[rows[i]];
       }
+    }
+
+    @Override
+    public boolean costlyToFinish() {
+      return true;
     }
 
     @Override

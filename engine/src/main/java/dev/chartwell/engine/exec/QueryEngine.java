@@ -194,18 +194,21 @@ public final class QueryEngine {
   }
 
   /**
-   * Finishes every state into its row's values, in one slice per worker: exact quantiles and
-   * distinct counts do most of their work here (selection, merging segments' dictionaries).
+   * Finishes every state into its row's values. Exact quantiles and distinct counts do much of
+   * their work here (selection, merging segments' dictionaries), so they are finished in one slice
+   * per worker; other states on this thread, as handing them over would cost more than it saves.
    */
   private void finishAll(
       List<Map<RowKey, AggState>> merged, Map<RowKey, Number[]> rows, long bucketMillis) {
     List<Finishing> all = new ArrayList<>();
+    boolean costly = false;
     for (int i = 0; i < merged.size(); i++) {
       for (Map.Entry<RowKey, AggState> e : merged.get(i).entrySet()) {
         all.add(new Finishing(rows.get(e.getKey()), i, e.getValue()));
+        costly |= e.getValue().costlyToFinish();
       }
     }
-    int slices = Math.min(threads, all.size());
+    int slices = costly ? Math.min(threads, all.size()) : Math.min(1, all.size());
     List<Callable<Void>> tasks = new ArrayList<>(slices);
     for (int t = 0; t < slices; t++) {
       List<Finishing> slice = all.subList(all.size() * t / slices, all.size() * (t + 1) / slices);
