@@ -208,7 +208,7 @@ public final class QueryEngine {
         costly |= e.getValue().costlyToFinish();
       }
     }
-    int slices = costly ? Math.min(threads, all.size()) : Math.min(1, all.size());
+    int slices = all.isEmpty() ? 0 : costly ? Math.min(threads, all.size()) : 1;
     List<Callable<Void>> tasks = new ArrayList<>(slices);
     for (int t = 0; t < slices; t++) {
       List<Finishing> slice = all.subList(all.size() * t / slices, all.size() * (t + 1) / slices);
