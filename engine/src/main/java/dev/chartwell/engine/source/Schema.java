@@ -105,8 +105,16 @@ public final class Schema {
       return "field name is longer than " + MAX_NAME_LENGTH + " characters";
     }
     for (int i = 0; i < name.length(); i++) {
-      if (Character.isISOControl(name.charAt(i))) {
+      char c = name.charAt(i);
+      if (Character.isISOControl(c)) {
         return "field name contains a control character";
+      }
+      if (Character.isHighSurrogate(c)
+          && i + 1 < name.length()
+          && Character.isLowSurrogate(name.charAt(i + 1))) {
+        i++; // a supplementary character
+      } else if (Character.isSurrogate(c)) {
+        return "field name contains an unpaired UTF-16 surrogate (not valid Unicode text)";
       }
     }
     return null;

@@ -2,6 +2,7 @@ package dev.chartwell.engine.source;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Locale;
 
 /**
  * The type rules of appended values. A new field takes the type of its first value. A value of
@@ -59,6 +60,7 @@ final class ValueCoercion {
 
   private static String toStringValue(String field, Object value) {
     if (value instanceof String s) {
+      requireValidUnicode(field, s);
       return s;
     }
     if (value instanceof Boolean
@@ -148,6 +150,33 @@ final class ValueCoercion {
     throw unsupported(field, value);
   }
 
+  /**
+   * Segments store strings as UTF-8, where an unpaired surrogate (legal in a Java string and in
+   * JSON escapes, but not Unicode text) has no encoding and would come back as '?'.
+   */
+  private static void requireValidUnicode(String field, String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!Character.isSurrogate(c)) {
+        continue;
+      }
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+        continue;
+      }
+      throw new RejectedEventException(
+          String.format(
+              Locale.ROOT,
+              "field '%s': the string has an unpaired UTF-16 surrogate at index %d (U+%04X); only"
+                  + " valid Unicode text can be stored",
+              field,
+              i,
+              (int) c));
+    }
+  }
+
   private static void requireFinite(String field, double d) {
     if (!Double.isFinite(d)) {
       throw new RejectedEventException("field '" + field + "': " + d + " is not a finite number");
@@ -156,10 +185,7 @@ final class ValueCoercion {
 
   private static RejectedEventException mismatch(
       String field, Object value, ColumnType type, String why) {
-    String shown = String.valueOf(value);
-    if (shown.length() > 64) {
-      shown = shown.substring(0, 64) + "...";
-    }
+    String shown = shown(String.valueOf(value));
     String quoted = value instanceof String ? "'" + shown + "'" : shown;
     return new RejectedEventException(
         "field '"
@@ -171,6 +197,32 @@ final class ValueCoercion {
             + " cannot be stored in it ("
             + why
             + ")");
+  }
+
+  /**
+   * A value as quoted in a message: at most 64 characters, never cut inside a surrogate pair, and
+   * unpaired surrogates shown as U+FFFD so that the message is text (it may be written as JSON).
+   */
+  private static String shown(String value) {
+    int end = value.length();
+    if (end > 64) {
+      end =
+          Character.isLowSurrogate(value.charAt(64)) && Character.isHighSurrogate(value.charAt(63))
+              ? 63
+              : 64;
+    }
+    StringBuilder out = new StringBuilder(end + 3);
+    for (int i = 0; i < end; i++) {
+      char c = value.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < end
+          && Character.isLowSurrogate(value.charAt(i + 1))) {
+        out.append(c).append(value.charAt(++i));
+      } else {
+        out.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+      }
+    }
+    return end < value.length() ? out.append("...").toString() : out.toString();
   }
 
   private static RejectedEventException unsupported(String field, Object value) {

@@ -184,6 +184,35 @@ class SourceTest {
   }
 
   @Test
+  void stringsMustBeValidUnicodeAndAreKeptExactly() {
+    Source s = source(2);
+    String emoji = "ok \uD83D\uDE00 \uE000 done"; // a surrogate pair and a private-use character
+    s.append(event(1, "Body", emoji));
+    // Stored as UTF-8, an unpaired surrogate would silently come back as '?'.
+    assertEquals(
+        "field 'Body': the string has an unpaired UTF-16 surrogate at index 2 (U+D83D); only"
+            + " valid Unicode text can be stored",
+        assertThrows(RejectedEventException.class, () -> s.append(event(2, "Body", "ab\uD83D")))
+            .getMessage());
+    assertEquals(
+        "field 'note': the string has an unpaired UTF-16 surrogate at index 0 (U+DE00); only"
+            + " valid Unicode text can be stored",
+        assertThrows(RejectedEventException.class, () -> s.append(event(3, "note", "\uDE00x")))
+            .getMessage());
+    assertEquals(
+        "field name contains an unpaired UTF-16 surrogate (not valid Unicode text)",
+        assertThrows(RejectedEventException.class, () -> s.append(event(4, "n\uD83D", 1L)))
+            .getMessage());
+    s.append(event(4, "Body", "after", "\uD83D\uDE00", 1L));
+    s.seal();
+    assertEquals(
+        List.of(
+            Map.of("@ts", 1L, "Body", emoji),
+            Map.of("@ts", 4L, "Body", "after", "\uD83D\uDE00", 1L)),
+        allRows(s));
+  }
+
+  @Test
   void batchKeepsValidEventsAndReportsTheOthers() {
     Source s = source(100);
     AppendResult r =

@@ -138,6 +138,11 @@ class ChartApiIntegrationTest {
         ndjson.append("{\"ServiceName\":\"api\"}\n"); // line 13: no timestamp
         ndjson.append("{\"Timestamp\":").append(T).append(",\"status\":\"abc\"}\n"); // line 14
         ndjson.append("[1,2]\n"); // line 15
+        ndjson.append("{\"Timestamp\":").append(T).append(",\"Body\":\"x \\ud83d\"}\n"); // 16
+        // lines 17 and 18: values quoted in errors, one cut inside a surrogate pair, one unpaired
+        ndjson.append("{\"Timestamp\":").append(T).append(",\"status\":\"");
+        ndjson.append("a".repeat(63)).append("\\ud83d\\ude00 and more\"}\n");
+        ndjson.append("{\"Timestamp\":").append(T).append(",\"status\":\"x \\ud83d\"}\n");
       }
     }
     HttpResponse<String> r =
@@ -145,7 +150,7 @@ class ChartApiIntegrationTest {
     assertEquals(200, r.statusCode(), r.body());
     JsonNode report = MAPPER.readTree(r.body());
     assertEquals(300, report.get("accepted").intValue());
-    assertEquals(4, report.get("rejected").intValue());
+    assertEquals(7, report.get("rejected").intValue());
     assertEquals(12, report.get("errors").get(0).get("line").intValue());
     assertTrue(report.get("errors").get(0).get("error").textValue().startsWith("malformed JSON"));
     assertEquals(
@@ -162,6 +167,19 @@ class ChartApiIntegrationTest {
     assertEquals(
         "{\"line\":15,\"error\":\"each event must be a JSON object\"}",
         report.get("errors").get(3).toString());
+    assertEquals(
+        "{\"line\":16,\"error\":\"field 'Body': the string has an unpaired UTF-16 surrogate at"
+            + " index 2 (U+D83D); only valid Unicode text can be stored\"}",
+        report.get("errors").get(4).toString());
+    assertEquals(
+        "{\"line\":17,\"error\":\"field 'status' is a long column; '"
+            + "a".repeat(63)
+            + "...' cannot be stored in it (not a number)\"}",
+        report.get("errors").get(5).toString());
+    assertEquals(
+        "{\"line\":18,\"error\":\"field 'status' is a long column; 'x \uFFFD' cannot be stored"
+            + " in it (not a number)\"}",
+        report.get("errors").get(6).toString());
   }
 
   JsonNode chart(String body) throws Exception {
