@@ -9,9 +9,7 @@ import dev.chartwell.server.clickstack.SourceRoutes;
 import dev.chartwell.server.http.ApiServer;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
-import dev.chartwell.server.http.PathPattern;
 import dev.chartwell.server.http.Response;
-import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.KeyRoutes;
@@ -114,12 +112,11 @@ public final class ChartwellServer implements AutoCloseable {
 
       Router router = new Router();
       router.add(
-          new Route(
-              "GET",
-              PathPattern.of("/health"),
-              new Authenticator.None(),
-              config.maxRequestBytes(),
-              req -> Response.json(200, Map.of("status", "ok"))));
+          "GET",
+          "/health",
+          new Authenticator.None(),
+          config.maxRequestBytes(),
+          req -> Response.json(200, Map.of("status", "ok")));
       OrganizationRoutes.register(router, accounts, config.maxRequestBytes());
       KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
       ServiceRoutes.register(router, accounts, services, json, config.maxRequestBytes());

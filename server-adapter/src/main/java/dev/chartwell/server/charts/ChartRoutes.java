@@ -22,10 +22,8 @@ import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.ErrorCode;
 import dev.chartwell.server.http.Json;
-import dev.chartwell.server.http.PathPattern;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
-import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
 import java.util.AbstractMap;
@@ -87,19 +85,17 @@ public final class ChartRoutes {
                     .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "invalid token")));
     ObjectMapper events = JsonMapper.builder().build(); // doubles as doubles, for ingestion speed
     router.add(
-        new Route(
-            "POST",
-            PathPattern.of("/api/v2/sources/{sourceId}/events"),
-            bearer,
-            maxIngestBytes,
-            req -> ingest(req, catalog, engine, events)));
+        "POST",
+        "/api/v2/sources/{sourceId}/events",
+        bearer,
+        maxIngestBytes,
+        req -> ingest(req, catalog, engine, events));
     router.add(
-        new Route(
-            "POST",
-            PathPattern.of("/api/v2/charts/series"),
-            bearer,
-            maxRequestBytes,
-            req -> query(req, catalog, engine, json)));
+        "POST",
+        "/api/v2/charts/series",
+        bearer,
+        maxRequestBytes,
+        req -> query(req, catalog, engine, json));
   }
 
   private static Response ingest(

@@ -1,12 +1,9 @@
 package dev.chartwell.server.clickstack;
 
 import dev.chartwell.server.http.Authenticator;
-import dev.chartwell.server.http.Handler;
 import dev.chartwell.server.http.Json;
-import dev.chartwell.server.http.PathPattern;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
-import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.KeyPrincipal;
@@ -43,15 +40,13 @@ public final class ResourceRoutes {
     Authenticator auth = accounts.basicAuthenticator();
     for (Resources.Kind kind : Resources.Kind.values()) {
       String base = BASE + kind.name().toLowerCase(java.util.Locale.ROOT) + "s";
-      add(
-          router,
+      router.add(
           "GET",
           base,
           auth,
           maxBodyBytes,
           req -> Response.envelope(resources.list(kind, service(req, services, false).id())));
-      add(
-          router,
+      router.add(
           "POST",
           base,
           auth,
@@ -67,8 +62,7 @@ public final class ResourceRoutes {
                     src -> catalog.warehouseOf(src).filter(s.warehouse()::equals).isPresent()));
           });
       if (kind != Resources.Kind.WEBHOOK) {
-        add(
-            router,
+        router.add(
             "GET",
             base + "/{id}",
             auth,
@@ -77,8 +71,7 @@ public final class ResourceRoutes {
                 Response.envelope(
                     resources.get(kind, service(req, services, false).id(), req.pathParam("id"))));
       }
-      add(
-          router,
+      router.add(
           "PUT",
           base + "/{id}",
           auth,
@@ -93,8 +86,7 @@ public final class ResourceRoutes {
                     json.readTree(req.bodyBytes()),
                     src -> catalog.warehouseOf(src).filter(s.warehouse()::equals).isPresent()));
           });
-      add(
-          router,
+      router.add(
           "DELETE",
           base + "/{id}",
           auth,
@@ -111,19 +103,8 @@ public final class ResourceRoutes {
 
   private record Scope(String id, String warehouse) {}
 
-  private static void add(
-      Router router, String method, String path, Authenticator auth, long limit, Handler h) {
-    router.add(new Route(method, PathPattern.of(path), auth, limit, h));
-  }
-
   private static Scope service(Request req, Services services, boolean write) {
-    String org = req.pathParam("organizationId");
-    KeyPrincipal key = req.principal(KeyPrincipal.class);
-    key.requireOrganization(org);
-    if (write) {
-      key.requireWrite();
-    }
-    var s = services.get(org, req.pathParam("serviceId"));
+    var s = services.get(KeyPrincipal.organization(req, write), req.pathParam("serviceId"));
     return new Scope(s.get("id").asText(), s.get("dataWarehouseId").asText());
   }
 }

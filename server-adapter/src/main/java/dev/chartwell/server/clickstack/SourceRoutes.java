@@ -1,12 +1,9 @@
 package dev.chartwell.server.clickstack;
 
 import dev.chartwell.server.http.Authenticator;
-import dev.chartwell.server.http.Handler;
 import dev.chartwell.server.http.Json;
-import dev.chartwell.server.http.PathPattern;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
-import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.KeyPrincipal;
@@ -39,15 +36,13 @@ public final class SourceRoutes {
       Json json,
       long maxBodyBytes) {
     Authenticator auth = accounts.basicAuthenticator();
-    add(
-        router,
+    router.add(
         "GET",
         BASE,
         auth,
         maxBodyBytes,
         req -> Response.envelope(catalog.list(warehouse(req, services, false))));
-    add(
-        router,
+    router.add(
         "POST",
         BASE,
         auth,
@@ -55,8 +50,7 @@ public final class SourceRoutes {
         req ->
             Response.envelope(
                 catalog.create(warehouse(req, services, true), json.readTree(req.bodyBytes()))));
-    add(
-        router,
+    router.add(
         "GET",
         BASE + "/{sourceId}",
         auth,
@@ -64,8 +58,7 @@ public final class SourceRoutes {
         req ->
             Response.envelope(
                 catalog.get(warehouse(req, services, false), req.pathParam("sourceId"))));
-    add(
-        router,
+    router.add(
         "PUT",
         BASE + "/{sourceId}",
         auth,
@@ -76,8 +69,7 @@ public final class SourceRoutes {
                     warehouse(req, services, true),
                     req.pathParam("sourceId"),
                     json.readTree(req.bodyBytes()))));
-    add(
-        router,
+    router.add(
         "DELETE",
         BASE + "/{sourceId}",
         auth,
@@ -88,18 +80,10 @@ public final class SourceRoutes {
         });
   }
 
-  private static void add(
-      Router router, String method, String path, Authenticator auth, long limit, Handler h) {
-    router.add(new Route(method, PathPattern.of(path), auth, limit, h));
-  }
-
   private static String warehouse(Request req, Services services, boolean write) {
-    String org = req.pathParam("organizationId");
-    KeyPrincipal key = req.principal(KeyPrincipal.class);
-    key.requireOrganization(org);
-    if (write) {
-      key.requireWrite();
-    }
-    return services.get(org, req.pathParam("serviceId")).get("dataWarehouseId").asText();
+    return services
+        .get(KeyPrincipal.organization(req, write), req.pathParam("serviceId"))
+        .get("dataWarehouseId")
+        .asText();
   }
 }

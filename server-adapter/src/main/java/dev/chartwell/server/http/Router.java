@@ -26,6 +26,21 @@ public final class Router {
   }
 
   /**
+   * Adds a route. Routes are tried in the order they were added.
+   *
+   * @param method HTTP method, upper case
+   * @param path the path pattern, for example {@code /v1/organizations/{organizationId}}
+   * @param auth the required authentication
+   * @param maxBodyBytes the largest request body accepted (413 beyond)
+   * @param handler the handler
+   * @return this router
+   */
+  public Router add(
+      String method, String path, Authenticator auth, long maxBodyBytes, Handler handler) {
+    return add(new Route(method, PathPattern.of(path), auth, maxBodyBytes, handler));
+  }
+
+  /**
    * A route with its path parameters bound.
    *
    * @param route the matched route

@@ -2,6 +2,7 @@ package dev.chartwell.server.management;
 
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Principal;
+import dev.chartwell.server.http.Request;
 
 /**
  * A request authenticated with an organization API key.
@@ -23,6 +24,25 @@ public record KeyPrincipal(StoredKey key) implements Principal {
       throw ApiException.forbidden(
           "API key " + key.keyId() + " has the developer role, which is read-only");
     }
+  }
+
+  /**
+   * The organization named by a request's path ({@code organizationId}), once the request's key is
+   * known to belong to it and, for a change, to be allowed to write.
+   *
+   * @param req a request authenticated with an API key
+   * @param write whether the request changes something
+   * @return the organization id
+   * @throws ApiException 403 when the key belongs to another organization or is read-only
+   */
+  public static String organization(Request req, boolean write) {
+    String organizationId = req.pathParam("organizationId");
+    KeyPrincipal key = req.principal(KeyPrincipal.class);
+    key.requireOrganization(organizationId);
+    if (write) {
+      key.requireWrite();
+    }
+    return organizationId;
   }
 
   /**

@@ -2,10 +2,7 @@ package dev.chartwell.server.management;
 
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
-import dev.chartwell.server.http.PathPattern;
-import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
-import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -32,66 +29,54 @@ public final class KeyRoutes {
   public static void register(Router router, Accounts accounts, Json json, long maxBodyBytes) {
     Authenticator auth = accounts.basicAuthenticator();
     router.add(
-        new Route(
-            "GET",
-            PathPattern.of(BASE),
-            auth,
-            maxBodyBytes,
-            req -> {
-              String org = organization(req);
-              return Response.envelope(accounts.keys(org).stream().map(StoredKey::view).toList());
-            }));
+        "GET",
+        BASE,
+        auth,
+        maxBodyBytes,
+        req -> {
+          String org = KeyPrincipal.organization(req, false);
+          return Response.envelope(accounts.keys(org).stream().map(StoredKey::view).toList());
+        });
     router.add(
-        new Route(
-            "POST",
-            PathPattern.of(BASE),
-            auth,
-            maxBodyBytes,
-            req -> {
-              String org = organization(req);
-              req.principal(KeyPrincipal.class).requireWrite();
-              BodyReader body =
-                  BodyReader.of(json.readTree(req.bodyBytes()), Set.of("name", "roles"));
-              String name = body.string("name", true).orElse(null);
-              if (name != null && (name.isBlank() || name.length() > 50)) {
-                body.problem("name: must be 1 to 50 characters");
-              }
-              java.util.Optional<List<String>> given = body.strings("roles", true);
-              List<String> roles = given.orElse(List.of());
-              if (given.isPresent() && roles.isEmpty()) {
-                body.problem("roles: must hold at least one role");
-              }
-              for (int i = 0; i < roles.size(); i++) {
-                if (!ROLES.contains(roles.get(i))) {
-                  body.problem("roles[" + i + "]: must be one of admin, developer");
-                }
-              }
-              body.finish();
-              Accounts.CreatedKey created =
-                  accounts.createKey(org, name, List.copyOf(new LinkedHashSet<>(roles)));
-              Map<String, Object> result = new LinkedHashMap<>();
-              result.put("key", created.key().view());
-              result.put("keyId", created.key().keyId());
-              result.put("keySecret", created.secret());
-              return Response.envelope(result);
-            }));
+        "POST",
+        BASE,
+        auth,
+        maxBodyBytes,
+        req -> {
+          String org = KeyPrincipal.organization(req, true);
+          BodyReader body = BodyReader.of(json.readTree(req.bodyBytes()), Set.of("name", "roles"));
+          String name = body.string("name", true).orElse(null);
+          if (name != null && (name.isBlank() || name.length() > 50)) {
+            body.problem("name: must be 1 to 50 characters");
+          }
+          java.util.Optional<List<String>> given = body.strings("roles", true);
+          List<String> roles = given.orElse(List.of());
+          if (given.isPresent() && roles.isEmpty()) {
+            body.problem("roles: must hold at least one role");
+          }
+          for (int i = 0; i < roles.size(); i++) {
+            if (!ROLES.contains(roles.get(i))) {
+              body.problem("roles[" + i + "]: must be one of admin, developer");
+            }
+          }
+          body.finish();
+          Accounts.CreatedKey created =
+              accounts.createKey(org, name, List.copyOf(new LinkedHashSet<>(roles)));
+          Map<String, Object> result = new LinkedHashMap<>();
+          result.put("key", created.key().view());
+          result.put("keyId", created.key().keyId());
+          result.put("keySecret", created.secret());
+          return Response.envelope(result);
+        });
     router.add(
-        new Route(
-            "DELETE",
-            PathPattern.of(BASE + "/{keyId}"),
-            auth,
-            maxBodyBytes,
-            req -> {
-              String org = organization(req);
-              req.principal(KeyPrincipal.class).requireWrite();
-              accounts.deleteKey(org, req.pathParam("keyId"));
-              return Response.emptyEnvelope();
-            }));
-  }
-
-  private static String organization(Request req) {
-    String org = req.pathParam("organizationId");
-    req.principal(KeyPrincipal.class).requireOrganization(org);
-    return org;
+        "DELETE",
+        BASE + "/{keyId}",
+        auth,
+        maxBodyBytes,
+        req -> {
+          String org = KeyPrincipal.organization(req, true);
+          accounts.deleteKey(org, req.pathParam("keyId"));
+          return Response.emptyEnvelope();
+        });
   }
 }

@@ -2,9 +2,7 @@ package dev.chartwell.server.management;
 
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
-import dev.chartwell.server.http.PathPattern;
 import dev.chartwell.server.http.Response;
-import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import java.util.List;
 
@@ -20,26 +18,22 @@ public final class OrganizationRoutes {
   public static void register(Router router, Accounts accounts, long maxBodyBytes) {
     Authenticator auth = accounts.basicAuthenticator();
     router.add(
-        new Route(
-            "GET",
-            PathPattern.of("/v1/organizations"),
-            auth,
-            maxBodyBytes,
-            req -> {
-              KeyPrincipal p = req.principal(KeyPrincipal.class);
-              return Response.envelope(List.of(own(accounts, p.key().organizationId())));
-            }));
+        "GET",
+        "/v1/organizations",
+        auth,
+        maxBodyBytes,
+        req -> {
+          KeyPrincipal p = req.principal(KeyPrincipal.class);
+          return Response.envelope(List.of(own(accounts, p.key().organizationId())));
+        });
     router.add(
-        new Route(
-            "GET",
-            PathPattern.of("/v1/organizations/{organizationId}"),
-            auth,
-            maxBodyBytes,
-            req -> {
-              String orgId = req.pathParam("organizationId");
-              req.principal(KeyPrincipal.class).requireOrganization(orgId);
-              return Response.envelope(own(accounts, orgId));
-            }));
+        "GET",
+        "/v1/organizations/{organizationId}",
+        auth,
+        maxBodyBytes,
+        req -> {
+          return Response.envelope(own(accounts, KeyPrincipal.organization(req, false)));
+        });
   }
 
   private static Organization own(Accounts accounts, String orgId) {

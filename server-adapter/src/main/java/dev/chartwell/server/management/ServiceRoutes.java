@@ -3,12 +3,9 @@ package dev.chartwell.server.management;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
-import dev.chartwell.server.http.Handler;
 import dev.chartwell.server.http.Json;
-import dev.chartwell.server.http.PathPattern;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
-import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,9 +29,13 @@ public final class ServiceRoutes {
   public static void register(
       Router router, Accounts accounts, Services services, Json json, long maxBodyBytes) {
     Authenticator auth = accounts.basicAuthenticator();
-    add(router, "GET", BASE, auth, maxBodyBytes, req -> Response.envelope(services.list(org(req))));
-    add(
-        router,
+    router.add(
+        "GET",
+        BASE,
+        auth,
+        maxBodyBytes,
+        req -> Response.envelope(services.list(KeyPrincipal.organization(req, false))));
+    router.add(
         "POST",
         BASE,
         auth,
@@ -47,15 +48,15 @@ public final class ServiceRoutes {
           result.put("password", c.password());
           return Response.envelope(result);
         });
-    add(
-        router,
+    router.add(
         "GET",
         BASE + "/{serviceId}",
         auth,
         maxBodyBytes,
-        req -> Response.envelope(services.get(org(req), req.pathParam("serviceId"))));
-    add(
-        router,
+        req ->
+            Response.envelope(
+                services.get(KeyPrincipal.organization(req, false), req.pathParam("serviceId"))));
+    router.add(
         "PATCH",
         BASE + "/{serviceId}",
         auth,
@@ -65,8 +66,7 @@ public final class ServiceRoutes {
           return Response.envelope(
               services.patch(org, req.pathParam("serviceId"), json.readTree(req.bodyBytes())));
         });
-    add(
-        router,
+    router.add(
         "PATCH",
         BASE + "/{serviceId}/state",
         auth,
@@ -80,8 +80,7 @@ public final class ServiceRoutes {
           return Response.envelope(
               services.command(org.id(), req.pathParam("serviceId"), command.orElseThrow()));
         });
-    add(
-        router,
+    router.add(
         "PATCH",
         BASE + "/{serviceId}/password",
         auth,
@@ -101,8 +100,7 @@ public final class ServiceRoutes {
           password.ifPresent(p -> result.put("password", p));
           return Response.envelope(result);
         });
-    add(
-        router,
+    router.add(
         "DELETE",
         BASE + "/{serviceId}",
         auth,
@@ -114,22 +112,8 @@ public final class ServiceRoutes {
         });
   }
 
-  private static void add(
-      Router router, String method, String path, Authenticator auth, long limit, Handler h) {
-    router.add(new Route(method, PathPattern.of(path), auth, limit, h));
-  }
-
-  private static String org(Request req) {
-    String org = req.pathParam("organizationId");
-    req.principal(KeyPrincipal.class).requireOrganization(org);
-    return org;
-  }
-
   private static Organization organization(Request req, Accounts accounts, boolean write) {
-    String id = org(req);
-    if (write) {
-      req.principal(KeyPrincipal.class).requireWrite();
-    }
+    String id = KeyPrincipal.organization(req, write);
     return accounts
         .organization(id)
         .orElseThrow(() -> ApiException.notFound("organization " + id + " does not exist"));
