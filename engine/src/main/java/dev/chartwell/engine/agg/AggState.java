@@ -269,23 +269,28 @@ public abstract class AggState {
     }
   }
 
+  /** The states of numeric aggregates: a row adds its number; rows without one are skipped. */
+  abstract static class Numeric extends AggState {
+    @Override
+    public final void add(ValueReader reader, int row, long timestamp, long order) {
+      double v = reader.number(row);
+      if (!Double.isNaN(v)) {
+        addValue(v);
+      }
+    }
+
+    @Override
+    public abstract void addValue(double v);
+  }
+
   /** Sum and average of numeric values. */
-  static final class Sum extends AggState {
+  static final class Sum extends Numeric {
     private final boolean average;
     private double sum;
     private long n;
 
     Sum(boolean average) {
       this.average = average;
-    }
-
-    @Override
-    public void add(ValueReader reader, int row, long timestamp, long order) {
-      double v = reader.number(row);
-      if (!Double.isNaN(v)) {
-        sum += v;
-        n++;
-      }
     }
 
     @Override
@@ -343,7 +348,7 @@ public abstract class AggState {
   }
 
   /** Minimum or maximum of numeric values. */
-  static final class Extreme extends AggState {
+  static final class Extreme extends Numeric {
     private final boolean max;
     private double value;
     private boolean any;
@@ -353,19 +358,7 @@ public abstract class AggState {
     }
 
     @Override
-    public void add(ValueReader reader, int row, long timestamp, long order) {
-      double v = reader.number(row);
-      if (!Double.isNaN(v)) {
-        offer(v);
-      }
-    }
-
-    @Override
     public void addValue(double v) {
-      offer(v);
-    }
-
-    private void offer(double v) {
       if (!any || (max ? v > value : v < value)) {
         value = v;
         any = true;
@@ -383,14 +376,14 @@ public abstract class AggState {
       for (int row = from + 1; row < to; row++) {
         best = max ? Math.max(best, values[row]) : Math.min(best, values[row]);
       }
-      offer(best);
+      addValue(best);
     }
 
     @Override
     public void merge(AggState other) {
       Extreme o = (Extreme) other;
       if (o.any) {
-        offer(o.value);
+        addValue(o.value);
       }
     }
 
@@ -406,7 +399,7 @@ public abstract class AggState {
   }
 
   /** Exact quantile: all values kept; linear interpolation between the closest ranks. */
-  static final class Quantile extends AggState {
+  static final class Quantile extends Numeric {
     private final double level;
     private double[] values = new double[8];
     private int n;
@@ -416,19 +409,7 @@ public abstract class AggState {
     }
 
     @Override
-    public void add(ValueReader reader, int row, long timestamp, long order) {
-      double v = reader.number(row);
-      if (!Double.isNaN(v)) {
-        push(v);
-      }
-    }
-
-    @Override
     public void addValue(double v) {
-      push(v);
-    }
-
-    private void push(double v) {
       if (n == values.length) {
         values = Arrays.copyOf(values, n * 2);
       }

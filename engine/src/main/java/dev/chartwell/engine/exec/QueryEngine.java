@@ -158,10 +158,12 @@ public final class QueryEngine {
     // The limits are checked on the keys, before any state is finished.
     Map<RowKey, Number[]> rows = new HashMap<>();
     Set<List<String>> groups = new HashSet<>();
-    for (Map<RowKey, AggState> series : merged) {
-      for (RowKey key : series.keySet()) {
-        rows.computeIfAbsent(key, k -> new Number[merged.size()]);
-        groups.add(key.group());
+    List<Finishing> states = new ArrayList<>();
+    for (int i = 0; i < merged.size(); i++) {
+      for (Map.Entry<RowKey, AggState> e : merged.get(i).entrySet()) {
+        Number[] values = rows.computeIfAbsent(e.getKey(), k -> new Number[merged.size()]);
+        states.add(new Finishing(values, i, e.getValue()));
+        groups.add(e.getKey().group());
       }
       if (groups.size() > MAX_GROUPS) {
         throw new QueryValidationException(
@@ -180,7 +182,7 @@ public final class QueryEngine {
                 MAX_ROWS));
       }
     }
-    finishAll(merged, rows, granularity.millis());
+    finishAll(states, granularity.millis());
     List<RowKey> keys = new ArrayList<>(rows.keySet());
     keys.sort(RowKey.ORDER);
     List<ChartResult.Row> out = new ArrayList<>(keys.size());
@@ -198,16 +200,8 @@ public final class QueryEngine {
    * their work here (selection, merging segments' dictionaries), so they are finished in one slice
    * per worker; other states on this thread, as handing them over would cost more than it saves.
    */
-  private void finishAll(
-      List<Map<RowKey, AggState>> merged, Map<RowKey, Number[]> rows, long bucketMillis) {
-    List<Finishing> all = new ArrayList<>();
-    boolean costly = false;
-    for (int i = 0; i < merged.size(); i++) {
-      for (Map.Entry<RowKey, AggState> e : merged.get(i).entrySet()) {
-        all.add(new Finishing(rows.get(e.getKey()), i, e.getValue()));
-        costly |= e.getValue().costlyToFinish();
-      }
-    }
+  private void finishAll(List<Finishing> all, long bucketMillis) {
+    boolean costly = all.stream().anyMatch(f -> f.state().costlyToFinish());
     int slices = all.isEmpty() ? 0 : costly ? Math.min(threads, all.size()) : 1;
     List<Callable<Void>> tasks = new ArrayList<>(slices);
     for (int t = 0; t < slices; t++) {

@@ -72,30 +72,6 @@ public final class PackedLongs {
   }
 
   /**
-   * Decodes a run of values.
-   *
-   * @param from first position
-   * @param to one past the last position
-   * @param out receives the values from index 0
-   */
-  public void get(int from, int to, long[] out) {
-    if (bits == 0) {
-      java.util.Arrays.fill(out, 0, to - from, min);
-      return;
-    }
-    long bitPos = (long) from * bits;
-    for (int i = 0, n = to - from; i < n; i++, bitPos += bits) {
-      int w = (int) (bitPos >>> 6);
-      int shift = (int) (bitPos & 63);
-      long v = words[w] >>> shift;
-      if (shift + bits > 64) {
-        v |= words[w + 1] << (64 - shift);
-      }
-      out[i] = min + (v & mask);
-    }
-  }
-
-  /**
    * Decodes a run of values that fit in an int (ids, ordinals): sequential, without per-value
    * multiplication.
    *

@@ -191,13 +191,17 @@ public final class SegmentBuilder {
 
   private record PresenceBits(MutableRoaringBitmap bitmap, int count) {}
 
-  private static final class LongBuffer extends Buffer {
+  /** A numeric buffer: one 64-bit word per row (a long as it is, a double as its bits). */
+  private abstract static class WordBuffer extends Buffer {
     long[] values;
 
-    LongBuffer(int capacity) {
+    WordBuffer(int capacity) {
       values = new long[capacity];
       growPresence(capacity);
     }
+
+    /** An empty buffer of the same kind. */
+    abstract WordBuffer empty();
 
     @Override
     void grow(int capacity) {
@@ -206,14 +210,8 @@ public final class SegmentBuilder {
     }
 
     @Override
-    void set(int row, Object value) {
-      values[row] = (Long) value;
-      markPresent(row);
-    }
-
-    @Override
     Buffer copy(int rows) {
-      LongBuffer c = new LongBuffer(0);
+      WordBuffer c = empty();
       c.values = Arrays.copyOf(values, rows);
       c.present = Arrays.copyOf(present, (rows + 63) >>> 6);
       return c;
@@ -222,6 +220,23 @@ public final class SegmentBuilder {
     @Override
     long bytes() {
       return 32 + 8L * values.length + 8L * present.length;
+    }
+  }
+
+  private static final class LongBuffer extends WordBuffer {
+    LongBuffer(int capacity) {
+      super(capacity);
+    }
+
+    @Override
+    WordBuffer empty() {
+      return new LongBuffer(0);
+    }
+
+    @Override
+    void set(int row, Object value) {
+      values[row] = (Long) value;
+      markPresent(row);
     }
 
     @Override
@@ -289,37 +304,20 @@ public final class SegmentBuilder {
     }
   }
 
-  private static final class DoubleBuffer extends Buffer {
-    double[] values;
-
+  private static final class DoubleBuffer extends WordBuffer {
     DoubleBuffer(int capacity) {
-      values = new double[capacity];
-      growPresence(capacity);
+      super(capacity);
     }
 
     @Override
-    void grow(int capacity) {
-      values = Arrays.copyOf(values, capacity);
-      growPresence(capacity);
+    WordBuffer empty() {
+      return new DoubleBuffer(0);
     }
 
     @Override
     void set(int row, Object value) {
-      values[row] = (Double) value;
+      values[row] = Double.doubleToRawLongBits((Double) value);
       markPresent(row);
-    }
-
-    @Override
-    Buffer copy(int rows) {
-      DoubleBuffer c = new DoubleBuffer(0);
-      c.values = Arrays.copyOf(values, rows);
-      c.present = Arrays.copyOf(present, (rows + 63) >>> 6);
-      return c;
-    }
-
-    @Override
-    long bytes() {
-      return 32 + 8L * values.length + 8L * present.length;
     }
 
     @Override
@@ -334,7 +332,7 @@ public final class SegmentBuilder {
       for (int i = 0; i < rows; i++) {
         int src = source(order, i);
         if (bit(present, src)) {
-          sorted[i] = values[src];
+          sorted[i] = Double.longBitsToDouble(values[src]);
           min = Math.min(min, sorted[i]);
           max = Math.max(max, sorted[i]);
         }

@@ -19,22 +19,11 @@ class PackedLongsProperties {
     for (int i = 0; i < raw.length; i++) {
       assertEquals(raw[i], packed.get(i), "index " + i);
     }
-    long[] out = new long[raw.length];
-    packed.get(0, raw.length, out);
-    assertEquals(
-        List.of(values.toArray()), List.of(java.util.Arrays.stream(out).boxed().toArray()));
   }
 
   @Property
   void runsDecodeLikeSingleValues(@ForAll("values") List<Long> values) {
-    long[] raw = values.stream().mapToLong(Long::longValue).toArray();
-    PackedLongs packed = PackedLongs.pack(raw, raw.length);
-    int from = raw.length / 3;
-    long[] out = new long[raw.length];
-    packed.get(from, raw.length, out);
-    for (int i = from; i < raw.length; i++) {
-      assertEquals(raw[i], out[i - from], "index " + i);
-    }
+    int from = values.size() / 3;
     long[] small = values.stream().mapToLong(v -> Math.floorMod(v, 100_000)).toArray();
     PackedLongs ints = PackedLongs.pack(small, small.length);
     int[] intOut = new int[small.length];
