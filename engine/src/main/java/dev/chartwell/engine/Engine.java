@@ -3,6 +3,7 @@ package dev.chartwell.engine;
 import dev.chartwell.engine.exec.QueryEngine;
 import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.engine.query.QueryOptions;
 import dev.chartwell.engine.query.QueryValidationException;
 import dev.chartwell.engine.query.UnknownSourceException;
@@ -15,10 +16,12 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -45,6 +48,7 @@ public final class Engine implements AutoCloseable {
   private final SecureRandom random = new SecureRandom();
   private final Object evictionLock = new Object();
   private final QueryEngine queries;
+  private final ScheduledThreadPoolExecutor timer;
   private volatile boolean closed;
 
   private Engine(Builder b) {
@@ -60,7 +64,18 @@ public final class Engine implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    this.queries = new QueryEngine(this::source, workers, b.workerThreads);
+    this.timer =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "chartwell-query-deadlines");
+              t.setDaemon(true);
+              return t;
+            });
+    timer.setRemoveOnCancelPolicy(true);
+    QueryLimits limits =
+        b.queryLimits != null ? b.queryLimits : QueryLimits.defaults(b.workerThreads);
+    this.queries = new QueryEngine(this::source, workers, b.workerThreads, limits, timer);
   }
 
   /**
@@ -76,6 +91,7 @@ public final class Engine implements AutoCloseable {
     private int workerThreads = Runtime.getRuntime().availableProcessors();
     private int segmentRows = 1 << 18;
     private long memoryLimitBytes = Long.MAX_VALUE;
+    private QueryLimits queryLimits;
 
     private Builder() {}
 
@@ -112,6 +128,18 @@ public final class Engine implements AutoCloseable {
         throw new IllegalArgumentException("memoryLimitBytes must be positive, got " + bytes);
       }
       this.memoryLimitBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Limits every query: deadline, memory budget, how many run and wait at once. Without this,
+     * {@link QueryLimits#defaults} for the worker threads.
+     *
+     * @param limits the limits
+     * @return this builder
+     */
+    public Builder queryLimits(QueryLimits limits) {
+      this.queryLimits = Objects.requireNonNull(limits, "limits");
       return this;
     }
 
@@ -184,6 +212,9 @@ public final class Engine implements AutoCloseable {
    * @param query the query
    * @param options execution options
    * @return the result
+   * @throws dev.chartwell.engine.query.QueryAbortedException when the query was refused because too
+   *     many run and wait, ran past its deadline, was cancelled through its control, needed more
+   *     memory than its budget, or the engine closed
    */
   public ChartResult query(ChartQuery query, QueryOptions options) {
     requireOpen();
@@ -261,6 +292,8 @@ public final class Engine implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    queries.close();
+    timer.shutdownNow();
     sources.clear();
     workers.shutdown();
     try {

@@ -105,6 +105,16 @@ public abstract class AggState {
   }
 
   /**
+   * @return an estimate of the heap this state holds, for the query's memory budget
+   */
+  public long retainedBytes() {
+    return EMPTY_BYTES;
+  }
+
+  /** What an empty state costs with its entry in the maps that hold it, for memory budgets. */
+  public static final long EMPTY_BYTES = 64;
+
+  /**
    * @param fn the function
    * @param level the quantile level (for quantiles)
    * @param hasField whether the series names a field
@@ -261,6 +271,15 @@ public abstract class AggState {
     @Override
     public Number finish(long bucketMillis) {
       return strings.count() + values.size();
+    }
+
+    @Override
+    public long retainedBytes() {
+      return EMPTY_BYTES
+          + (ids == null ? 0 : 8L * ids.length)
+          + (keys == null ? 0 : keys.getLongSizeInBytes())
+          + strings.retainedBytes()
+          + 64L * values.size();
     }
 
     @Override
@@ -444,6 +463,11 @@ public abstract class AggState {
       for (int i = 0; i < count; i++) {
         values[n++] = dense[rows[i]];
       }
+    }
+
+    @Override
+    public long retainedBytes() {
+      return EMPTY_BYTES + 8L * values.length;
     }
 
     @Override

@@ -51,6 +51,17 @@ final class DistinctStrings {
   }
 
   /**
+   * @return an estimate of the heap the parts hold
+   */
+  long retainedBytes() {
+    long bytes = 0;
+    for (Part p : parts) {
+      bytes += 32 + 4L * p.ids().length;
+    }
+    return bytes;
+  }
+
+  /**
    * @return the number of distinct strings over all parts
    */
   long count() {

@@ -52,6 +52,14 @@ public final class GroupKeys {
   }
 
   /**
+   * @return how many groups {@link #group} has met so far when groups are value tuples (for one
+   *     string field or none, the ids are dictionary ids and this is 0)
+   */
+  public int size() {
+    return keys.size();
+  }
+
+  /**
    * @param row a row
    * @return its group id
    */

@@ -6,6 +6,10 @@ import dev.chartwell.engine.filter.FilterCompiler;
 import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.engine.query.Granularity;
+import dev.chartwell.engine.query.QueryAbortedException;
+import dev.chartwell.engine.query.QueryAbortedException.Reason;
+import dev.chartwell.engine.query.QueryControl;
+import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.engine.query.QueryOptions;
 import dev.chartwell.engine.query.QueryValidationException;
 import dev.chartwell.engine.query.Series;
@@ -17,6 +21,7 @@ import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WhereParser;
 import dev.chartwell.parser.WhereSyntaxException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -29,16 +34,29 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
  * Runs chart queries: validate, snapshot each source once, parse (cached) and compile each series'
  * where, prune segments by time, run one task per (series, segment) on the worker pool, merge the
  * partial states per (bucket, group), then render rows (ratio, ordering, limits).
+ *
+ * <p>Every query is governed by {@link QueryLimits}: it waits for one of a bounded number of turns
+ * (or is refused as {@link Reason#BUSY}), runs under a deadline and a memory budget held by its
+ * {@link QueryControl}, and keeps at most one task per worker in the pool's queue, so that a heavy
+ * query delays a light one by at most one segment task per worker.
  */
 public final class QueryEngine {
   /** Most rows a query may return. */
@@ -49,21 +67,39 @@ public final class QueryEngine {
 
   private static final int AST_CACHE_SIZE = 4096;
 
+  /** How often a query waiting for its tasks looks at its control. */
+  private static final long POLL_MILLIS = 20;
+
   private final Function<String, Optional<Source>> sources;
   private final ExecutorService workers;
   private final int threads;
+  private final QueryLimits limits;
+  private final ScheduledExecutorService timer;
+  private final Semaphore turns;
+  private final AtomicInteger waiting = new AtomicInteger();
+  private final Set<QueryControl> running = ConcurrentHashMap.newKeySet();
   private final Map<String, Expr> astCache = new ConcurrentHashMap<>();
+  private volatile boolean closed;
 
   /**
    * @param sources finds a source by id
    * @param workers the pool segment tasks run on
    * @param threads the pool's size (1 runs tasks on the calling thread)
+   * @param limits what each query may take
+   * @param timer fires the deadlines of queries
    */
   public QueryEngine(
-      Function<String, Optional<Source>> sources, ExecutorService workers, int threads) {
+      Function<String, Optional<Source>> sources,
+      ExecutorService workers,
+      int threads,
+      QueryLimits limits,
+      ScheduledExecutorService timer) {
     this.sources = sources;
     this.workers = workers;
     this.threads = threads;
+    this.limits = limits;
+    this.timer = timer;
+    this.turns = new Semaphore(limits.maxRunning(), true);
   }
 
   /**
@@ -72,9 +108,88 @@ public final class QueryEngine {
    * @return the result
    * @throws QueryValidationException when the query is invalid or exceeds the row or group limits
    * @throws UnknownSourceException when a series names an unknown source
+   * @throws QueryAbortedException when the query was refused (busy), ran past its deadline, was
+   *     cancelled, needed more memory than its budget, or the engine closed
    */
   public ChartResult run(ChartQuery query, QueryOptions options) {
     QueryValidator.validate(query);
+    QueryControl control = options.control() != null ? options.control() : new QueryControl();
+    control.budget(limits.memoryBytes());
+    awaitTurn();
+    running.add(control);
+    Duration timeout = options.timeout() != null ? options.timeout() : limits.timeout();
+    ScheduledFuture<?> deadline =
+        timer.schedule(
+            () ->
+                control.abort(
+                    Reason.TIMEOUT,
+                    "the query ran longer than its limit of "
+                        + describe(timeout)
+                        + "; narrow the time range or the where, or group by fewer fields"),
+            timeout.toNanos(),
+            TimeUnit.NANOSECONDS);
+    try {
+      if (closed) {
+        control.abort(Reason.SHUTDOWN, "the engine is closing");
+      }
+      return runAdmitted(query, options, control);
+    } finally {
+      deadline.cancel(false);
+      running.remove(control);
+      turns.release();
+    }
+  }
+
+  /**
+   * Stops every running query (they throw {@link QueryAbortedException} with reason {@link
+   * Reason#SHUTDOWN}) and refuses new ones.
+   */
+  public void close() {
+    closed = true;
+    for (QueryControl c : running) {
+      c.abort(Reason.SHUTDOWN, "the engine is closing");
+    }
+  }
+
+  private void awaitTurn() {
+    if (closed) {
+      throw new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing");
+    }
+    if (turns.tryAcquire()) {
+      return;
+    }
+    if (waiting.incrementAndGet() > limits.maxWaiting()) {
+      waiting.decrementAndGet();
+      throw busy();
+    }
+    try {
+      if (!turns.tryAcquire(limits.maxWait().toNanos(), TimeUnit.NANOSECONDS)) {
+        throw busy();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QueryAbortedException(Reason.CANCELLED, "interrupted while waiting for a turn");
+    } finally {
+      waiting.decrementAndGet();
+    }
+  }
+
+  private QueryAbortedException busy() {
+    return new QueryAbortedException(
+        Reason.BUSY,
+        String.format(
+            Locale.ROOT,
+            "too many queries at once (%d running, %d waiting); retry shortly",
+            limits.maxRunning(),
+            limits.maxWaiting()));
+  }
+
+  private static String describe(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
+  }
+
+  private ChartResult runAdmitted(ChartQuery query, QueryOptions options, QueryControl control) {
     Granularity granularity = query.effectiveGranularity();
     Map<String, Source.Snapshot> snapshots = new HashMap<>();
     List<SeriesPlan> plans = new ArrayList<>();
@@ -115,7 +230,8 @@ public final class QueryEngine {
               granularity,
               query.startTime(),
               query.endTime(),
-              options.useIndexes()));
+              options.useIndexes(),
+              control));
       segments.add(snapshot.segments());
     }
     if (!problems.isEmpty()) {
@@ -132,13 +248,14 @@ public final class QueryEngine {
         }
       }
     }
-    List<List<Partial>> partials = execute(tasks);
+    List<List<Partial>> partials = execute(tasks, control);
 
     List<Map<RowKey, AggState>> merged = new ArrayList<>();
     for (int i = 0; i < plans.size(); i++) {
       merged.add(new HashMap<>());
     }
     for (int t = 0; t < partials.size(); t++) {
+      control.checkpoint();
       Map<RowKey, AggState> series = merged.get(taskSeries.get(t));
       for (Partial p : partials.get(t)) {
         series.merge(
@@ -149,40 +266,61 @@ public final class QueryEngine {
               return a;
             });
       }
+      if (series.size() > MAX_ROWS) {
+        throw tooManyRows();
+      }
     }
-    return render(query, granularity, merged);
+    return render(query, granularity, merged, control);
+  }
+
+  /**
+   * @return the error of a query whose result would have more than {@link #MAX_GROUPS} groups
+   */
+  static QueryValidationException tooManyGroups() {
+    return new QueryValidationException(
+        String.format(
+            Locale.ROOT,
+            "series: the query would produce more than %,d groups; group by fewer fields or"
+                + " narrow the where",
+            MAX_GROUPS));
+  }
+
+  /**
+   * @return the error of a query whose result would have more than {@link #MAX_ROWS} rows
+   */
+  static QueryValidationException tooManyRows() {
+    return new QueryValidationException(
+        String.format(
+            Locale.ROOT,
+            "series: the query would produce more than %,d rows; use a coarser granularity, a"
+                + " shorter time range or fewer groups",
+            MAX_ROWS));
   }
 
   private ChartResult render(
-      ChartQuery query, Granularity granularity, List<Map<RowKey, AggState>> merged) {
+      ChartQuery query,
+      Granularity granularity,
+      List<Map<RowKey, AggState>> merged,
+      QueryControl control) {
     // The limits are checked on the keys, before any state is finished.
     Map<RowKey, Number[]> rows = new HashMap<>();
     Set<List<String>> groups = new HashSet<>();
     List<Finishing> states = new ArrayList<>();
     for (int i = 0; i < merged.size(); i++) {
+      control.checkpoint();
       for (Map.Entry<RowKey, AggState> e : merged.get(i).entrySet()) {
         Number[] values = rows.computeIfAbsent(e.getKey(), k -> new Number[merged.size()]);
         states.add(new Finishing(values, i, e.getValue()));
         groups.add(e.getKey().group());
       }
       if (groups.size() > MAX_GROUPS) {
-        throw new QueryValidationException(
-            String.format(
-                Locale.ROOT,
-                "series: the query would produce more than %,d groups; group by fewer fields or"
-                    + " narrow the where",
-                MAX_GROUPS));
+        throw tooManyGroups();
       }
       if (rows.size() > MAX_ROWS) {
-        throw new QueryValidationException(
-            String.format(
-                Locale.ROOT,
-                "series: the query would produce more than %,d rows; use a coarser granularity, a"
-                    + " shorter time range or fewer groups",
-                MAX_ROWS));
+        throw tooManyRows();
       }
     }
-    finishAll(states, granularity.millis());
+    finishAll(states, granularity.millis(), control);
     List<RowKey> keys = new ArrayList<>(rows.keySet());
     keys.sort(RowKey.ORDER);
     List<ChartResult.Row> out = new ArrayList<>(keys.size());
@@ -200,7 +338,7 @@ public final class QueryEngine {
    * their work here (selection, merging segments' dictionaries), so they are finished in one slice
    * per worker; other states on this thread, as handing them over would cost more than it saves.
    */
-  private void finishAll(List<Finishing> all, long bucketMillis) {
+  private void finishAll(List<Finishing> all, long bucketMillis, QueryControl control) {
     boolean costly = all.stream().anyMatch(f -> f.state().costlyToFinish());
     int slices = all.isEmpty() ? 0 : costly ? Math.min(threads, all.size()) : 1;
     List<Callable<Void>> tasks = new ArrayList<>(slices);
@@ -209,12 +347,13 @@ public final class QueryEngine {
       tasks.add(
           () -> {
             for (Finishing f : slice) {
+              control.checkpoint();
               f.values()[f.series()] = f.state().finish(bucketMillis);
             }
             return null;
           });
     }
-    execute(tasks);
+    execute(tasks, control);
   }
 
   /** A state to finish, and where its value goes. */
@@ -228,34 +367,84 @@ public final class QueryEngine {
     return n / denominator.doubleValue();
   }
 
-  /** Runs tasks on the pool (or on this thread when there is one task or one thread). */
-  private <T> List<T> execute(List<Callable<T>> tasks) {
-    List<T> results = new ArrayList<>(tasks.size());
+  /**
+   * Runs tasks on the pool (or on this thread when there is one task or one thread), keeping at
+   * most one of this query's tasks per worker submitted at a time, so that the pool's queue
+   * interleaves concurrent queries instead of serving them one after the other. While it waits, the
+   * query looks at its control; when a task fails, the others are stopped.
+   */
+  private <T> List<T> execute(List<Callable<T>> tasks, QueryControl control) {
+    List<T> results = new ArrayList<>(Collections.nCopies(tasks.size(), null));
     if (threads == 1 || tasks.size() <= 1) {
-      for (Callable<T> t : tasks) {
-        try {
-          results.add(t.call());
-        } catch (RuntimeException e) {
-          throw e;
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
+      for (int i = 0; i < tasks.size(); i++) {
+        control.checkpoint();
+        results.set(i, call(tasks.get(i)));
       }
       return results;
     }
+    CompletionService<T> done = new ExecutorCompletionService<>(workers);
+    Map<Future<T>, Integer> index = new HashMap<>();
+    int next = 0;
     try {
-      for (Future<T> f : workers.invokeAll(tasks)) {
-        results.add(f.get());
+      while (next < tasks.size() && index.size() < threads) {
+        index.put(submit(done, tasks.get(next), control), next);
+        next++;
+      }
+      int remaining = tasks.size();
+      while (remaining > 0) {
+        Future<T> f = done.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        if (f == null) {
+          control.checkpoint();
+          continue;
+        }
+        results.set(index.remove(f), f.get());
+        remaining--;
+        if (next < tasks.size()) {
+          index.put(submit(done, tasks.get(next), control), next);
+          next++;
+        }
       }
       return results;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("query interrupted", e);
+      throw new QueryAbortedException(Reason.CANCELLED, "the query was interrupted");
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
       }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
       throw new IllegalStateException(e.getCause());
+    } finally {
+      if (!index.isEmpty()) {
+        // Tasks still queued or running: a failure or abort ends the query, so stop them too.
+        control.abort(Reason.CANCELLED, "another part of the query failed");
+        for (Future<T> f : index.keySet()) {
+          f.cancel(false);
+        }
+      }
+    }
+  }
+
+  private static <T> Future<T> submit(
+      CompletionService<T> done, Callable<T> task, QueryControl control) {
+    try {
+      return done.submit(task);
+    } catch (RejectedExecutionException e) {
+      // The pool is shut down: the engine is closing, and has aborted this query or is about to.
+      control.checkpoint();
+      throw new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing");
+    }
+  }
+
+  private static <T> T call(Callable<T> task) {
+    try {
+      return task.call();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 

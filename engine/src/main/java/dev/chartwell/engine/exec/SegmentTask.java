@@ -4,8 +4,12 @@ import dev.chartwell.engine.agg.AggState;
 import dev.chartwell.engine.agg.GroupKeys;
 import dev.chartwell.engine.agg.ValueReader;
 import dev.chartwell.engine.query.AggFn;
+import dev.chartwell.engine.query.QueryControl;
+import dev.chartwell.engine.segment.Column;
 import dev.chartwell.engine.segment.Segment;
+import dev.chartwell.engine.segment.StringColumn;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,16 +22,35 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * ranges found by binary search; timestamps are not read per row. The filter yields the matching
  * rows as a bitmap; a plain count is that bitmap's cardinality per bucket range, other aggregations
  * visit the matching rows of each bucket.
+ *
+ * <p>The task stops at the query's checkpoints (per bucket and per batch of rows), claims the
+ * memory of the states it creates against the query's budget, and fails as soon as it alone has
+ * more groups or rows than a result may have, rather than after building them all.
  */
 final class SegmentTask implements Callable<List<Partial>> {
   private static final int BATCH = 4096;
 
   private final SeriesPlan plan;
   private final Segment segment;
+  private final QueryControl control;
+
+  /** Memory claimed for each new state before it is filled (its bitset, for distinct strings). */
+  private final long stateBytes;
+
+  private int partials;
 
   SegmentTask(SeriesPlan plan, Segment segment) {
     this.plan = plan;
     this.segment = segment;
+    this.control = plan.control();
+    long bytes = AggState.EMPTY_BYTES;
+    if (plan.fn() == AggFn.COUNT_DISTINCT && plan.field() != null) {
+      Column c = segment.column(plan.field());
+      if (c instanceof StringColumn s) {
+        bytes += (s.dictionary().size() + 63L) / 64 * 8;
+      }
+    }
+    this.stateBytes = bytes;
   }
 
   @Override
@@ -40,11 +63,13 @@ final class SegmentTask implements Callable<List<Partial>> {
     if (lo >= hi) {
       return List.of();
     }
+    control.checkpoint();
     ImmutableRoaringBitmap matched = null;
     if (!plan.filter().matchesAll()) {
       matched =
           plan.filter()
-              .apply(segment, MutableRoaringBitmap.bitmapOfRange(lo, hi), plan.useIndexes());
+              .apply(
+                  segment, MutableRoaringBitmap.bitmapOfRange(lo, hi), plan.useIndexes(), control);
       long n = matched.getCardinality();
       if (n == 0) {
         return List.of();
@@ -61,13 +86,14 @@ final class SegmentTask implements Callable<List<Partial>> {
     long length = plan.granularity().millis();
     int r = lo;
     while (r < hi) {
+      control.checkpoint();
       long bucket = plan.granularity().bucketStart(segment.timestamp(r));
       int end = Math.min(hi, segment.firstRowAtOrAfter(bucket + length));
       long n = matched == null ? end - r : matched.rangeCardinality(r, end);
       if (n > 0) {
-        AggState.Count c = (AggState.Count) AggState.create(plan.fn(), plan.level(), false);
+        AggState.Count c = (AggState.Count) newState(false);
         c.addCount(n);
-        out.add(new Partial(bucket, List.of(), c));
+        emit(out, new Partial(bucket, List.of(), c));
       }
       r = end;
     }
@@ -90,6 +116,7 @@ final class SegmentTask implements Callable<List<Partial>> {
     boolean values = !byTime && AggState.takesValues(plan.fn()) && reader.denseDoubles() != null;
     int[] rows = new int[BATCH];
     int[] ids = new int[BATCH];
+    GroupCount seen = new GroupCount(groups, bound);
     int r = lo;
     while (r < hi) {
       long bucket = plan.granularity().bucketStart(segment.timestamp(r));
@@ -97,7 +124,9 @@ final class SegmentTask implements Callable<List<Partial>> {
       States states = bound > 0 && bound <= 65_536 ? new States(bound) : new States(-1);
       int n;
       while ((n = cursor.next(rows, end)) > 0) {
+        control.checkpoint();
         groups.groups(rows, n, ids);
+        seen.add(ids, n);
         if (values) {
           addValues(states, ids, reader.denseDoubles(), rows, n, hasField);
         } else {
@@ -110,7 +139,7 @@ final class SegmentTask implements Callable<List<Partial>> {
           (group, state) -> {
             state.seal(reader);
             if (!state.isEmpty()) {
-              out.add(new Partial(bucket, groups.values(group), state));
+              emit(out, new Partial(bucket, groups.values(group), state));
             }
           });
       r = end;
@@ -133,18 +162,20 @@ final class SegmentTask implements Callable<List<Partial>> {
     while (r < hi) {
       long bucket = plan.granularity().bucketStart(segment.timestamp(r));
       int end = Math.min(hi, segment.firstRowAtOrAfter(bucket + length));
-      AggState state = AggState.create(plan.fn(), plan.level(), hasField);
+      control.checkpoint();
+      AggState state = newState(hasField);
       if (cursor == null) {
         state.addRange(reader, r, end);
       } else {
         int n;
         while ((n = cursor.next(batch, end)) > 0) {
+          control.checkpoint();
           state.addRows(reader, batch, n);
         }
       }
       state.seal(reader);
       if (!state.isEmpty()) {
-        out.add(new Partial(bucket, List.of(), state));
+        emit(out, new Partial(bucket, List.of(), state));
       }
       r = end;
     }
@@ -157,7 +188,7 @@ final class SegmentTask implements Callable<List<Partial>> {
     for (int i = 0; i < n; i++) {
       AggState s = states.get(ids[i]);
       if (s == null) {
-        s = AggState.create(plan.fn(), plan.level(), hasField);
+        s = newState(hasField);
         states.put(ids[i], s);
       }
       s.addValue(values[rows[i]]);
@@ -174,10 +205,63 @@ final class SegmentTask implements Callable<List<Partial>> {
       boolean hasField) {
     AggState s = states.get(group);
     if (s == null) {
-      s = AggState.create(plan.fn(), plan.level(), hasField);
+      s = newState(hasField);
       states.put(group, s);
     }
     s.add(reader, row, byTime ? segment.timestamp(row) : 0, orderBase | row);
+  }
+
+  /** A new state, its memory claimed against the query's budget. */
+  private AggState newState(boolean hasField) {
+    control.claim(stateBytes);
+    return AggState.create(plan.fn(), plan.level(), hasField);
+  }
+
+  /**
+   * Adds a partial to the task's output. Its state's growth beyond what was claimed at creation
+   * (quantile values, distinct ids) is claimed now; and one task with more (bucket, group) rows
+   * than a result may have fails the query at once.
+   */
+  private void emit(List<Partial> out, Partial p) {
+    long grown = p.state().retainedBytes() - AggState.EMPTY_BYTES;
+    if (grown > 0) {
+      control.claim(grown);
+    }
+    if (++partials > QueryEngine.MAX_ROWS) {
+      throw QueryEngine.tooManyRows();
+    }
+    out.add(p);
+  }
+
+  /**
+   * The distinct groups one task has met, so that a query over the group limit fails after one
+   * batch past it, not after every group has been built.
+   */
+  private static final class GroupCount {
+    private final GroupKeys groups;
+    private final BitSet dense;
+    private int count;
+
+    GroupCount(GroupKeys groups, int bound) {
+      this.groups = groups;
+      this.dense = bound > 0 ? new BitSet(bound) : null;
+    }
+
+    void add(int[] ids, int n) {
+      if (dense != null) {
+        for (int i = 0; i < n; i++) {
+          if (!dense.get(ids[i])) {
+            dense.set(ids[i]);
+            count++;
+          }
+        }
+      } else {
+        count = groups.size();
+      }
+      if (count > QueryEngine.MAX_GROUPS) {
+        throw QueryEngine.tooManyGroups();
+      }
+    }
   }
 
   /** The states of one bucket by group id: an array for small dense ids, else a map. */

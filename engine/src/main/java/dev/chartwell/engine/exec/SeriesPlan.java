@@ -3,6 +3,7 @@ package dev.chartwell.engine.exec;
 import dev.chartwell.engine.filter.Filter;
 import dev.chartwell.engine.query.AggFn;
 import dev.chartwell.engine.query.Granularity;
+import dev.chartwell.engine.query.QueryControl;
 import java.util.List;
 
 /**
@@ -17,6 +18,7 @@ import java.util.List;
  * @param startTime inclusive range start
  * @param endTime inclusive range end
  * @param useIndexes whether indexes may be used
+ * @param control the query's cancellation and memory budget
  */
 record SeriesPlan(
     AggFn fn,
@@ -27,7 +29,8 @@ record SeriesPlan(
     Granularity granularity,
     long startTime,
     long endTime,
-    boolean useIndexes) {
+    boolean useIndexes,
+    QueryControl control) {
 
   /** Counts without field or groups: answered from bitmap cardinalities, never reading values. */
   boolean countsOnly() {

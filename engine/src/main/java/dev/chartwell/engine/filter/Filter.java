@@ -1,5 +1,6 @@
 package dev.chartwell.engine.filter;
 
+import dev.chartwell.engine.query.QueryControl;
 import dev.chartwell.engine.segment.BoolColumn;
 import dev.chartwell.engine.segment.Column;
 import dev.chartwell.engine.segment.DoubleColumn;
@@ -22,19 +23,25 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * {@link #apply} narrows a set of candidate rows to those that match. Leaves answer from indexes
  * (dictionary entries evaluated once and their rows OR-ed, the token index, boolean bitmaps) or
  * scan the candidates, whichever costs less; zone maps skip numeric columns that cannot match.
- * {@code AND} applies its children cheapest first, each to the rows the previous ones left.
+ * {@code AND} applies its children cheapest first, each to the rows the previous ones left. Loops
+ * over rows and dictionary entries stop at the query's checkpoints every {@value #CHECK_EVERY}
+ * iterations.
  */
 public abstract class Filter {
+  /** Iterations of a row or dictionary loop between two checkpoints (a power of two). */
+  static final int CHECK_EVERY = 1024;
+
   Filter() {}
 
   /**
    * @param segment the segment
    * @param candidates rows to consider (not modified)
    * @param useIndexes whether indexes and zone maps may be used; {@code false} tests row by row
+   * @param control the query's control, looked at in every long loop
    * @return the candidates that match
    */
   public abstract ImmutableRoaringBitmap apply(
-      Segment segment, ImmutableRoaringBitmap candidates, boolean useIndexes);
+      Segment segment, ImmutableRoaringBitmap candidates, boolean useIndexes, QueryControl control);
 
   /**
    * @return whether every event matches, so that no filtering is needed at all
@@ -48,7 +55,8 @@ public abstract class Filter {
 
   static final class MatchAll extends Filter {
     @Override
-    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+    public ImmutableRoaringBitmap apply(
+        Segment s, ImmutableRoaringBitmap candidates, boolean idx, QueryControl control) {
       return candidates;
     }
 
@@ -73,10 +81,11 @@ public abstract class Filter {
     }
 
     @Override
-    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+    public ImmutableRoaringBitmap apply(
+        Segment s, ImmutableRoaringBitmap candidates, boolean idx, QueryControl control) {
       ImmutableRoaringBitmap rows = null;
       for (Filter f : children) {
-        rows = f.apply(s, rows == null ? candidates : rows, idx);
+        rows = f.apply(s, rows == null ? candidates : rows, idx, control);
         if (rows.isEmpty()) {
           break;
         }
@@ -98,11 +107,12 @@ public abstract class Filter {
     }
 
     @Override
-    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+    public ImmutableRoaringBitmap apply(
+        Segment s, ImmutableRoaringBitmap candidates, boolean idx, QueryControl control) {
       MutableRoaringBitmap matched = new MutableRoaringBitmap();
       MutableRoaringBitmap remaining = candidates.toMutableRoaringBitmap();
       for (Filter f : children) {
-        ImmutableRoaringBitmap m = f.apply(s, remaining, idx);
+        ImmutableRoaringBitmap m = f.apply(s, remaining, idx, control);
         matched.or(m);
         remaining.andNot(m);
         if (remaining.isEmpty()) {
@@ -126,9 +136,10 @@ public abstract class Filter {
     }
 
     @Override
-    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+    public ImmutableRoaringBitmap apply(
+        Segment s, ImmutableRoaringBitmap candidates, boolean idx, QueryControl control) {
       MutableRoaringBitmap out = candidates.toMutableRoaringBitmap();
-      out.andNot(child.apply(s, candidates, idx));
+      out.andNot(child.apply(s, candidates, idx, control));
       return out;
     }
 
@@ -156,7 +167,8 @@ public abstract class Filter {
     }
 
     @Override
-    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+    public ImmutableRoaringBitmap apply(
+        Segment s, ImmutableRoaringBitmap candidates, boolean idx, QueryControl control) {
       Column column = s.column(field);
       if (column == null) {
         return predicate.onAbsent()
@@ -164,7 +176,7 @@ public abstract class Filter {
             : new MutableRoaringBitmap();
       }
       if (column instanceof StringColumn c) {
-        return strings(c, predicate, candidates, idx);
+        return strings(c, predicate, candidates, idx, control);
       }
       if (column instanceof BoolColumn b && idx) {
         MutableRoaringBitmap out = new MutableRoaringBitmap();
@@ -192,7 +204,7 @@ public abstract class Filter {
       if (idx && column instanceof DoubleColumn d && !predicate.mayMatchDoubles(d.min(), d.max())) {
         return withAbsent(new MutableRoaringBitmap(), column, candidates);
       }
-      return scan(column, candidates);
+      return scan(column, candidates, control);
     }
 
     /**
@@ -209,12 +221,15 @@ public abstract class Filter {
       return matches;
     }
 
-    private ImmutableRoaringBitmap scan(Column column, ImmutableRoaringBitmap candidates) {
+    private ImmutableRoaringBitmap scan(
+        Column column, ImmutableRoaringBitmap candidates, QueryControl control) {
       MutableRoaringBitmap out = new MutableRoaringBitmap();
       boolean absentMatches = predicate.onAbsent();
       IntIterator it = candidates.getIntIterator();
+      int seen = 0;
       if (column instanceof LongColumn l) {
         while (it.hasNext()) {
+          checkEvery(++seen, control);
           int row = it.next();
           if (l.isPresent(row) ? predicate.onLong(l.get(row)) : absentMatches) {
             out.add(row);
@@ -222,6 +237,7 @@ public abstract class Filter {
         }
       } else if (column instanceof DoubleColumn d) {
         while (it.hasNext()) {
+          checkEvery(++seen, control);
           int row = it.next();
           if (d.isPresent(row) ? predicate.onDouble(d.get(row)) : absentMatches) {
             out.add(row);
@@ -230,6 +246,7 @@ public abstract class Filter {
       } else {
         BoolColumn b = (BoolColumn) column;
         while (it.hasNext()) {
+          checkEvery(++seen, control);
           int row = it.next();
           if (b.isPresent(row) ? predicate.onBool(b.get(row)) : absentMatches) {
             out.add(row);
@@ -246,13 +263,18 @@ public abstract class Filter {
    * entry met among the candidates; without indexes, on every candidate row's text.
    */
   static ImmutableRoaringBitmap strings(
-      StringColumn c, ValuePredicate p, ImmutableRoaringBitmap candidates, boolean idx) {
+      StringColumn c,
+      ValuePredicate p,
+      ImmutableRoaringBitmap candidates,
+      boolean idx,
+      QueryControl control) {
     StringDictionary dict = c.dictionary();
     boolean absentMatches = p.onAbsent();
     MutableRoaringBitmap out = new MutableRoaringBitmap();
     if (idx && dict.size() <= candidates.getCardinality()) {
       List<ImmutableRoaringBitmap> parts = new ArrayList<>();
       for (int id = 0; id < dict.size(); id++) {
+        checkEvery(id + 1, control);
         if (p.onString(dict.get(id))) {
           parts.add(c.rows(id));
         }
@@ -261,7 +283,9 @@ public abstract class Filter {
     }
     byte[] memo = idx ? new byte[dict.size()] : null; // 0 unknown, 1 match, 2 no match
     IntIterator it = candidates.getIntIterator();
+    int seen = 0;
     while (it.hasNext()) {
+      checkEvery(++seen, control);
       int row = it.next();
       int id = c.id(row);
       boolean match;
@@ -280,6 +304,13 @@ public abstract class Filter {
       }
     }
     return out;
+  }
+
+  /** Looks at the query's control once every {@link #CHECK_EVERY} iterations. */
+  static void checkEvery(int iteration, QueryControl control) {
+    if ((iteration & (CHECK_EVERY - 1)) == 0) {
+      control.checkpoint();
+    }
   }
 
   /**
@@ -365,14 +396,15 @@ public abstract class Filter {
     }
 
     @Override
-    public ImmutableRoaringBitmap apply(Segment s, ImmutableRoaringBitmap candidates, boolean idx) {
+    public ImmutableRoaringBitmap apply(
+        Segment s, ImmutableRoaringBitmap candidates, boolean idx, QueryControl control) {
       Column column = s.column(implicitColumn);
       if (!(column instanceof StringColumn c)) {
         return new MutableRoaringBitmap();
       }
       TokenIndex index = s.tokenIndex();
       if (!idx || index == null) {
-        return strings(c, predicate, candidates, false);
+        return strings(c, predicate, candidates, false, control);
       }
       switch (kind) {
         case TOKEN -> {
@@ -384,6 +416,7 @@ public abstract class Filter {
           LikeMatcher m = Predicates.tokenMatcher(text);
           List<ImmutableRoaringBitmap> parts = new ArrayList<>();
           for (int id = 0; id < index.tokens().size(); id++) {
+            checkEvery(id + 1, control);
             if (m.matches(index.tokens().get(id))) {
               parts.add(index.postings().get(id));
             }
@@ -400,7 +433,7 @@ public abstract class Filter {
               return narrowed;
             }
           }
-          return strings(c, predicate, narrowed, true);
+          return strings(c, predicate, narrowed, true, control);
         }
       }
     }
