@@ -11,10 +11,12 @@ import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceSpec;
 import dev.chartwell.engine.source.SourceStats;
+import dev.chartwell.engine.source.WritesRefusedException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -49,11 +51,17 @@ public final class Engine implements AutoCloseable {
   private final Object evictionLock = new Object();
   private final QueryEngine queries;
   private final ScheduledThreadPoolExecutor timer;
+  private final long maxMemoryBytes;
+  private final double maxHeapOccupancy;
+  private final HeapWatch heap;
   private volatile boolean closed;
 
   private Engine(Builder b) {
     this.segmentRows = b.segmentRows;
     this.memoryLimitBytes = b.memoryLimitBytes;
+    this.maxMemoryBytes = b.maxMemoryBytes;
+    this.maxHeapOccupancy = b.maxHeapOccupancy;
+    this.heap = b.maxHeapOccupancy < 1 ? new HeapWatch() : null;
     this.workerThreads = b.workerThreads;
     AtomicInteger n = new AtomicInteger();
     this.workers =
@@ -91,6 +99,8 @@ public final class Engine implements AutoCloseable {
     private int workerThreads = Runtime.getRuntime().availableProcessors();
     private int segmentRows = 1 << 18;
     private long memoryLimitBytes = Long.MAX_VALUE;
+    private long maxMemoryBytes = Long.MAX_VALUE;
+    private double maxHeapOccupancy = 1;
     private QueryLimits queryLimits;
 
     private Builder() {}
@@ -132,6 +142,39 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * Refuses appends ({@link WritesRefusedException}) while the events held in memory (unsealed
+     * heads and sealed segments) exceed this many bytes. Unlike {@link #memoryLimitBytes}, nothing
+     * is evicted: the caller is told to retry later. Without it, appends are never refused for
+     * their size.
+     *
+     * @param bytes the most bytes of events held before appends are refused
+     * @return this builder
+     */
+    public Builder maxMemoryBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxMemoryBytes must be positive, got " + bytes);
+      }
+      this.maxMemoryBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Refuses appends ({@link WritesRefusedException}) while the heap in use after the latest
+     * garbage collection is above this share of the maximum heap, so that the process says "full"
+     * before it runs out of memory.
+     *
+     * @param share a share of the heap, above 0 and at most 1 (1: never refuse for this)
+     * @return this builder
+     */
+    public Builder maxHeapOccupancy(double share) {
+      if (!(share > 0 && share <= 1)) {
+        throw new IllegalArgumentException("maxHeapOccupancy must be in (0, 1], got " + share);
+      }
+      this.maxHeapOccupancy = share;
+      return this;
+    }
+
+    /**
      * Limits every query: deadline, memory budget, how many run and wait at once. Without this,
      * {@link QueryLimits#defaults} for the worker threads.
      *
@@ -161,7 +204,8 @@ public final class Engine implements AutoCloseable {
   public Source createSource(SourceSpec spec) {
     requireOpen();
     String id = spec.id() != null ? spec.id() : newId();
-    Source source = Source.create(id, spec, segmentRows, s -> enforceMemoryLimit());
+    Source source =
+        Source.create(id, spec, segmentRows, s -> enforceMemoryLimit(), this::admitWrite);
     if (sources.putIfAbsent(id, source) != null) {
       throw new IllegalArgumentException("a source with id " + id + " exists");
     }
@@ -240,6 +284,47 @@ public final class Engine implements AutoCloseable {
   }
 
   /** Evicts the sealed segments with the oldest events until the data fits the limit. */
+  /**
+   * Refuses a write while the events held exceed {@link Builder#maxMemoryBytes} or the heap after
+   * collection is fuller than {@link Builder#maxHeapOccupancy}.
+   */
+  private void admitWrite() {
+    if (closed) {
+      throw new WritesRefusedException("the engine is closed");
+    }
+    if (maxMemoryBytes != Long.MAX_VALUE) {
+      long held = heldBytes();
+      if (held > maxMemoryBytes) {
+        throw new WritesRefusedException(
+            String.format(
+                Locale.ROOT,
+                "the events held in memory (%,d MB) reached the limit of %,d MB; retry later,"
+                    + " raise the limit, or drop sources no longer needed",
+                held >> 20,
+                maxMemoryBytes >> 20));
+      }
+    }
+    if (heap != null && heap.occupancyAfterGc() > maxHeapOccupancy) {
+      throw new WritesRefusedException(
+          String.format(
+              Locale.ROOT,
+              "the heap is %.0f%% full after garbage collection (limit %.0f%%); retry later",
+              100 * heap.occupancyAfterGc(),
+              100 * maxHeapOccupancy));
+    }
+  }
+
+  /**
+   * @return the bytes of events held in memory: unsealed heads and sealed segments
+   */
+  public long heldBytes() {
+    long total = 0;
+    for (Source s : sources.values()) {
+      total += s.headBytes() + s.sealedBytes();
+    }
+    return total;
+  }
+
   private void enforceMemoryLimit() {
     if (memoryLimitBytes == Long.MAX_VALUE) {
       return;
@@ -294,6 +379,9 @@ public final class Engine implements AutoCloseable {
     closed = true;
     queries.close();
     timer.shutdownNow();
+    if (heap != null) {
+      heap.close();
+    }
     sources.clear();
     workers.shutdown();
     try {

@@ -11,6 +11,7 @@ import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceKind;
 import dev.chartwell.engine.source.SourceSpec;
 import dev.chartwell.engine.source.SourceStats;
+import dev.chartwell.engine.source.WritesRefusedException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +46,41 @@ class EngineTest {
     assertThrows(IllegalArgumentException.class, () -> Engine.builder().workerThreads(0));
     assertThrows(IllegalArgumentException.class, () -> Engine.builder().segmentRows(0));
     assertThrows(IllegalArgumentException.class, () -> Engine.builder().memoryLimitBytes(0));
+    assertThrows(IllegalArgumentException.class, () -> Engine.builder().maxMemoryBytes(0));
+    assertThrows(IllegalArgumentException.class, () -> Engine.builder().maxHeapOccupancy(0));
+    assertThrows(IllegalArgumentException.class, () -> Engine.builder().maxHeapOccupancy(1.5));
+  }
+
+  @Test
+  void appendsAreRefusedWhileTheEventsHeldExceedTheLimitAndNothingIsEvicted() {
+    try (Engine engine =
+        Engine.builder().segmentRows(1000).maxMemoryBytes(1 << 20).workerThreads(1).build()) {
+      Source a = engine.createSource(SourceSpec.logs("a"));
+      long accepted = 0;
+      WritesRefusedException refused = null;
+      for (int batch = 0; batch < 1000 && refused == null; batch++) {
+        List<Event> events = new java.util.ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+          events.add(new Event(batch * 1000L + i, Map.of("Body", "event " + batch + "-" + i)));
+        }
+        try {
+          accepted += a.appendBatch(events).accepted();
+        } catch (WritesRefusedException e) {
+          refused = e;
+        }
+      }
+      assertTrue(refused != null, "never refused");
+      assertTrue(refused.getMessage().contains("reached the limit of 1 MB"), refused.getMessage());
+      // Everything accepted is still there (nothing was evicted), nothing of the refused batch.
+      assertEquals(accepted, a.stats().rows());
+      assertEquals(0, a.stats().evictedRows());
+      assertThrows(WritesRefusedException.class, () -> a.append(new Event(1, Map.of("Body", "x"))));
+      // Dropping data makes room again.
+      engine.dropSource(a.id());
+      Source b = engine.createSource(SourceSpec.logs("b"));
+      b.append(new Event(1, Map.of("Body", "x")));
+      assertEquals(1, b.stats().rows());
+    }
   }
 
   @Test

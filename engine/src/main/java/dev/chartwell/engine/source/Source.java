@@ -25,6 +25,7 @@ public final class Source {
   private final SourceSpec spec;
   private final int segmentRows;
   private final Consumer<Source> onSealed;
+  private final Runnable admission;
 
   private final Object lock = new Object();
   private volatile Schema schema = Schema.empty();
@@ -35,6 +36,8 @@ public final class Source {
   private volatile FrozenHead frozenHead;
   private long evictedSegments;
   private long evictedRows;
+  private volatile long headBytes;
+  private volatile long sealedBytes;
 
   private record FrozenHead(long version, Segment segment) {}
 
@@ -43,12 +46,15 @@ public final class Source {
    * @param spec the definition
    * @param segmentRows rows per sealed segment
    * @param onSealed told after each seal (the engine enforces its memory limit there)
+   * @param admission asked before each append; throws {@link WritesRefusedException} to refuse it
    */
-  Source(String id, SourceSpec spec, int segmentRows, Consumer<Source> onSealed) {
+  Source(
+      String id, SourceSpec spec, int segmentRows, Consumer<Source> onSealed, Runnable admission) {
     this.id = Objects.requireNonNull(id);
     this.spec = spec;
     this.segmentRows = segmentRows;
     this.onSealed = onSealed;
+    this.admission = admission;
     this.head = new SegmentBuilder(Math.min(segmentRows, 1024));
     if (spec.implicitColumn() != null) {
       define(spec.implicitColumn(), ColumnType.STRING);
@@ -67,11 +73,12 @@ public final class Source {
    * @param spec the definition
    * @param segmentRows rows per sealed segment
    * @param onSealed told after each seal
+   * @param admission asked before each append; throws {@link WritesRefusedException} to refuse it
    * @return the source
    */
   public static Source create(
-      String id, SourceSpec spec, int segmentRows, Consumer<Source> onSealed) {
-    return new Source(id, spec, segmentRows, onSealed);
+      String id, SourceSpec spec, int segmentRows, Consumer<Source> onSealed, Runnable admission) {
+    return new Source(id, spec, segmentRows, onSealed, admission);
   }
 
   /**
@@ -100,11 +107,14 @@ public final class Source {
    *
    * @param event the event
    * @throws RejectedEventException when the event cannot be stored; nothing of it is kept
+   * @throws WritesRefusedException when the engine refuses writes for now (memory)
    */
   public void append(Event event) {
+    admission.run();
     boolean sealedNow;
     synchronized (lock) {
       sealedNow = appendLocked(event);
+      headBytes = head.bytes();
     }
     if (sealedNow) {
       onSealed.accept(this);
@@ -116,8 +126,11 @@ public final class Source {
    *
    * @param events the events
    * @return how many were stored and why the others were not
+   * @throws WritesRefusedException when the engine refuses writes for now (memory); nothing of the
+   *     batch is kept
    */
   public AppendResult appendBatch(List<Event> events) {
+    admission.run();
     List<AppendResult.Rejection> rejections = new ArrayList<>();
     boolean sealedAny = false;
     synchronized (lock) {
@@ -128,6 +141,7 @@ public final class Source {
           rejections.add(new AppendResult.Rejection(i, e.getMessage()));
         }
       }
+      headBytes = head.bytes();
     }
     if (sealedAny) {
       onSealed.accept(this);
@@ -140,6 +154,7 @@ public final class Source {
     boolean sealedNow;
     synchronized (lock) {
       sealedNow = sealLocked();
+      headBytes = head.bytes();
     }
     if (sealedNow) {
       onSealed.accept(this);
@@ -224,11 +239,34 @@ public final class Source {
       if (!next.remove(segment)) {
         return false;
       }
-      sealed = List.copyOf(next);
+      setSealed(next);
       evictedSegments++;
       evictedRows += segment.rows();
       return true;
     }
+  }
+
+  /**
+   * @return the bytes the unsealed head holds (as of the last append or seal), without locking
+   */
+  public long headBytes() {
+    return headBytes;
+  }
+
+  /**
+   * @return the bytes of the sealed segments still held
+   */
+  public long sealedBytes() {
+    return sealedBytes;
+  }
+
+  private void setSealed(List<Segment> segments) {
+    long total = 0;
+    for (Segment s : segments) {
+      total += s.bytes();
+    }
+    sealed = List.copyOf(segments);
+    sealedBytes = total;
   }
 
   /**
@@ -293,7 +331,7 @@ public final class Source {
     Segment segment = head.build(nextSegmentId++, spec.implicitColumn());
     List<Segment> next = new ArrayList<>(sealed);
     next.add(segment);
-    sealed = List.copyOf(next);
+    setSealed(next);
     head = new SegmentBuilder(Math.min(segmentRows, 1024));
     for (Schema.Column c : schema.columns()) {
       head.addColumn(c.name(), c.type());

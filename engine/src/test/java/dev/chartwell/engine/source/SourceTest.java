@@ -23,7 +23,7 @@ class SourceTest {
     SourceSpec spec =
         new SourceSpec(
             null, "logs", SourceKind.LOG, "Timestamp", "Body", "Body", List.of(declared));
-    return Source.create("s1", spec, segmentRows, s -> seals.incrementAndGet());
+    return Source.create("s1", spec, segmentRows, s -> seals.incrementAndGet(), () -> {});
   }
 
   private static Event event(long ts, Object... kv) {
