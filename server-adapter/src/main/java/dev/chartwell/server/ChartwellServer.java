@@ -1,6 +1,7 @@
 package dev.chartwell.server;
 
 import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.server.charts.ChartRoutes;
 import dev.chartwell.server.clickstack.ResourceRoutes;
 import dev.chartwell.server.clickstack.Resources;
@@ -17,6 +18,7 @@ import dev.chartwell.server.management.OrganizationRoutes;
 import dev.chartwell.server.management.ServiceRoutes;
 import dev.chartwell.server.management.Services;
 import dev.chartwell.server.store.DataDirectory;
+import dev.chartwell.server.store.RecoveryReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -33,6 +35,9 @@ import java.util.Map;
 public final class ChartwellServer implements AutoCloseable {
   /** How long a service takes to provision, start, stop or terminate. */
   static final Duration SERVICE_TRANSITION = Duration.ofSeconds(1);
+
+  /** Ingestion is refused while the heap is fuller than this after garbage collection. */
+  static final double MAX_HEAP_OCCUPANCY = 0.85;
 
   private final DataDirectory dataDirectory;
   private final Accounts accounts;
@@ -74,11 +79,22 @@ public final class ChartwellServer implements AutoCloseable {
   public static ChartwellServer start(ServerConfig config, PrintStream log) throws IOException {
     Json json = new Json();
     DataDirectory dir = DataDirectory.open(config.dataDir());
+    RecoveryReport recovery = RecoveryReport.begin(dir.root());
     Accounts accounts = null;
     Services services = null;
     SourceCatalog catalog = null;
     Resources resources = null;
-    Engine engine = Engine.builder().workerThreads(config.threads()).build();
+    Accounts.Bootstrap boot = null;
+    Engine engine =
+        Engine.builder()
+            .workerThreads(config.threads())
+            .queryLimits(
+                QueryLimits.defaults(config.threads())
+                    .withTimeout(config.queryTimeout())
+                    .withMemoryBytes(config.queryMemoryBytes()))
+            .maxMemoryBytes(config.maxMemoryBytes())
+            .maxHeapOccupancy(MAX_HEAP_OCCUPANCY)
+            .build();
     try {
       accounts = Accounts.open(dir.root(), json.mapper(), Clock.systemUTC());
       catalog = SourceCatalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC());
@@ -102,7 +118,8 @@ public final class ChartwellServer implements AutoCloseable {
                 }
               });
       holder[0] = services;
-      Accounts.Bootstrap boot =
+      recovery.close();
+      boot =
           accounts.bootstrap(
               config.orgId(),
               config.apiKey().map(ServerConfig.ApiKeySpec::keyId),
@@ -137,6 +154,7 @@ public final class ChartwellServer implements AutoCloseable {
           ApiServer.start(config.host(), config.port(), httpThreads, 1024, router, json, log);
 
       List<String> banner = new ArrayList<>();
+      recovery.line().ifPresent(banner::add);
       String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
       banner.add("Chartwell listening on http://" + host + ":" + api.port());
       banner.add("organization id: " + boot.organization().id());
@@ -161,6 +179,10 @@ public final class ChartwellServer implements AutoCloseable {
       return new ChartwellServer(
           dir, accounts, services, catalog, resources, engine, api, List.copyOf(banner));
     } catch (IOException | RuntimeException e) {
+      recovery.close();
+      if (boot != null) {
+        accounts.undoGeneratedKey(boot);
+      }
       if (services != null) {
         services.close();
       }

@@ -1,6 +1,7 @@
 package dev.chartwell.server;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,9 @@ import java.util.regex.Pattern;
  * @param threads query worker threads
  * @param maxRequestBytes body limit of every route but ingestion
  * @param maxIngestBytes body limit of the ingestion route
+ * @param queryTimeout how long a chart query may run
+ * @param queryMemoryBytes the most heap one chart query may hold
+ * @param maxMemoryBytes the most bytes of events held in memory before ingestion is refused
  */
 public record ServerConfig(
     String host,
@@ -37,7 +41,20 @@ public record ServerConfig(
     boolean demo,
     int threads,
     long maxRequestBytes,
-    long maxIngestBytes) {
+    long maxIngestBytes,
+    Duration queryTimeout,
+    long queryMemoryBytes,
+    long maxMemoryBytes) {
+
+  /** The default of {@code --max-memory}: half of the heap. */
+  static long defaultMaxMemory() {
+    return Runtime.getRuntime().maxMemory() / 2;
+  }
+
+  /** The default of {@code --query-memory}: a quarter of the heap, at most 1 GiB. */
+  static long defaultQueryMemory() {
+    return Math.max(1 << 20, Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4));
+  }
 
   /**
    * A key id and secret given with {@code --api-key KEYID:SECRET}.
@@ -75,8 +92,17 @@ public record ServerConfig(
           new Flag("demo", null, "off", "create the demo service, source and events"),
           new Flag("threads", "N", "cores", "query worker threads"),
           new Flag("max-request-bytes", "SIZE", "1m", "body limit of every route but ingestion"),
-          new Flag("max-ingest-bytes", "SIZE", "64m", "body limit of the ingestion route"));
+          new Flag("max-ingest-bytes", "SIZE", "64m", "body limit of the ingestion route"),
+          new Flag("query-timeout", "DURATION", "30s", "longest a chart query may run"),
+          new Flag(
+              "query-memory", "SIZE", "1/4 of heap, at most 1g", "most heap one query may hold"),
+          new Flag(
+              "max-memory",
+              "SIZE",
+              "1/2 of heap",
+              "events held in memory before ingestion answers 503"));
 
+  private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
   private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final Pattern SECRET = Pattern.compile("[\\x21-\\x7e]{8,256}");
   private static final Pattern IPV4 =
@@ -140,7 +166,10 @@ public record ServerConfig(
         v.bool("demo", false),
         v.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024),
         v.size("max-request-bytes", 1L << 20),
-        v.size("max-ingest-bytes", 64L << 20));
+        v.size("max-ingest-bytes", 64L << 20),
+        v.duration("query-timeout", Duration.ofSeconds(30)),
+        v.size("query-memory", defaultQueryMemory()),
+        v.size("max-memory", defaultMaxMemory()));
   }
 
   /**
@@ -259,6 +288,28 @@ public record ServerConfig(
         // reported below
       }
       throw bad(name, value.get(), "must be a positive size in bytes, optionally with k, m or g");
+    }
+
+    Duration duration(String name, Duration dflt) throws ConfigException {
+      Optional<String> value = raw(name);
+      if (value.isEmpty()) {
+        return dflt;
+      }
+      java.util.regex.Matcher m = DURATION.matcher(value.get().trim());
+      if (m.matches()) {
+        long n = Long.parseLong(m.group(1));
+        Duration d =
+            switch (m.group(2)) {
+              case "ms" -> Duration.ofMillis(n);
+              case "s" -> Duration.ofSeconds(n);
+              case "m" -> Duration.ofMinutes(n);
+              default -> Duration.ofHours(n);
+            };
+        if (!d.isZero()) {
+          return d;
+        }
+      }
+      throw bad(name, value.get(), "must be a positive duration such as 500ms, 30s, 5m or 1h");
     }
 
     Optional<String> orgId() throws ConfigException {

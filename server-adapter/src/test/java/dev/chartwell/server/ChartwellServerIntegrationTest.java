@@ -116,4 +116,22 @@ class ChartwellServerIntegrationTest {
           "the secret must not be stored");
     }
   }
+
+  @Test
+  void anotherOrgIdOnAnExistingDirectoryIsRefusedNamingTheOneItHolds() throws Exception {
+    try (ChartwellServer first = start(config("--org-id", ORG))) {
+      assertEquals("organization id: " + ORG, first.banner().get(1));
+    }
+    String other = "00000000-0000-4000-8000-000000000000";
+    Exception e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> start(config("--org-id", other)));
+    assertTrue(
+        e.getMessage().contains("differs from the organization this data directory holds (" + ORG),
+        e.getMessage());
+    // Nothing was added: the same directory still starts with its own organization only.
+    try (ChartwellServer again = start(config())) {
+      assertEquals("organization id: " + ORG, again.banner().get(1));
+    }
+  }
 }

@@ -119,6 +119,15 @@ class ExecutableJarIT {
       var got = http.send("GET", services + "/" + id, null, "Authorization", auth);
       assertEquals(200, got.statusCode(), got.body());
       assertTrue(got.body().contains("\"name\":\"Survivor\""), got.body());
+      // One line of ours says what was recovered; the storage library's warnings are folded in.
+      List<String> out = Files.readAllLines(dir.resolve("second.out"));
+      assertEquals(
+          1,
+          out.stream().filter(l -> l.startsWith("recovered after an unclean stop: ")).count(),
+          String.join("\n", out));
+      assertTrue(
+          out.stream().noneMatch(l -> l.contains("WARNING") || l.contains("openhft")),
+          String.join("\n", out));
     } finally {
       second.destroy();
       second.waitFor(30, TimeUnit.SECONDS);

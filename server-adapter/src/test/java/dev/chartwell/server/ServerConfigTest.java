@@ -35,6 +35,32 @@ class ServerConfigTest {
     assertEquals(Runtime.getRuntime().availableProcessors(), c.threads());
     assertEquals(1L << 20, c.maxRequestBytes());
     assertEquals(64L << 20, c.maxIngestBytes());
+    assertEquals(java.time.Duration.ofSeconds(30), c.queryTimeout());
+    assertEquals(ServerConfig.defaultQueryMemory(), c.queryMemoryBytes());
+    assertEquals(Runtime.getRuntime().maxMemory() / 2, c.maxMemoryBytes());
+  }
+
+  @Test
+  void queryAndMemoryLimits() throws Exception {
+    ServerConfig c =
+        parse(
+            Map.of("CHARTWELL_MAX_MEMORY", "300m"),
+            "--query-timeout",
+            "500ms",
+            "--query-memory=64m");
+    assertEquals(java.time.Duration.ofMillis(500), c.queryTimeout());
+    assertEquals(64L << 20, c.queryMemoryBytes());
+    assertEquals(300L << 20, c.maxMemoryBytes());
+    assertEquals(
+        java.time.Duration.ofMinutes(2), parse(Map.of(), "--query-timeout=2m").queryTimeout());
+    assertEquals(
+        java.time.Duration.ofHours(1), parse(Map.of(), "--query-timeout=1h").queryTimeout());
+    assertEquals(
+        "--query-timeout: must be a positive duration such as 500ms, 30s, 5m or 1h, got '0s'",
+        error(Map.of(), "--query-timeout", "0s"));
+    assertEquals(
+        "--query-timeout: must be a positive duration such as 500ms, 30s, 5m or 1h, got '30'",
+        error(Map.of(), "--query-timeout", "30"));
   }
 
   @Test

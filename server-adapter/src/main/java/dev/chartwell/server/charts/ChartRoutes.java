@@ -10,12 +10,16 @@ import dev.chartwell.engine.query.AggFn;
 import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.engine.query.Granularity;
+import dev.chartwell.engine.query.QueryAbortedException;
+import dev.chartwell.engine.query.QueryControl;
+import dev.chartwell.engine.query.QueryOptions;
 import dev.chartwell.engine.query.QueryValidationException;
 import dev.chartwell.engine.query.Series;
 import dev.chartwell.engine.query.SeriesReturnType;
 import dev.chartwell.engine.query.UnknownSourceException;
 import dev.chartwell.engine.source.AppendResult;
 import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.source.WritesRefusedException;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.clickstack.SourceCatalog;
 import dev.chartwell.server.http.ApiException;
@@ -26,6 +30,7 @@ import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
+import java.io.OutputStream;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,6 +61,9 @@ public final class ChartRoutes {
           "groupBy",
           "metricName",
           "metricDataType");
+
+  /** What ingestion refused for memory tells the client to wait before sending again. */
+  static final int RETRY_AFTER_SECONDS = 5;
 
   private ChartRoutes() {}
 
@@ -117,16 +125,16 @@ public final class ChartRoutes {
           "Content-Type must be application/x-ndjson or application/json, got '" + type + "'");
     }
     EventReader reader = new EventReader(mapper, source.spec().timestampColumn());
-    reader.read(
-        req.bodyStream(),
-        (batch, lines) -> {
-          AppendResult r = source.appendBatch(batch);
-          List<Map.Entry<Integer, String>> out = new ArrayList<>();
-          for (AppendResult.Rejection x : r.rejections()) {
-            out.add(new AbstractMap.SimpleEntry<>(x.index(), x.reason()));
-          }
-          return out;
-        });
+    try {
+      readEvents(req, source, reader);
+    } catch (ApiException refused) {
+      if (refused.code() == ErrorCode.SERVICE_UNAVAILABLE) {
+        // Refused part way (memory): read the rest of the body (within the route's limit, not
+        // stored) so that the client, still sending, receives the answer instead of a reset.
+        req.bodyStream().transferTo(OutputStream.nullOutputStream());
+      }
+      throw refused;
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("accepted", reader.accepted());
     body.put("rejected", reader.rejected());
@@ -139,6 +147,48 @@ public final class ChartRoutes {
     }
     body.put("errors", errors);
     return Response.json(200, body);
+  }
+
+  private static void readEvents(Request req, Source source, EventReader reader)
+      throws java.io.IOException {
+    reader.read(
+        req.bodyStream(),
+        (batch, lines) -> {
+          AppendResult r;
+          try {
+            r = source.appendBatch(batch);
+          } catch (WritesRefusedException e) {
+            throw new ApiException(
+                ErrorCode.SERVICE_UNAVAILABLE,
+                String.format(
+                    Locale.ROOT,
+                    "%s; %d events of this request before line %d were stored, nothing from"
+                        + " that line on",
+                    e.getMessage(),
+                    reader.accepted(),
+                    lines.get(0)),
+                Map.of("Retry-After", String.valueOf(RETRY_AFTER_SECONDS)));
+          }
+          List<Map.Entry<Integer, String>> out = new ArrayList<>();
+          for (AppendResult.Rejection x : r.rejections()) {
+            out.add(new AbstractMap.SimpleEntry<>(x.index(), x.reason()));
+          }
+          return out;
+        });
+  }
+
+  /** The answer to a query the engine stopped or refused, naming the limit. */
+  static ApiException aborted(QueryAbortedException e) {
+    return switch (e.reason()) {
+      case BUSY ->
+          new ApiException(
+              ErrorCode.TOO_MANY_REQUESTS,
+              e.getMessage(),
+              Map.of("Retry-After", String.valueOf(1)));
+      case MEMORY -> ApiException.badRequest(e.getMessage());
+      case TIMEOUT, CANCELLED, SHUTDOWN ->
+          new ApiException(ErrorCode.SERVICE_UNAVAILABLE, e.getMessage());
+    };
   }
 
   private static Source ownSource(
@@ -162,12 +212,15 @@ public final class ChartRoutes {
       }
     }
     ChartResult result;
+    QueryControl control = new QueryControl();
     try {
-      result = engine.query(q);
+      result = engine.query(q, QueryOptions.DEFAULT.withControl(control));
     } catch (QueryValidationException e) {
       throw ApiException.badRequest(e.getMessage());
     } catch (UnknownSourceException e) {
       throw ApiException.notFound(e.getMessage());
+    } catch (QueryAbortedException e) {
+      throw aborted(e);
     }
     ObjectNode body = json.mapper().createObjectNode();
     ArrayNode data = body.putArray("data");

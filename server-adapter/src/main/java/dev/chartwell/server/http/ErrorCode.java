@@ -11,7 +11,8 @@ public enum ErrorCode {
   PAYLOAD_TOO_LARGE(413),
   UNSUPPORTED_MEDIA_TYPE(415),
   TOO_MANY_REQUESTS(429),
-  INTERNAL(500);
+  INTERNAL(500),
+  SERVICE_UNAVAILABLE(503);
 
   private final int status;
 

@@ -86,6 +86,20 @@ public final class Accounts implements AutoCloseable {
       Optional<String> secret,
       String tier,
       boolean paid) {
+    if (orgId.isPresent() && organization(orgId.get()).isEmpty()) {
+      Optional<String> held =
+          organizations.values().stream().map(this::readOrg).map(Organization::id).findFirst();
+      if (held.isPresent()) {
+        throw new IllegalArgumentException(
+            "--org-id "
+                + orgId.get()
+                + " differs from the organization this data directory holds ("
+                + held.get()
+                + "); start with --org-id "
+                + held.get()
+                + ", without --org-id, or with another --data-dir");
+      }
+    }
     Organization org =
         orgId.isPresent()
             ? organization(orgId.get()).orElseGet(() -> createOrganization(orgId.get(), tier, paid))
@@ -214,6 +228,19 @@ public final class Accounts implements AutoCloseable {
           "API key " + keyId + " is the last admin key of the organization and cannot be deleted");
     }
     keys.remove(keyId);
+  }
+
+  /**
+   * Removes the admin key that {@link #bootstrap} just generated, when the start failed before its
+   * secret could be shown: the next start then generates (and shows) a new one instead of leaving a
+   * key nobody knows the secret of.
+   *
+   * @param bootstrap what bootstrap returned
+   */
+  public synchronized void undoGeneratedKey(Bootstrap bootstrap) {
+    if (bootstrap.generatedSecret().isPresent()) {
+      keys.remove(bootstrap.keyId());
+    }
   }
 
   private Organization createOrganization(String id, String tier, boolean paid) {

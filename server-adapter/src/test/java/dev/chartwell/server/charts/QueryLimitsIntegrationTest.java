@@ -1,0 +1,173 @@
+package dev.chartwell.server.charts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.TestServers;
+import dev.chartwell.server.http.HttpTestClient;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The server's limits over HTTP: a query past its deadline is a 503, one over its memory budget or
+ * its group limit a 400 (and stops early), and ingestion past {@code --max-memory} a 503 with
+ * {@code Retry-After} that keeps what it accepted while the server stays responsive.
+ */
+class QueryLimitsIntegrationTest {
+  static final ObjectMapper MAPPER = new ObjectMapper();
+  static final String BASE = "/v1/organizations/" + TestServers.ORG + "/services";
+  static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
+  static final long T = 1_767_225_600_000L;
+
+  @TempDir Path dataDir;
+  ChartwellServer server;
+  HttpTestClient http;
+  String token;
+  String sourceId;
+
+  void start(String... flags) throws Exception {
+    server = TestServers.start(dataDir, flags);
+    http = new HttpTestClient(server.port());
+    JsonNode created =
+        admin("POST", BASE, "{\"name\":\"Limits\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
+    String serviceId = created.get("service").get("id").textValue();
+    token = created.get("password").textValue();
+    for (int i = 0; i < 100; i++) {
+      if (admin("GET", BASE + "/" + serviceId, null).get("state").textValue().equals("running")) {
+        break;
+      }
+      Thread.sleep(50);
+    }
+    sourceId =
+        admin(
+                "POST",
+                BASE + "/" + serviceId + "/clickstack/sources",
+                "{\"name\":\"app\",\"kind\":\"log\"}")
+            .get("id")
+            .textValue();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  JsonNode admin(String method, String path, String body) throws Exception {
+    HttpResponse<String> r = http.send(method, path, body, "Authorization", ADMIN);
+    assertEquals(200, r.statusCode(), r.body());
+    return MAPPER.readTree(r.body()).get("result");
+  }
+
+  HttpResponse<String> ingest(int events) throws Exception {
+    StringBuilder ndjson = new StringBuilder();
+    for (int i = 0; i < events; i++) {
+      ndjson
+          .append("{\"Timestamp\":")
+          .append(T + i)
+          .append(",\"Body\":\"request ")
+          .append(i)
+          .append(" took ")
+          .append(i % 977)
+          .append(" ms\",\"d\":")
+          .append(i % 1000)
+          .append("}\n");
+    }
+    return http.send(
+        "POST",
+        "/api/v2/sources/" + sourceId + "/events",
+        ndjson.toString(),
+        "Authorization",
+        "Bearer " + token,
+        "Content-Type",
+        "application/x-ndjson");
+  }
+
+  HttpResponse<String> chart(String aggFn, String field, String where, String groupBy)
+      throws Exception {
+    String series =
+        "{\"sourceId\":\""
+            + sourceId
+            + "\",\"aggFn\":\""
+            + aggFn
+            + "\""
+            + (field == null ? "" : ",\"field\":\"" + field + "\"")
+            + ",\"where\":\""
+            + where
+            + "\",\"whereLanguage\":\"sql\",\"groupBy\":"
+            + groupBy
+            + "}";
+    return http.send(
+        "POST",
+        "/api/v2/charts/series",
+        "{\"startTime\":"
+            + T
+            + ",\"endTime\":"
+            + (T + 86_400_000)
+            + ",\"granularity\":\"1d\",\"series\":["
+            + series
+            + "]}",
+        "Authorization",
+        "Bearer " + token,
+        "Content-Type",
+        "application/json");
+  }
+
+  static String error(HttpResponse<String> r) throws Exception {
+    return MAPPER.readTree(r.body()).get("error").textValue();
+  }
+
+  @Test
+  void aQueryPastItsDeadlineIsA503NamingTheLimit() throws Exception {
+    start("--query-timeout", "1ms");
+    assertEquals(200, ingest(200_000).statusCode());
+    HttpResponse<String> r = chart("p99", "d", "Body ILIKE '%_%_%_%_%9 ms'", "[]");
+    assertEquals(503, r.statusCode(), r.body());
+    assertTrue(
+        error(r).startsWith("SERVICE_UNAVAILABLE: the query ran longer than its limit of 1 ms"),
+        r.body());
+    assertEquals(200, http.send("GET", "/health", null).statusCode());
+  }
+
+  @Test
+  void aQueryOverItsMemoryBudgetOrGroupLimitIsA400() throws Exception {
+    start("--query-memory", "1m");
+    assertEquals(200, ingest(200_000).statusCode());
+    HttpResponse<String> memory = chart("p99", "d", "", "[]");
+    assertEquals(400, memory.statusCode(), memory.body());
+    assertTrue(error(memory).contains("memory budget of 1 MB"), memory.body());
+    HttpResponse<String> groups = chart("count", null, "", "[\"Body\",\"d\"]");
+    assertEquals(400, groups.statusCode(), groups.body());
+    assertTrue(error(groups).contains("more than 10,000 groups"), groups.body());
+    // A query within the limits still answers.
+    HttpResponse<String> count = chart("count", null, "", "[]");
+    assertEquals(200, count.statusCode(), count.body());
+    assertTrue(count.body().contains("200000"), count.body());
+  }
+
+  @Test
+  void ingestionPastMaxMemoryIsA503ThatKeepsWhatItAccepted() throws Exception {
+    start("--max-memory", "1m");
+    HttpResponse<String> r = ingest(100_000);
+    assertEquals(503, r.statusCode(), r.body());
+    assertEquals("5", r.headers().firstValue("Retry-After").orElse(null));
+    String text = error(r);
+    assertTrue(text.contains("reached the limit of 1 MB"), text);
+    long stored =
+        Long.parseLong(text.replaceAll(".*; (\\d+) events of this request before line.*", "$1"));
+    assertTrue(stored > 0 && stored < 100_000, text);
+    // Later writes are refused too; the server answers everything else, with all it accepted.
+    assertEquals(503, ingest(10).statusCode());
+    assertEquals(200, http.send("GET", "/health", null).statusCode());
+    HttpResponse<String> count = chart("count", null, "", "[]");
+    assertEquals(200, count.statusCode(), count.body());
+    assertTrue(count.body().contains("\"series_0.data\":" + stored), count.body());
+  }
+}
