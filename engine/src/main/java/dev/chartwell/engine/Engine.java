@@ -3,6 +3,7 @@ package dev.chartwell.engine;
 import dev.chartwell.engine.exec.QueryEngine;
 import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.query.QueryCounters;
 import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.engine.query.QueryOptions;
 import dev.chartwell.engine.query.QueryValidationException;
@@ -263,6 +264,13 @@ public final class Engine implements AutoCloseable {
   public ChartResult query(ChartQuery query, QueryOptions options) {
     requireOpen();
     return queries.run(query, options);
+  }
+
+  /**
+   * @return how many queries run now, and how many completed, were stopped or refused so far
+   */
+  public QueryCounters queryCounters() {
+    return queries.counters();
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.chartwell.engine.query.Granularity;
 import dev.chartwell.engine.query.QueryAbortedException;
 import dev.chartwell.engine.query.QueryAbortedException.Reason;
 import dev.chartwell.engine.query.QueryControl;
+import dev.chartwell.engine.query.QueryCounters;
 import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.engine.query.QueryOptions;
 import dev.chartwell.engine.query.QueryValidationException;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -46,6 +48,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -78,6 +81,8 @@ public final class QueryEngine {
   private final Semaphore turns;
   private final AtomicInteger waiting = new AtomicInteger();
   private final Set<QueryControl> running = ConcurrentHashMap.newKeySet();
+  private final Map<Reason, LongAdder> aborted = new EnumMap<>(Reason.class);
+  private final LongAdder completed = new LongAdder();
   private final Map<String, Expr> astCache = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
@@ -100,6 +105,22 @@ public final class QueryEngine {
     this.limits = limits;
     this.timer = timer;
     this.turns = new Semaphore(limits.maxRunning(), true);
+    for (Reason r : Reason.values()) {
+      aborted.put(r, new LongAdder());
+    }
+  }
+
+  /**
+   * @return counts of the queries run, stopped and refused since the engine started
+   */
+  public QueryCounters counters() {
+    return new QueryCounters(
+        running.size(),
+        completed.sum(),
+        aborted.get(Reason.TIMEOUT).sum(),
+        aborted.get(Reason.CANCELLED).sum(),
+        aborted.get(Reason.MEMORY).sum(),
+        aborted.get(Reason.BUSY).sum());
   }
 
   /**
@@ -115,7 +136,12 @@ public final class QueryEngine {
     QueryValidator.validate(query);
     QueryControl control = options.control() != null ? options.control() : new QueryControl();
     control.budget(limits.memoryBytes());
-    awaitTurn();
+    try {
+      awaitTurn();
+    } catch (QueryAbortedException e) {
+      aborted.get(e.reason()).increment();
+      throw e;
+    }
     running.add(control);
     Duration timeout = options.timeout() != null ? options.timeout() : limits.timeout();
     ScheduledFuture<?> deadline =
@@ -132,7 +158,15 @@ public final class QueryEngine {
       if (closed) {
         control.abort(Reason.SHUTDOWN, "the engine is closing");
       }
-      return runAdmitted(query, options, control);
+      ChartResult result = runAdmitted(query, options, control);
+      completed.increment();
+      return result;
+    } catch (QueryAbortedException e) {
+      aborted.get(e.reason()).increment();
+      throw e;
+    } catch (RuntimeException e) {
+      completed.increment();
+      throw e;
     } finally {
       deadline.cancel(false);
       running.remove(control);

@@ -127,6 +127,8 @@ class QueryGovernanceTest {
                       new QueryOptions(false).withTimeout(Duration.ofMillis(1))));
       assertEquals(Reason.TIMEOUT, e.reason());
       assertTrue(e.getMessage().contains("limit of 1 ms"), e.getMessage());
+      assertEquals(1, engine.queryCounters().timedOut());
+      assertEquals(0, engine.queryCounters().running());
     }
   }
 
@@ -163,6 +165,8 @@ class QueryGovernanceTest {
       assertTrue(e.getMessage().contains("memory budget of 1 MB"), e.getMessage());
       // Within budget the same engine answers.
       assertEquals(1, engine.query(query(s, AggFn.COUNT, null, "")).rows().size());
+      assertEquals(
+          new dev.chartwell.engine.query.QueryCounters(0, 1, 0, 0, 1, 0), engine.queryCounters());
     }
   }
 
@@ -210,6 +214,8 @@ class QueryGovernanceTest {
       first.get(10, TimeUnit.SECONDS);
       // The turn is free again.
       assertEquals(1, queries.run(q, QueryOptions.DEFAULT).rows().size());
+      assertEquals(2, queries.counters().refused());
+      assertEquals(2, queries.counters().completed());
     } finally {
       release.countDown();
       workers.shutdownNow();
