@@ -1,5 +1,6 @@
 package dev.chartwell.server;
 
+import dev.chartwell.server.http.FatalErrors;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Map;
@@ -36,6 +37,7 @@ public final class Main {
     System.setProperty("chronicle.analytics.disable", "true");
     System.setProperty("chronicle.announcer.disable", "true");
     CHRONICLE_LOG.setLevel(Level.WARNING);
+    Thread.setDefaultUncaughtExceptionHandler(new FatalErrors(System.err));
     CountDownLatch stop = new CountDownLatch(1);
     int code = run(args, System.getenv(), System.out, System.err, stop, () -> installSignals(stop));
     System.exit(code);
