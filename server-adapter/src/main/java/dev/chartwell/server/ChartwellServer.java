@@ -73,7 +73,15 @@ public final class ChartwellServer implements AutoCloseable {
    */
   public static ChartwellServer start(ServerConfig config, PrintStream log) throws IOException {
     Json json = new Json();
-    DataDirectory dir = DataDirectory.open(config.dataDir());
+    // The port first: a server that cannot listen must not touch the data directory.
+    ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log);
+    DataDirectory dir;
+    try {
+      dir = DataDirectory.open(config.dataDir());
+    } catch (IOException | RuntimeException e) {
+      api.stop(1);
+      throw e;
+    }
     Accounts accounts = null;
     Services services = null;
     SourceCatalog catalog = null;
@@ -132,9 +140,7 @@ public final class ChartwellServer implements AutoCloseable {
           config.maxRequestBytes(),
           config.maxIngestBytes());
 
-      int httpThreads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
-      ApiServer api =
-          ApiServer.start(config.host(), config.port(), httpThreads, 1024, router, json, log);
+      api.start(router);
 
       List<String> banner = new ArrayList<>();
       String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
@@ -161,6 +167,7 @@ public final class ChartwellServer implements AutoCloseable {
       return new ChartwellServer(
           dir, accounts, services, catalog, resources, engine, api, List.copyOf(banner));
     } catch (IOException | RuntimeException e) {
+      api.stop(1);
       if (services != null) {
         services.close();
       }

@@ -1,6 +1,8 @@
 package dev.chartwell.server;
 
+import dev.chartwell.server.http.ApiServer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +27,7 @@ import java.util.regex.Pattern;
  * @param threads query worker threads
  * @param maxRequestBytes body limit of every route but ingestion
  * @param maxIngestBytes body limit of the ingestion route
+ * @param http the HTTP front's timeouts and limits
  */
 public record ServerConfig(
     String host,
@@ -37,7 +40,8 @@ public record ServerConfig(
     boolean demo,
     int threads,
     long maxRequestBytes,
-    long maxIngestBytes) {
+    long maxIngestBytes,
+    ApiServer.Options http) {
 
   /**
    * A key id and secret given with {@code --api-key KEYID:SECRET}.
@@ -75,7 +79,14 @@ public record ServerConfig(
           new Flag("demo", null, "off", "create the demo service, source and events"),
           new Flag("threads", "N", "cores", "query worker threads"),
           new Flag("max-request-bytes", "SIZE", "1m", "body limit of every route but ingestion"),
-          new Flag("max-ingest-bytes", "SIZE", "64m", "body limit of the ingestion route"));
+          new Flag("max-ingest-bytes", "SIZE", "64m", "body limit of the ingestion route"),
+          new Flag("idle-timeout", "DURATION", "30s", "close connections idle this long"),
+          new Flag(
+              "header-timeout", "DURATION", "10s", "time to send a request's line and headers"),
+          new Flag("body-timeout", "DURATION", "10s", "longest pause while a request body arrives"),
+          new Flag("max-connections", "N", "1000", "open connections (more wait to be accepted)"),
+          new Flag("http-threads", "N", "200", "HTTP worker threads, 8-10000"),
+          new Flag("max-header-bytes", "SIZE", "16k", "request line plus headers, 1k-1m"));
 
   private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final Pattern SECRET = Pattern.compile("[\\x21-\\x7e]{8,256}");
@@ -140,7 +151,14 @@ public record ServerConfig(
         v.bool("demo", false),
         v.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024),
         v.size("max-request-bytes", 1L << 20),
-        v.size("max-ingest-bytes", 64L << 20));
+        v.size("max-ingest-bytes", 64L << 20),
+        new ApiServer.Options(
+            v.duration("idle-timeout", Duration.ofSeconds(30)),
+            v.duration("header-timeout", Duration.ofSeconds(10)),
+            v.duration("body-timeout", Duration.ofSeconds(10)),
+            v.intValue("max-connections", 1000, 1, 1_000_000),
+            v.intValue("http-threads", 200, 8, 10_000),
+            (int) v.size("max-header-bytes", 16L << 10, 1L << 10, 1L << 20)));
   }
 
   /**
@@ -240,6 +258,10 @@ public record ServerConfig(
     }
 
     long size(String name, long dflt) throws ConfigException {
+      return size(name, dflt, 1, 1L << 40);
+    }
+
+    long size(String name, long dflt, long min, long max) throws ConfigException {
       Optional<String> value = raw(name);
       if (value.isEmpty()) {
         return dflt;
@@ -252,13 +274,43 @@ public record ServerConfig(
       }
       try {
         long n = Long.parseLong(s);
-        if (n > 0 && n <= (1L << 40) / unit) {
+        if (n > 0 && n <= max / unit && n * unit >= min) {
           return n * unit;
         }
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw bad(name, value.get(), "must be a positive size in bytes, optionally with k, m or g");
+      String range = min == 1 && max == 1L << 40 ? "" : " from " + min + " to " + max + " bytes";
+      throw bad(
+          name, value.get(), "must be a positive size in bytes, optionally with k, m or g" + range);
+    }
+
+    /** A duration: a positive number with {@code ms}, {@code s}, {@code m} or {@code h}. */
+    Duration duration(String name, Duration dflt) throws ConfigException {
+      Optional<String> value = raw(name);
+      if (value.isEmpty()) {
+        return dflt;
+      }
+      java.util.regex.Matcher m =
+          Pattern.compile("(\\d{1,9})(ms|s|m|h)")
+              .matcher(value.get().trim().toLowerCase(Locale.ROOT));
+      if (m.matches()) {
+        long n = Long.parseLong(m.group(1));
+        Duration d =
+            switch (m.group(2)) {
+              case "ms" -> Duration.ofMillis(n);
+              case "s" -> Duration.ofSeconds(n);
+              case "m" -> Duration.ofMinutes(n);
+              default -> Duration.ofHours(n);
+            };
+        if (d.toMillis() >= 100 && d.compareTo(Duration.ofHours(24)) <= 0) {
+          return d;
+        }
+      }
+      throw bad(
+          name,
+          value.get(),
+          "must be a duration from 100ms to 24h with a unit: ms, s, m or h (for example 30s)");
     }
 
     Optional<String> orgId() throws ConfigException {

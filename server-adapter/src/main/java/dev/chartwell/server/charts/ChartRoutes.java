@@ -24,6 +24,7 @@ import dev.chartwell.server.http.ErrorCode;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
+import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
 import java.util.AbstractMap;
@@ -32,7 +33,6 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -56,6 +56,13 @@ public final class ChartRoutes {
           "groupBy",
           "metricName",
           "metricDataType");
+
+  /**
+   * What ingestion reads ({@link EventReader}): NDJSON (one object per line; {@code
+   * application/jsonl} is its other common name) or a JSON array of objects.
+   */
+  static final Route.Body EVENT_BODIES =
+      new Route.Body(Set.of("application/x-ndjson", "application/jsonl", "application/json"), true);
 
   private ChartRoutes() {}
 
@@ -89,6 +96,7 @@ public final class ChartRoutes {
         "/api/v2/sources/{sourceId}/events",
         bearer,
         maxIngestBytes,
+        EVENT_BODIES,
         req -> ingest(req, catalog, engine, events));
     router.add(
         "POST",
@@ -106,16 +114,6 @@ public final class ChartRoutes {
     p.requireWritable();
     String sourceId = req.pathParam("sourceId");
     Source source = ownSource(catalog, engine, p, sourceId, "source " + sourceId + " not found");
-    String type = req.header("Content-Type").orElse("").toLowerCase(Locale.ROOT);
-    if (!type.isEmpty()
-        && !type.startsWith("application/x-ndjson")
-        && !type.startsWith("application/json")
-        && !type.startsWith("application/jsonl")
-        && !type.startsWith("text/plain")) {
-      throw new ApiException(
-          ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-          "Content-Type must be application/x-ndjson or application/json, got '" + type + "'");
-    }
     EventReader reader = new EventReader(mapper, source.spec().timestampColumn());
     reader.read(
         req.bodyStream(),
