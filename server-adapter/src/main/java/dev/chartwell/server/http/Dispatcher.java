@@ -66,6 +66,9 @@ final class Dispatcher extends Handler.Abstract {
           new ApiException(ErrorCode.INTERNAL, "unexpected server error; request id " + requestId);
       status = internal.code().status();
       body = error(internal, requestId);
+    } catch (Error e) {
+      exchange.finish(); // the permit and the watch go back even now; Jetty answers 500
+      throw e;
     }
     // An oversized body is not read; the connection cannot carry another request after it.
     boolean close = exchange.finish() || status == ErrorCode.PAYLOAD_TOO_LARGE.status();

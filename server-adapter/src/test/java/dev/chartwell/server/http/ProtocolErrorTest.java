@@ -178,6 +178,13 @@ class ProtocolErrorTest {
   }
 
   @Test
+  void unknownExpectationIs417() throws IOException {
+    assertEquals(
+        "EXPECTATION_FAILED: the Expect header is not supported",
+        envelope(send("GET /echo/x HTTP/1.1\r\nHost: x\r\nExpect: coffee\r\n\r\n"), 417));
+  }
+
+  @Test
   void malformedHeaderLineIs400() throws IOException {
     envelope(send("GET /echo/x HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n"), 400);
     envelope(send("GET /echo/x HTTP/1.1\r\nHost: x\r\nBad\u0001Name: v\r\n\r\n"), 400);

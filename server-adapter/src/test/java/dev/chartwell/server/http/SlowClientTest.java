@@ -202,6 +202,8 @@ class SlowClientTest {
     }
   }
 
+  final List<String> laterStatus = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   @Test
   void stopLetsInFlightRequestsFinish() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
@@ -210,8 +212,24 @@ class SlowClientTest {
     try {
       int port = server.port();
       HttpTestClient http = new HttpTestClient(port);
+      Socket open = connect(port);
+      open.getOutputStream().write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+      assertEquals(200, RawHttp.read(open.getInputStream()).status());
       Future<Integer> inFlight = pool.submit(() -> http.send("GET", "/slow", null).statusCode());
       Thread.sleep(300);
+      Thread laterRequest =
+          new Thread(
+              () -> {
+                try {
+                  Thread.sleep(200); // the server is stopping by now
+                  open.getOutputStream()
+                      .write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+                  laterStatus.add(envelope(RawHttp.read(open.getInputStream()), 503));
+                } catch (Exception | AssertionError e) {
+                  laterStatus.add(e.toString());
+                }
+              });
+      laterRequest.start();
       Thread releaser =
           new Thread(
               () -> {
@@ -228,6 +246,11 @@ class SlowClientTest {
       long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       assertEquals(200, inFlight.get(5, TimeUnit.SECONDS));
       assertTrue(took < 3_000, "stop took " + took + " ms");
+      laterRequest.join(5_000);
+      assertEquals(
+          List.of("SERVICE_UNAVAILABLE: the server is shutting down or overloaded; retry later"),
+          laterStatus);
+      open.close();
       assertThrows(IOException.class, () -> connect(port).close(), "still accepting");
     } finally {
       pool.shutdownNow();
