@@ -293,7 +293,7 @@ public final class ChartRoutes {
       }
     }
     if (!problems.isEmpty()) {
-      throw ApiException.badRequest(String.join("; ", problems));
+      throw ApiException.badRequest(problems);
     }
     return new ChartQuery(start, end, granularity, series, returnType);
   }

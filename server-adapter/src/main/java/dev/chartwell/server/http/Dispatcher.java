@@ -75,8 +75,10 @@ final class Dispatcher extends Handler.Abstract {
       exchange.finish(); // the permit and the watch go back even now; Jetty answers 500
       throw e;
     }
-    // An oversized body is not read; the connection cannot carry another request after it.
-    boolean close = exchange.finish() || status == ErrorCode.PAYLOAD_TOO_LARGE.status();
+    // A body not read to its end (refused before reading: 401, 404, 413, ...) leaves bytes on the
+    // connection: it cannot carry another request, and the client must be told so.
+    boolean unread = !exchange.bodyDone && request.getLength() != 0;
+    boolean close = exchange.finish() || unread || status == ErrorCode.PAYLOAD_TOO_LARGE.status();
     byte[] bytes;
     try {
       bytes = json.mapper().writeValueAsBytes(body);
