@@ -1,6 +1,7 @@
 package dev.chartwell.server;
 
 import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.query.QueryCounters;
 import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.server.charts.ChartRoutes;
 import dev.chartwell.server.clickstack.ResourceRoutes;
@@ -220,6 +221,13 @@ public final class ChartwellServer implements AutoCloseable {
    */
   public int port() {
     return api.port();
+  }
+
+  /**
+   * @return how many chart queries run now, and how many completed, were stopped or refused
+   */
+  public QueryCounters queryCounters() {
+    return engine.queryCounters();
   }
 
   /**
