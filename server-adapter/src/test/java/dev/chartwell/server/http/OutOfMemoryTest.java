@@ -1,0 +1,54 @@
+package dev.chartwell.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real OutOfMemoryError while serving a request makes the process write one line and exit with
+ * status 3, instead of living on as a zombie that answers /health and fails everything else.
+ */
+class OutOfMemoryTest {
+  @Test
+  void outOfMemoryInARequestExitsWithOneLine(@TempDir Path dir) throws Exception {
+    Path err = dir.resolve("err.txt");
+    Process child =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                OutOfMemoryChild.class.getName())
+            .redirectError(err.toFile())
+            .start();
+    try {
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+      String line = out.readLine();
+      assertTrue(line != null && line.startsWith("port "), "child said: " + line);
+      HttpTestClient http = new HttpTestClient(Integer.parseInt(line.substring(5)));
+      assertEquals(200, http.send("GET", "/health", null).statusCode());
+      try {
+        http.send("GET", "/hoard", null);
+      } catch (java.io.IOException expected) {
+        // the process is gone before it answers
+      }
+      assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the process did not exit");
+      assertEquals(FatalErrors.EXIT_OUT_OF_MEMORY, child.exitValue());
+      List<String> lines = Files.readAllLines(err);
+      assertEquals(1, lines.size(), String.join("\n", lines));
+      assertTrue(lines.get(0).startsWith("chartwell: out of memory in request "), lines.get(0));
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+}
