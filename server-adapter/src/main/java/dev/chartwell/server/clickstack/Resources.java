@@ -8,6 +8,7 @@ import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WhereParser;
 import dev.chartwell.parser.WhereSyntaxException;
 import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
 import java.io.IOException;
 import java.net.URI;
@@ -85,13 +86,11 @@ public final class Resources implements AutoCloseable {
    * @throws IOException when a store cannot be opened
    */
   public static Resources open(Path dataDir, ObjectMapper mapper, Clock clock) throws IOException {
-    JsonStore dashboards =
-        JsonStore.open(dataDir.resolve("dashboards.dat"), "dashboards", 10_000, 8192, mapper);
+    JsonStore dashboards = JsonStore.open(dataDir, Collection.DASHBOARDS, mapper);
     JsonStore alerts = null;
     try {
-      alerts = JsonStore.open(dataDir.resolve("alerts.dat"), "alerts", 10_000, 1024, mapper);
-      JsonStore webhooks =
-          JsonStore.open(dataDir.resolve("webhooks.dat"), "webhooks", 10_000, 1024, mapper);
+      alerts = JsonStore.open(dataDir, Collection.ALERTS, mapper);
+      JsonStore webhooks = JsonStore.open(dataDir, Collection.WEBHOOKS, mapper);
       return new Resources(
           Map.of(Kind.DASHBOARD, dashboards, Kind.ALERT, alerts, Kind.WEBHOOK, webhooks), clock);
     } catch (IOException | RuntimeException e) {

@@ -10,6 +10,7 @@ import dev.chartwell.engine.source.ColumnType;
 import dev.chartwell.engine.source.SourceKind;
 import dev.chartwell.engine.source.SourceSpec;
 import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -64,10 +65,7 @@ public final class SourceCatalog implements AutoCloseable {
       throws IOException {
     SourceCatalog c =
         new SourceCatalog(
-            JsonStore.open(dataDir.resolve("sources.dat"), "sources", 100_000, 1024, mapper),
-            engine,
-            mapper,
-            clock);
+            JsonStore.open(dataDir, Collection.SOURCES, mapper), engine, mapper, clock);
     for (ObjectNode s : c.docs.list(s -> true)) {
       engine.createSource(spec(s.get("id").asText(), s));
     }

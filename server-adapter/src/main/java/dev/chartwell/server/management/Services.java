@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -93,12 +94,10 @@ public final class Services implements AutoCloseable {
       Duration transition,
       java.util.function.Consumer<ObjectNode> onTerminated)
       throws IOException {
-    JsonStore services =
-        JsonStore.open(dataDir.resolve("services.dat"), "services", 10_000, 2048, mapper);
+    JsonStore services = JsonStore.open(dataDir, Collection.SERVICES, mapper);
     JsonStore warehouses;
     try {
-      warehouses =
-          JsonStore.open(dataDir.resolve("warehouses.dat"), "warehouses", 10_000, 256, mapper);
+      warehouses = JsonStore.open(dataDir, Collection.WAREHOUSES, mapper);
     } catch (IOException | RuntimeException e) {
       services.close();
       throw e;
