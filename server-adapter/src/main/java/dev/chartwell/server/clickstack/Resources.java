@@ -10,6 +10,7 @@ import dev.chartwell.parser.WhereSyntaxException;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
+import dev.chartwell.server.validation.Names;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -221,6 +222,10 @@ public final class Resources implements AutoCloseable {
       d.putArray("tags");
     } else if (!tags.isArray() || !allText(tags)) {
       p.add("tags: must be an array of strings");
+    } else {
+      for (int i = 0; i < tags.size(); i++) {
+        add(p, Names.name("tags[" + i + "]", tags.get(i).textValue()));
+      }
     }
     JsonNode tiles = d.get("tiles");
     if (tiles == null || !tiles.isArray()) {
@@ -286,6 +291,12 @@ public final class Resources implements AutoCloseable {
           && !groupBy.isTextual()
           && !(groupBy.isArray() && allText(groupBy))) {
         p.add(cp + ".groupBy: must be a field name or an array of field names");
+      } else if (groupBy != null && groupBy.isTextual()) {
+        add(p, Names.expression(cp + ".groupBy", groupBy.textValue()));
+      } else if (groupBy != null && groupBy.isArray()) {
+        for (int j = 0; j < groupBy.size(); j++) {
+          add(p, Names.expression(cp + ".groupBy[" + j + "]", groupBy.get(j).textValue()));
+        }
       }
     }
   }
@@ -305,6 +316,8 @@ public final class Resources implements AutoCloseable {
         && !s.get("valueExpression").isNull()
         && !s.get("valueExpression").isTextual()) {
       p.add(path + ".valueExpression: must be a string");
+    } else if (s.path("valueExpression").isTextual()) {
+      add(p, Names.expression(path + ".valueExpression", s.get("valueExpression").textValue()));
     }
     if (s.has("level")
         && !s.get("level").isNull()
@@ -400,6 +413,9 @@ public final class Resources implements AutoCloseable {
         p.add(f + ": must be a string");
       }
     }
+    if (a.path("name").isTextual()) {
+      add(p, Names.name("name", a.get("name").textValue()));
+    }
   }
 
   private static void webhook(ObjectNode w, List<String> p) {
@@ -454,8 +470,16 @@ public final class Resources implements AutoCloseable {
   }
 
   private static void requiredText(JsonNode n, String field, String prefix, List<String> p) {
-    if (!n.path(field).isTextual() || n.get(field).textValue().isBlank()) {
+    if (!n.path(field).isTextual()) {
       p.add(prefix + field + ": is required (a non-empty string)");
+    } else {
+      add(p, Names.name(prefix + field, n.get(field).textValue()));
+    }
+  }
+
+  private static void add(List<String> p, String problem) {
+    if (problem != null) {
+      p.add(problem);
     }
   }
 

@@ -219,9 +219,7 @@ public final class Services implements AutoCloseable {
    */
   public ObjectNode patch(Organization org, String id, JsonNode body) {
     BodyReader r = BodyReader.of(body, ServiceRules.PATCH_FIELDS);
-    r.string("name", false)
-        .filter(n -> !n.matches("[A-Za-z0-9 ]{1,50}"))
-        .ifPresent(n -> r.problem("name: must be 1 to 50 letters, digits or spaces"));
+    r.string("name", false).ifPresent(n -> ServiceRules.checkName(r, n));
     r.node("ipAccessList").ifPresent(p -> addRemove(r, "ipAccessList", p, true));
     r.node("privateEndpointIds").ifPresent(p -> addRemove(r, "privateEndpointIds", p, false));
     r.node("tags").ifPresent(p -> addRemove(r, "tags", p, false));
