@@ -3,14 +3,11 @@ package dev.chartwell.server.clickstack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.parser.WhereLanguage;
-import dev.chartwell.parser.WhereParser;
-import dev.chartwell.parser.WhereSyntaxException;
 import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
+import dev.chartwell.server.validation.Names;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -19,7 +16,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -85,13 +81,11 @@ public final class Resources implements AutoCloseable {
    * @throws IOException when a store cannot be opened
    */
   public static Resources open(Path dataDir, ObjectMapper mapper, Clock clock) throws IOException {
-    JsonStore dashboards =
-        JsonStore.open(dataDir.resolve("dashboards.dat"), "dashboards", 10_000, 8192, mapper);
+    JsonStore dashboards = JsonStore.open(dataDir, Collection.DASHBOARDS, mapper);
     JsonStore alerts = null;
     try {
-      alerts = JsonStore.open(dataDir.resolve("alerts.dat"), "alerts", 10_000, 1024, mapper);
-      JsonStore webhooks =
-          JsonStore.open(dataDir.resolve("webhooks.dat"), "webhooks", 10_000, 1024, mapper);
+      alerts = JsonStore.open(dataDir, Collection.ALERTS, mapper);
+      JsonStore webhooks = JsonStore.open(dataDir, Collection.WEBHOOKS, mapper);
       return new Resources(
           Map.of(Kind.DASHBOARD, dashboards, Kind.ALERT, alerts, Kind.WEBHOOK, webhooks), clock);
     } catch (IOException | RuntimeException e) {
@@ -146,7 +140,7 @@ public final class Resources implements AutoCloseable {
     switch (kind) {
       case DASHBOARD -> dashboard(doc, old, sourceExists, problems);
       case ALERT -> alert(doc, serviceId, problems);
-      case WEBHOOK -> webhook(doc, problems);
+      case WEBHOOK -> ResourceRules.webhook(doc, problems);
     }
     if (!problems.isEmpty()) {
       throw ApiException.badRequest(problems);
@@ -216,12 +210,16 @@ public final class Resources implements AutoCloseable {
 
   private void dashboard(
       ObjectNode d, ObjectNode old, Predicate<String> sourceExists, List<String> p) {
-    requiredText(d, "name", "", p);
+    ResourceRules.requiredText(d, "name", "", p);
     JsonNode tags = d.get("tags");
     if (tags == null || tags.isNull()) {
       d.putArray("tags");
-    } else if (!tags.isArray() || !allText(tags)) {
+    } else if (!tags.isArray() || !ResourceRules.allText(tags)) {
       p.add("tags: must be an array of strings");
+    } else {
+      for (int i = 0; i < tags.size(); i++) {
+        ResourceRules.add(p, Names.name("tags[" + i + "]", tags.get(i).textValue()));
+      }
     }
     JsonNode tiles = d.get("tiles");
     if (tiles == null || !tiles.isArray()) {
@@ -245,11 +243,11 @@ public final class Resources implements AutoCloseable {
         continue;
       }
       ObjectNode tile = (ObjectNode) t;
-      requiredText(tile, "name", path + ".", p);
-      integer(tile, "x", 0, 23, path, p);
-      integer(tile, "y", 0, Integer.MAX_VALUE, path, p);
-      integer(tile, "w", 1, 24, path, p);
-      integer(tile, "h", 1, Integer.MAX_VALUE, path, p);
+      ResourceRules.requiredText(tile, "name", path + ".", p);
+      ResourceRules.integer(tile, "x", 0, 23, path, p);
+      ResourceRules.integer(tile, "y", 0, Integer.MAX_VALUE, path, p);
+      ResourceRules.integer(tile, "w", 1, 24, path, p);
+      ResourceRules.integer(tile, "h", 1, Integer.MAX_VALUE, path, p);
       String id = tile.path("id").isTextual() ? tile.get("id").textValue() : null;
       // PUT keeps the ids of tiles that match existing ones and gives every other tile a new id.
       tile.put("id", id != null && oldIds.contains(id) && used.add(id) ? id : newId());
@@ -278,61 +276,21 @@ public final class Resources implements AutoCloseable {
         p.add(cp + ".select: must hold 1 to " + MAX_SELECT + " items");
       } else {
         for (int j = 0; j < select.size(); j++) {
-          selectItem(select.get(j), cp + ".select[" + j + "]", p);
+          ResourceRules.selectItem(select.get(j), cp + ".select[" + j + "]", p);
         }
       }
       JsonNode groupBy = c.get("groupBy");
       if (groupBy != null
           && !groupBy.isNull()
           && !groupBy.isTextual()
-          && !(groupBy.isArray() && allText(groupBy))) {
+          && !(groupBy.isArray() && ResourceRules.allText(groupBy))) {
         p.add(cp + ".groupBy: must be a field name or an array of field names");
-      }
-    }
-  }
-
-  private static void selectItem(JsonNode s, String path, List<String> p) {
-    if (!s.isObject()) {
-      p.add(path + ": must be an object");
-      return;
-    }
-    String fn = s.path("aggFn").isTextual() ? s.get("aggFn").textValue() : null;
-    if (fn == null || (AggFn.fromWireName(fn).isEmpty() && !fn.equals("none"))) {
-      p.add(
-          path
-              + ".aggFn: must be one of count, count_distinct, sum, avg, min, max, quantile, last_value, any, none, p50, p90, p95, p99, count_per_sec, count_per_min, count_per_hour");
-    }
-    if (s.has("valueExpression")
-        && !s.get("valueExpression").isNull()
-        && !s.get("valueExpression").isTextual()) {
-      p.add(path + ".valueExpression: must be a string");
-    }
-    if (s.has("level")
-        && !s.get("level").isNull()
-        && (!s.get("level").isNumber()
-            || s.get("level").doubleValue() < 0
-            || s.get("level").doubleValue() > 1)) {
-      p.add(path + ".level: must be a number from 0 to 1");
-    }
-    WhereLanguage language = WhereLanguage.LUCENE;
-    if (s.has("whereLanguage") && !s.get("whereLanguage").isNull()) {
-      language =
-          s.get("whereLanguage").isTextual()
-              ? WhereLanguage.fromWireName(s.get("whereLanguage").textValue()).orElse(null)
-              : null;
-      if (language == null) {
-        p.add(path + ".whereLanguage: must be one of lucene, sql");
-      }
-    }
-    JsonNode where = s.get("where");
-    if (where != null && !where.isNull()) {
-      if (!where.isTextual()) {
-        p.add(path + ".where: must be a string");
-      } else if (language != null) {
-        try {
-          WhereParser.parse(where.textValue(), language);
-        } catch (WhereSyntaxException e) {
-          p.add(path + ".where: " + e.getMessage());
+      } else if (groupBy != null && groupBy.isTextual()) {
+        ResourceRules.add(p, Names.expression(cp + ".groupBy", groupBy.textValue()));
+      } else if (groupBy != null && groupBy.isArray()) {
+        for (int j = 0; j < groupBy.size(); j++) {
+          ResourceRules.add(
+              p, Names.expression(cp + ".groupBy[" + j + "]", groupBy.get(j).textValue()));
         }
       }
     }
@@ -370,8 +328,8 @@ public final class Resources implements AutoCloseable {
     if (!a.path("threshold").isNumber()) {
       p.add("threshold: is required (a number)");
     }
-    oneOf(a, "interval", INTERVALS, p);
-    oneOf(a, "thresholdType", THRESHOLD_TYPES, p);
+    ResourceRules.oneOf(a, "interval", INTERVALS, p);
+    ResourceRules.oneOf(a, "thresholdType", THRESHOLD_TYPES, p);
     String type = a.path("thresholdType").asText();
     if (type.equals("between") || type.equals("not_between")) {
       if (!a.path("thresholdMax").isNumber()) {
@@ -401,39 +359,8 @@ public final class Resources implements AutoCloseable {
         p.add(f + ": must be a string");
       }
     }
-  }
-
-  private static void webhook(ObjectNode w, List<String> p) {
-    requiredText(w, "name", "", p);
-    oneOf(w, "service", WEBHOOK_SERVICES, p);
-    String url = w.path("url").isTextual() ? w.get("url").textValue() : null;
-    if (url == null) {
-      p.add("url: is required");
-    } else {
-      try {
-        URI uri = new URI(url);
-        String scheme =
-            uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
-        if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-          p.add("url: must be an http or https URL, got '" + url + "'");
-        }
-      } catch (java.net.URISyntaxException e) {
-        p.add("url: must be an http or https URL, got '" + url + "'");
-      }
-    }
-    for (String f : List.of("description", "body")) {
-      if (w.has(f) && !w.get(f).isNull() && !w.get(f).isTextual()) {
-        p.add(f + ": must be a string");
-      }
-    }
-    if (w.path("service").asText().equals("slack") && w.hasNonNull("body")) {
-      p.add("body: not allowed for slack webhooks");
-    }
-    for (String f : List.of("headers", "queryParams")) {
-      JsonNode h = w.get(f);
-      if (h != null && !h.isNull() && (!h.isObject() || !allText(h))) {
-        p.add(f + ": must be an object of strings");
-      }
+    if (a.path("name").isTextual()) {
+      ResourceRules.add(p, Names.name("name", a.get("name").textValue()));
     }
   }
 
@@ -452,41 +379,6 @@ public final class Resources implements AutoCloseable {
           kind.name().toLowerCase(java.util.Locale.ROOT) + " " + id + " does not exist");
     }
     return n;
-  }
-
-  private static void requiredText(JsonNode n, String field, String prefix, List<String> p) {
-    if (!n.path(field).isTextual() || n.get(field).textValue().isBlank()) {
-      p.add(prefix + field + ": is required (a non-empty string)");
-    }
-  }
-
-  private static void integer(
-      JsonNode n, String field, int min, int max, String path, List<String> p) {
-    JsonNode v = n.get(field);
-    if (v == null || !v.isIntegralNumber() || v.longValue() < min || v.longValue() > max) {
-      p.add(
-          path
-              + "."
-              + field
-              + ": must be an integer "
-              + (max == Integer.MAX_VALUE ? "of at least " + min : "from " + min + " to " + max));
-    }
-  }
-
-  private static void oneOf(JsonNode n, String field, List<String> allowed, List<String> p) {
-    if (!n.path(field).isTextual() || !allowed.contains(n.get(field).textValue())) {
-      p.add(field + ": must be one of " + String.join(", ", allowed));
-    }
-  }
-
-  private static boolean allText(JsonNode container) {
-    Iterator<JsonNode> it = container.elements();
-    while (it.hasNext()) {
-      if (!it.next().isTextual()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private String newId() {

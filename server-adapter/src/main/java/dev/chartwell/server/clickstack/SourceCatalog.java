@@ -10,7 +10,9 @@ import dev.chartwell.engine.source.ColumnType;
 import dev.chartwell.engine.source.SourceKind;
 import dev.chartwell.engine.source.SourceSpec;
 import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
+import dev.chartwell.server.validation.Names;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -40,6 +42,14 @@ public final class SourceCatalog implements AutoCloseable {
           "severityTextExpression",
           "columns");
 
+  static final List<String> EXPRESSIONS =
+      List.of(
+          "timestampValueExpression",
+          "bodyExpression",
+          "implicitColumnExpression",
+          "serviceNameExpression",
+          "severityTextExpression");
+
   private final JsonStore docs;
   private final Engine engine;
   private final ObjectMapper mapper;
@@ -64,10 +74,7 @@ public final class SourceCatalog implements AutoCloseable {
       throws IOException {
     SourceCatalog c =
         new SourceCatalog(
-            JsonStore.open(dataDir.resolve("sources.dat"), "sources", 100_000, 1024, mapper),
-            engine,
-            mapper,
-            clock);
+            JsonStore.open(dataDir, Collection.SOURCES, mapper), engine, mapper, clock);
     for (ObjectNode s : c.docs.list(s -> true)) {
       engine.createSource(spec(s.get("id").asText(), s));
     }
@@ -190,8 +197,13 @@ public final class SourceCatalog implements AutoCloseable {
     String name = text(body, "name", problems);
     if (name == null && !body.hasNonNull("name")) {
       problems.add("name: is required");
-    } else if (name != null && (name.isBlank() || name.length() > 100)) {
-      problems.add("name: must be 1 to 100 characters");
+    } else if (name != null) {
+      add(problems, Names.name("name", name));
+    }
+    for (String f : EXPRESSIONS) {
+      if (body.path(f).isTextual()) {
+        add(problems, Names.expression(f, body.get(f).textValue()));
+      }
     }
     String kind = text(body, "kind", problems);
     if (kind == null && !body.hasNonNull("kind")) {
@@ -222,6 +234,11 @@ public final class SourceCatalog implements AutoCloseable {
             continue;
           }
           String cn = c.get("name").textValue();
+          String nameProblem = Names.expression(p + ".name", cn);
+          if (nameProblem != null) {
+            problems.add(nameProblem);
+            continue;
+          }
           if (!c.path("type").isTextual()
               || ColumnType.fromWireName(c.get("type").textValue()).isEmpty()) {
             problems.add(p + ".type: must be one of string, long, double, bool");
@@ -295,6 +312,12 @@ public final class SourceCatalog implements AutoCloseable {
       return null;
     }
     return v.textValue();
+  }
+
+  private static void add(List<String> problems, String problem) {
+    if (problem != null) {
+      problems.add(problem);
+    }
   }
 
   private static String orDefault(String v, String dflt) {

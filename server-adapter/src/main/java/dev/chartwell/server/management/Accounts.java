@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
+import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.DocumentStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,9 +49,9 @@ public final class Accounts implements AutoCloseable {
    * @throws IOException when the stores cannot be opened
    */
   public static Accounts open(Path dataDir, ObjectMapper mapper, Clock clock) throws IOException {
-    DocumentStore orgs = DocumentStore.open(dataDir.resolve("organizations.dat"), "orgs", 64, 256);
+    DocumentStore orgs = DocumentStore.open(dataDir, Collection.ORGANIZATIONS);
     try {
-      DocumentStore keys = DocumentStore.open(dataDir.resolve("api-keys.dat"), "keys", 10_000, 512);
+      DocumentStore keys = DocumentStore.open(dataDir, Collection.API_KEYS);
       return new Accounts(orgs, keys, mapper, new SecretHasher(), clock);
     } catch (IOException | RuntimeException e) {
       orgs.close();

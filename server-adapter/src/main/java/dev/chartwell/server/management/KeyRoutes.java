@@ -4,6 +4,7 @@ import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
+import dev.chartwell.server.validation.Names;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,8 +47,9 @@ public final class KeyRoutes {
           String org = KeyPrincipal.organization(req, true);
           BodyReader body = BodyReader.of(json.readTree(req.bodyBytes()), Set.of("name", "roles"));
           String name = body.string("name", true).orElse(null);
-          if (name != null && (name.isBlank() || name.length() > 50)) {
-            body.problem("name: must be 1 to 50 characters");
+          String nameProblem = name == null ? null : Names.name("name", name);
+          if (nameProblem != null) {
+            body.problem(nameProblem);
           }
           java.util.Optional<List<String>> given = body.strings("roles", true);
           List<String> roles = given.orElse(List.of());

@@ -1,6 +1,7 @@
 package dev.chartwell.server.management;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.server.validation.Names;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -109,6 +110,26 @@ final class ServiceRules {
           "enableCoreDumps");
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9 ]{1,50}");
+
+  /** The API's limit: "alphanumerical string with whitespaces up to 50 characters". */
+  static final int MAX_NAME_LENGTH = 50;
+
+  /**
+   * Checks a service name: the shared {@link Names} rules, then the API's alphabet.
+   *
+   * @param r where the problem goes
+   * @param name the proposed name
+   */
+  static void checkName(BodyReader r, String name) {
+    String problem = Names.name("name", name, MAX_NAME_LENGTH);
+    if (problem == null && !NAME.matcher(name).matches()) {
+      problem = "name: must be 1 to 50 letters, digits or spaces";
+    }
+    if (problem != null) {
+      r.problem(problem);
+    }
+  }
+
   private static final Pattern IPV4_CIDR =
       Pattern.compile(
           "(25[0-5]|2[0-4]\\d|1?\\d?\\d)(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}(/(3[0-2]|[12]?\\d))?");
@@ -138,8 +159,8 @@ final class ServiceRules {
       JsonNode json, Organization org, java.util.function.Predicate<String> warehouseExists) {
     BodyReader r = BodyReader.of(json, CREATE_FIELDS);
     String name = r.string("name", true).orElse(null);
-    if (name != null && !NAME.matcher(name).matches()) {
-      r.problem("name: must be 1 to 50 letters, digits or spaces");
+    if (name != null) {
+      checkName(r, name);
     }
     String provider = oneOf(r, "provider", true, List.of("aws", "gcp", "azure")).orElse(null);
     String region = r.string("region", true).orElse(null);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -93,12 +94,10 @@ public final class Services implements AutoCloseable {
       Duration transition,
       java.util.function.Consumer<ObjectNode> onTerminated)
       throws IOException {
-    JsonStore services =
-        JsonStore.open(dataDir.resolve("services.dat"), "services", 10_000, 2048, mapper);
+    JsonStore services = JsonStore.open(dataDir, Collection.SERVICES, mapper);
     JsonStore warehouses;
     try {
-      warehouses =
-          JsonStore.open(dataDir.resolve("warehouses.dat"), "warehouses", 10_000, 256, mapper);
+      warehouses = JsonStore.open(dataDir, Collection.WAREHOUSES, mapper);
     } catch (IOException | RuntimeException e) {
       services.close();
       throw e;
@@ -220,9 +219,7 @@ public final class Services implements AutoCloseable {
    */
   public ObjectNode patch(Organization org, String id, JsonNode body) {
     BodyReader r = BodyReader.of(body, ServiceRules.PATCH_FIELDS);
-    r.string("name", false)
-        .filter(n -> !n.matches("[A-Za-z0-9 ]{1,50}"))
-        .ifPresent(n -> r.problem("name: must be 1 to 50 letters, digits or spaces"));
+    r.string("name", false).ifPresent(n -> ServiceRules.checkName(r, n));
     r.node("ipAccessList").ifPresent(p -> addRemove(r, "ipAccessList", p, true));
     r.node("privateEndpointIds").ifPresent(p -> addRemove(r, "privateEndpointIds", p, false));
     r.node("tags").ifPresent(p -> addRemove(r, "tags", p, false));

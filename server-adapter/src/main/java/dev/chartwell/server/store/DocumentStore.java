@@ -1,5 +1,7 @@
 package dev.chartwell.server.store;
 
+import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.ErrorCode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,34 +16,38 @@ import net.openhft.chronicle.map.ChronicleMapBuilder;
  * A durable map from id to JSON document, persisted in a Chronicle Map file. Every write is in the
  * memory-mapped file when the call returns, so it survives the process being killed. Chronicle Map
  * serializes concurrent writers per segment; {@link #compute} is atomic per key.
+ *
+ * <p>Every document written is measured first: one larger than its collection's {@link
+ * Collection#maxDocumentBytes} is refused with 413 before Chronicle Map sees it, so the map never
+ * meets an entry larger than it was sized for.
  */
 public final class DocumentStore implements AutoCloseable {
   private final ChronicleMap<String, String> map;
   private final Path openMarker;
+  private final Collection collection;
 
-  private DocumentStore(ChronicleMap<String, String> map, Path openMarker) {
+  private DocumentStore(ChronicleMap<String, String> map, Path openMarker, Collection collection) {
     this.map = map;
     this.openMarker = openMarker;
+    this.collection = collection;
   }
 
   /**
    * Opens (or creates, or recovers after a crash) a persisted collection.
    *
-   * @param file the Chronicle Map file
-   * @param name the collection name (for Chronicle's diagnostics)
-   * @param maxEntries the largest number of documents expected
-   * @param averageDocumentBytes the typical size of one JSON document
+   * @param dataDir the data directory
+   * @param collection which collection (file, sizes, document limit)
    * @return the store
    * @throws IOException when the file cannot be created or read
    */
-  public static DocumentStore open(
-      Path file, String name, long maxEntries, int averageDocumentBytes) throws IOException {
+  public static DocumentStore open(Path dataDir, Collection collection) throws IOException {
+    Path file = dataDir.resolve(collection.fileName());
     ChronicleMapBuilder<String, String> builder =
         ChronicleMap.of(String.class, String.class)
-            .name(name)
-            .entries(maxEntries)
+            .name(collection.mapName())
+            .entries(collection.maxEntries())
             .averageKeySize(40)
-            .averageValueSize(averageDocumentBytes)
+            .averageValueSize(collection.averageDocumentBytes())
             .maxBloatFactor(4.0);
     // A marker file exists while the store is open. Found at start, it means the last process
     // died with the store open (kill -9, power loss): the file is then opened through recovery,
@@ -56,7 +62,7 @@ public final class DocumentStore implements AutoCloseable {
     if (!crashed) {
       Files.createFile(marker);
     }
-    return new DocumentStore(map, marker);
+    return new DocumentStore(map, marker, collection);
   }
 
   /**
@@ -72,6 +78,7 @@ public final class DocumentStore implements AutoCloseable {
    * @param document the JSON text to store under it
    */
   public void put(String id, String document) {
+    checkSize(document);
     map.put(id, document);
   }
 
@@ -84,7 +91,57 @@ public final class DocumentStore implements AutoCloseable {
    * @return the new document, or {@code null} when removed
    */
   public String compute(String id, BiFunction<String, String, String> update) {
-    return map.compute(id, update);
+    return map.compute(
+        id,
+        (k, old) -> {
+          String next = update.apply(k, old);
+          if (next != null) {
+            checkSize(next);
+          }
+          return next;
+        });
+  }
+
+  /**
+   * @return the collection this store holds
+   */
+  public Collection collection() {
+    return collection;
+  }
+
+  private void checkSize(String document) {
+    long bytes = utf8Length(document);
+    if (bytes > collection.maxDocumentBytes()) {
+      throw new ApiException(
+          ErrorCode.PAYLOAD_TOO_LARGE,
+          "the "
+              + collection.noun()
+              + " is larger than "
+              + collection.maxDocumentBytes()
+              + " bytes (as stored JSON: "
+              + bytes
+              + " bytes)");
+    }
+  }
+
+  static long utf8Length(String s) {
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n++;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
   }
 
   /**

@@ -28,18 +28,15 @@ public final class JsonStore implements AutoCloseable {
   }
 
   /**
-   * @param file the Chronicle Map file
-   * @param name the collection name
-   * @param maxEntries the largest number of objects expected
-   * @param averageBytes the typical size of one object as JSON
+   * @param dataDir the data directory
+   * @param collection which collection
    * @param mapper the JSON codec
    * @return the store
    * @throws IOException when the file cannot be opened
    */
-  public static JsonStore open(
-      Path file, String name, long maxEntries, int averageBytes, ObjectMapper mapper)
+  public static JsonStore open(Path dataDir, Collection collection, ObjectMapper mapper)
       throws IOException {
-    return new JsonStore(DocumentStore.open(file, name, maxEntries, averageBytes), mapper);
+    return new JsonStore(DocumentStore.open(dataDir, collection), mapper);
   }
 
   /**

@@ -171,7 +171,7 @@ class ResourceApiIntegrationTest {
         "\"where\":\"SeverityText:error\" | \"where\":\"x\",\"level\":2 | tiles[0].config.select[0].level: must be a number from 0 to 1",
         "\"displayType\":\"line\" | \"displayType\":\"gauge\" | tiles[0].config.displayType: must be one of line, stacked_bar, bar, table, number, pie, search, markdown, heatmap, event_patterns",
         "[{\"aggFn\":\"count\",\"where\":\"SeverityText:error\"}] | [] | tiles[0].config.select: must hold 1 to 20 items",
-        "\"name\":\"one\" | \"name\":\"\" | tiles[0].name: is required (a non-empty string)",
+        "\"name\":\"one\" | \"name\":\"\" | tiles[0].name: must not be blank",
       })
   void dashboardRulesAre400NamingThePath(String from, String to, String message) throws Exception {
     String body = dashboard(tile("one", sourceA, "")).replace(from, to);

@@ -114,7 +114,7 @@ class SourceApiIntegrationTest {
       quoteCharacter = '`',
       value = {
         "{\"kind\":\"log\"} | name: is required",
-        "{\"name\":\"\",\"kind\":\"log\"} | name: must be 1 to 100 characters",
+        "{\"name\":\"\",\"kind\":\"log\"} | name: must not be blank",
         "{\"name\":\"x\"} | kind: is required",
         "{\"name\":\"x\",\"kind\":\"audit\"} | kind: must be one of log, trace, metric, session",
         "{\"name\":\"x\",\"kind\":\"log\",\"columns\":[{\"name\":\"a\",\"type\":\"int\"}]} | columns[0].type: must be one of string, long, double, bool",

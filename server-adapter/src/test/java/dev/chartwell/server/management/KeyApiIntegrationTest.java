@@ -183,7 +183,7 @@ class KeyApiIntegrationTest {
       quoteCharacter = '`',
       value = {
         "{\"roles\":[\"admin\"]} | BAD_REQUEST: name: is required",
-        "{\"name\":\"\",\"roles\":[\"admin\"]} | BAD_REQUEST: name: must be 1 to 50 characters",
+        "{\"name\":\"\",\"roles\":[\"admin\"]} | BAD_REQUEST: name: must not be blank",
         "{\"name\":5,\"roles\":[\"admin\"]} | BAD_REQUEST: name: must be a string",
         "{\"name\":\"x\"} | BAD_REQUEST: roles: is required",
         "{\"name\":\"x\",\"roles\":[]} | BAD_REQUEST: roles: must hold at least one role",

@@ -195,9 +195,9 @@ class ServiceApiIntegrationTest {
       delimiter = '|',
       quoteCharacter = '`',
       value = {
-        "name | \"\" | name: must be 1 to 50 letters, digits or spaces",
+        "name | \"\" | name: must not be blank",
         "name | \"bad_name!\" | name: must be 1 to 50 letters, digits or spaces",
-        "name | \"abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijX\" | name: must be 1 to 50 letters, digits or spaces",
+        "name | \"abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijX\" | name: longer than 50 characters",
         "name | 5 | name: must be a string",
         "provider | \"ibm\" | provider: must be one of aws, gcp, azure",
         "region | \"mars-1\" | region: unknown region 'mars-1'",

@@ -5,25 +5,28 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.ErrorCode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class DocumentStoreTest {
   @TempDir Path dir;
 
   @Test
   void persistedChronicleMapSurvivesCloseAndReopen() throws IOException {
-    Path file = dir.resolve("things.dat");
-    try (DocumentStore store = DocumentStore.open(file, "things", 1000, 128)) {
+    try (DocumentStore store = DocumentStore.open(dir, Collection.ALERTS)) {
       store.put("a", "{\"n\":1}");
       store.put("b", "{\"n\":2}");
       store.compute("a", (k, v) -> "{\"n\":10}");
       assertTrue(store.remove("b"));
     }
-    try (DocumentStore store = DocumentStore.open(file, "things", 1000, 128)) {
+    try (DocumentStore store = DocumentStore.open(dir, Collection.ALERTS)) {
       assertEquals(Optional.of("{\"n\":10}"), store.get("a"));
       assertEquals(Optional.empty(), store.get("b"));
       assertEquals(1, store.values().size());
@@ -33,19 +36,18 @@ class DocumentStoreTest {
 
   @Test
   void aStoreLeftOpenByACrashedProcessIsRecovered() throws IOException {
-    Path file = dir.resolve("crash.dat");
-    DocumentStore crashed = DocumentStore.open(file, "crash", 1000, 128);
+    DocumentStore crashed = DocumentStore.open(dir, Collection.WEBHOOKS);
     crashed.put("a", "kept");
-    assertTrue(java.nio.file.Files.exists(dir.resolve("crash.dat.open")), "marker while open");
+    assertTrue(java.nio.file.Files.exists(dir.resolve("webhooks.dat.open")), "marker while open");
     // The process dies here: no close(), the marker stays. (Release the mapping for the test.)
-    java.nio.file.Files.copy(dir.resolve("crash.dat.open"), dir.resolve("marker.bak"));
+    java.nio.file.Files.copy(dir.resolve("webhooks.dat.open"), dir.resolve("marker.bak"));
     crashed.close();
-    java.nio.file.Files.move(dir.resolve("marker.bak"), dir.resolve("crash.dat.open"));
-    try (DocumentStore recovered = DocumentStore.open(file, "crash", 1000, 128)) {
+    java.nio.file.Files.move(dir.resolve("marker.bak"), dir.resolve("webhooks.dat.open"));
+    try (DocumentStore recovered = DocumentStore.open(dir, Collection.WEBHOOKS)) {
       assertEquals(Optional.of("kept"), recovered.get("a"));
     }
     assertFalse(
-        java.nio.file.Files.exists(dir.resolve("crash.dat.open")), "clean close removes it");
+        java.nio.file.Files.exists(dir.resolve("webhooks.dat.open")), "clean close removes it");
   }
 
   @Test
@@ -55,5 +57,54 @@ class DocumentStoreTest {
       assertTrue(e.getMessage().contains("in use by another Chartwell server"), e.getMessage());
     }
     DataDirectory.open(dir.resolve("data")).close();
+  }
+
+  /** A JSON string document of exactly {@code bytes} UTF-8 bytes, mostly a two-byte letter. */
+  static String document(int bytes) {
+    int letters = (bytes - 2) / 2;
+    return "\"" + "\u00e9".repeat(letters) + "x".repeat(bytes - 2 - 2 * letters) + "\"";
+  }
+
+  @ParameterizedTest
+  @EnumSource(Collection.class)
+  void everyCollectionHoldsADocumentOfItsLimitAndRefusesOneByteMore(Collection c)
+      throws IOException {
+    int limit = c.maxDocumentBytes();
+    String largest = document(limit);
+    assertEquals(limit, DocumentStore.utf8Length(largest));
+    try (DocumentStore store = DocumentStore.open(dir, c)) {
+      store.put("a", largest);
+      store.compute("b", (k, v) -> largest);
+      assertEquals(Optional.of(largest), store.get("a"));
+      assertEquals(Optional.of(largest), store.get("b"));
+      for (int i = 0; i < 8; i++) {
+        store.put("more" + i, largest); // several in one segment still fit
+      }
+      String over = document(limit + 1);
+      ApiException put = assertThrows(ApiException.class, () -> store.put("c", over));
+      assertEquals(ErrorCode.PAYLOAD_TOO_LARGE, put.code());
+      assertEquals(
+          "the "
+              + c.noun()
+              + " is larger than "
+              + limit
+              + " bytes (as stored JSON: "
+              + (limit + 1)
+              + " bytes)",
+          put.getMessage());
+      assertThrows(ApiException.class, () -> store.compute("a", (k, v) -> over));
+      assertEquals(Optional.of(largest), store.get("a"), "a refused compute changes nothing");
+      assertEquals(Optional.empty(), store.get("c"));
+    }
+  }
+
+  @Test
+  void utf8LengthCountsLikeTheEncoder() {
+    for (String s : new String[] {"", "abc", "\u00e9", "\u20ac", "\ud83d\ude00"}) {
+      assertEquals(
+          s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
+          DocumentStore.utf8Length(s),
+          s);
+    }
   }
 }

@@ -1,0 +1,89 @@
+package dev.chartwell.server.store;
+
+/**
+ * Every durable collection of the server with its Chronicle Map shape and the largest document it
+ * accepts. {@link DocumentStore} refuses a larger document before Chronicle Map sees it, and each
+ * shape is chosen so that a document of exactly {@link #maxDocumentBytes} still fits.
+ */
+public enum Collection {
+  /** organizations (one per data directory in practice). */
+  ORGANIZATIONS("organizations.dat", "orgs", "organization", 64, 1024, 4 * 1024),
+  /** API keys. */
+  API_KEYS("api-keys.dat", "keys", "API key", 10_000, 512, 16 * 1024),
+  /** services. */
+  SERVICES("services.dat", "services", "service", 10_000, 2048, 256 * 1024),
+  /** data warehouses (groups of services sharing sources). */
+  WAREHOUSES("warehouses.dat", "warehouses", "warehouse", 10_000, 256, 16 * 1024),
+  /** source definitions. */
+  SOURCES("sources.dat", "sources", "source", 100_000, 1024, 256 * 1024),
+  /** dashboards with their tiles (up to 500). */
+  DASHBOARDS("dashboards.dat", "dashboards", "dashboard", 10_000, 8192, 4 * 1024 * 1024),
+  /** tile alerts. */
+  ALERTS("alerts.dat", "alerts", "alert", 10_000, 1024, 64 * 1024),
+  /** webhooks. */
+  WEBHOOKS("webhooks.dat", "webhooks", "webhook", 10_000, 1024, 64 * 1024);
+
+  private final String fileName;
+  private final String mapName;
+  private final String noun;
+  private final long maxEntries;
+  private final int averageDocumentBytes;
+  private final int maxDocumentBytes;
+
+  Collection(
+      String fileName,
+      String mapName,
+      String noun,
+      long maxEntries,
+      int averageDocumentBytes,
+      int maxDocumentBytes) {
+    this.fileName = fileName;
+    this.mapName = mapName;
+    this.noun = noun;
+    this.maxEntries = maxEntries;
+    this.averageDocumentBytes = averageDocumentBytes;
+    this.maxDocumentBytes = maxDocumentBytes;
+  }
+
+  /**
+   * @return the Chronicle Map file name under the data directory
+   */
+  public String fileName() {
+    return fileName;
+  }
+
+  /**
+   * @return the Chronicle Map name (for its diagnostics)
+   */
+  public String mapName() {
+    return mapName;
+  }
+
+  /**
+   * @return what one document is, for error texts ("the dashboard is larger than ...")
+   */
+  public String noun() {
+    return noun;
+  }
+
+  /**
+   * @return the number of documents the map is sized for
+   */
+  public long maxEntries() {
+    return maxEntries;
+  }
+
+  /**
+   * @return the typical size of one document as JSON (UTF-8 bytes)
+   */
+  public int averageDocumentBytes() {
+    return averageDocumentBytes;
+  }
+
+  /**
+   * @return the largest document accepted, in UTF-8 bytes of its JSON
+   */
+  public int maxDocumentBytes() {
+    return maxDocumentBytes;
+  }
+}
