@@ -50,9 +50,17 @@ public final class Engine implements AutoCloseable {
   private final Map<String, Source> sources = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
   private final Object evictionLock = new Object();
+
+  /**
+   * With {@link Builder#maxMemoryBytes}, a source's head is sealed once it holds this fraction of
+   * the limit: sealing needs about as much again for a while, and several sources fill at once.
+   */
+  static final int HEAD_SHARE = 16;
+
   private final QueryEngine queries;
   private final ScheduledThreadPoolExecutor timer;
   private final long maxMemoryBytes;
+  private final long maxHeadBytes;
   private final double maxHeapOccupancy;
   private final HeapWatch heap;
   private volatile boolean closed;
@@ -61,6 +69,10 @@ public final class Engine implements AutoCloseable {
     this.segmentRows = b.segmentRows;
     this.memoryLimitBytes = b.memoryLimitBytes;
     this.maxMemoryBytes = b.maxMemoryBytes;
+    this.maxHeadBytes =
+        b.maxMemoryBytes == Long.MAX_VALUE
+            ? Long.MAX_VALUE
+            : Math.max(1 << 20, b.maxMemoryBytes / HEAD_SHARE);
     this.maxHeapOccupancy = b.maxHeapOccupancy;
     this.heap = b.maxHeapOccupancy < 1 ? new HeapWatch() : null;
     this.workerThreads = b.workerThreads;
@@ -146,7 +158,8 @@ public final class Engine implements AutoCloseable {
      * Refuses appends ({@link WritesRefusedException}) while the events held in memory (unsealed
      * heads and sealed segments) exceed this many bytes. Unlike {@link #memoryLimitBytes}, nothing
      * is evicted: the caller is told to retry later. Without it, appends are never refused for
-     * their size.
+     * their size. It also bounds each source's unsealed head to a sixteenth of it (the head is
+     * sealed early), since sealing a large head needs about as much memory again.
      *
      * @param bytes the most bytes of events held before appends are refused
      * @return this builder
@@ -206,7 +219,8 @@ public final class Engine implements AutoCloseable {
     requireOpen();
     String id = spec.id() != null ? spec.id() : newId();
     Source source =
-        Source.create(id, spec, segmentRows, s -> enforceMemoryLimit(), this::admitWrite);
+        Source.create(
+            id, spec, segmentRows, s -> enforceMemoryLimit(), this::admitWrite, maxHeadBytes);
     if (sources.putIfAbsent(id, source) != null) {
       throw new IllegalArgumentException("a source with id " + id + " exists");
     }
@@ -316,7 +330,7 @@ public final class Engine implements AutoCloseable {
       throw new WritesRefusedException(
           String.format(
               Locale.ROOT,
-              "the heap is %.0f%% full after garbage collection (limit %.0f%%); retry later",
+              "the heap is %.1f%% full after garbage collection (limit %.0f%%); retry later",
               100 * heap.occupancyAfterGc(),
               100 * maxHeapOccupancy));
     }

@@ -5,13 +5,14 @@
  */
 grammar SqlWhere;
 
-where      : expr? EOF ;
-expr       : NOT expr                                                  # notExpr
-           | expr AND expr                                             # andExpr
-           | expr OR expr                                              # orExpr
+where      : orExpr? EOF ;
+// Chains of AND and OR are loops, not left-deep trees: 10,000 terms need no deep recursion.
+orExpr     : andExpr (OR andExpr)* ;
+andExpr    : notExpr (AND notExpr)* ;
+notExpr    : NOT notExpr                                               # negation
            | predicate                                                 # predicateExpr
            ;
-predicate  : LPAREN expr RPAREN                                        # parenthesized
+predicate  : LPAREN orExpr RPAREN                                      # parenthesized
            | value NOT? IN LPAREN value (COMMA value)* RPAREN          # inList
            | value NOT? BETWEEN lo=value AND hi=value                  # between
            | value NOT? op=(LIKE | ILIKE) value                        # like

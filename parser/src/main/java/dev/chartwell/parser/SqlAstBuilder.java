@@ -7,7 +7,6 @@ import dev.chartwell.parser.Expr.Fold;
 import dev.chartwell.parser.Expr.Operand;
 import dev.chartwell.parser.SqlWhereParser.CallContext;
 import dev.chartwell.parser.SqlWhereParser.ColumnContext;
-import dev.chartwell.parser.SqlWhereParser.ExprContext;
 import dev.chartwell.parser.SqlWhereParser.IdentifierContext;
 import dev.chartwell.parser.SqlWhereParser.LiteralContext;
 import dev.chartwell.parser.SqlWhereParser.PredicateContext;
@@ -21,25 +20,35 @@ final class SqlAstBuilder {
   private SqlAstBuilder() {}
 
   static Expr build(SqlWhereParser.WhereContext where) {
-    return where.expr() == null ? new Expr.MatchAll() : expr(where.expr());
+    return where.orExpr() == null ? new Expr.MatchAll() : or(where.orExpr());
   }
 
-  private static Expr expr(ExprContext ctx) {
-    if (ctx instanceof SqlWhereParser.NotExprContext n) {
-      return new Expr.Not(expr(n.expr()));
+  private static Expr or(SqlWhereParser.OrExprContext ctx) {
+    List<Expr> operands = new ArrayList<>(ctx.andExpr().size());
+    for (SqlWhereParser.AndExprContext a : ctx.andExpr()) {
+      operands.add(and(a));
     }
-    if (ctx instanceof SqlWhereParser.AndExprContext a) {
-      return Expr.and(List.of(expr(a.expr(0)), expr(a.expr(1))));
+    return operands.size() == 1 ? operands.get(0) : Expr.or(operands);
+  }
+
+  private static Expr and(SqlWhereParser.AndExprContext ctx) {
+    List<Expr> operands = new ArrayList<>(ctx.notExpr().size());
+    for (SqlWhereParser.NotExprContext n : ctx.notExpr()) {
+      operands.add(not(n));
     }
-    if (ctx instanceof SqlWhereParser.OrExprContext o) {
-      return Expr.or(List.of(expr(o.expr(0)), expr(o.expr(1))));
+    return operands.size() == 1 ? operands.get(0) : Expr.and(operands);
+  }
+
+  private static Expr not(SqlWhereParser.NotExprContext ctx) {
+    if (ctx instanceof SqlWhereParser.NegationContext n) {
+      return new Expr.Not(not(n.notExpr()));
     }
     return predicate(((SqlWhereParser.PredicateExprContext) ctx).predicate());
   }
 
   private static Expr predicate(PredicateContext ctx) {
     if (ctx instanceof SqlWhereParser.ParenthesizedContext p) {
-      return expr(p.expr());
+      return or(p.orExpr());
     }
     if (ctx instanceof SqlWhereParser.InListContext in) {
       Operand operand = operand(in.value(0), "IN");

@@ -7,6 +7,7 @@ import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.DefaultErrorStrategy;
 import org.antlr.v4.runtime.Lexer;
 import org.antlr.v4.runtime.Parser;
+import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.atn.PredictionMode;
 import org.antlr.v4.runtime.misc.ParseCancellationException;
 
@@ -26,6 +27,12 @@ public final class WhereParser {
               LuceneLexer.UNTERMINATED_QUOTE, "unterminated quoted phrase"));
   private static final ThrowingErrorListener SQL_ERRORS =
       new ThrowingErrorListener(Map.of(SqlWhereLexer.UNTERMINATED_STRING, "unterminated string"));
+
+  /** The longest where text accepted, in characters. */
+  public static final int MAX_LENGTH = 65_536;
+
+  /** The deepest nesting accepted: open parentheses plus a run of prefix operators. */
+  public static final int MAX_DEPTH = 256;
 
   private WhereParser() {}
 
@@ -50,6 +57,10 @@ public final class WhereParser {
     if (text == null || text.isBlank()) {
       return new Expr.MatchAll();
     }
+    if (text.length() > MAX_LENGTH) {
+      throw new WhereSyntaxException(
+          "the where is longer than " + MAX_LENGTH + " characters", 1, MAX_LENGTH + 1);
+    }
     return switch (language) {
       case LUCENE -> parseLucene(text);
       case SQL -> parseSql(text);
@@ -59,6 +70,13 @@ public final class WhereParser {
   private static Expr parseLucene(String text) {
     LuceneLexer lexer = new LuceneLexer(CharStreams.fromString(text));
     CommonTokenStream tokens = tokens(lexer, LUCENE_ERRORS);
+    checkDepth(
+        tokens,
+        LuceneLexer.LPAREN,
+        LuceneLexer.RPAREN,
+        LuceneLexer.NOT,
+        LuceneLexer.MINUS,
+        LuceneLexer.PLUS);
     LuceneParser parser = new LuceneParser(tokens);
     try {
       fast(parser);
@@ -73,6 +91,7 @@ public final class WhereParser {
   private static Expr parseSql(String text) {
     SqlWhereLexer lexer = new SqlWhereLexer(CharStreams.fromString(text));
     CommonTokenStream tokens = tokens(lexer, SQL_ERRORS);
+    checkDepth(tokens, SqlWhereLexer.LPAREN, SqlWhereLexer.RPAREN, SqlWhereLexer.NOT);
     SqlWhereParser parser = new SqlWhereParser(tokens);
     try {
       fast(parser);
@@ -82,6 +101,46 @@ public final class WhereParser {
       careful(parser, SQL_ERRORS);
       return SqlAstBuilder.build(parser.where());
     }
+  }
+
+  /**
+   * Refuses nesting the parser would need more than {@link #MAX_DEPTH} levels of recursion for:
+   * open parentheses plus a run of prefix operators ({@code NOT}, and Lucene's {@code -} and {@code
+   * +}). The lexer is a loop, so this runs on its tokens before the recursive parser sees them.
+   */
+  private static void checkDepth(CommonTokenStream tokens, int open, int close, int... prefix) {
+    tokens.fill();
+    int parens = 0;
+    int run = 0;
+    for (Token t : tokens.getTokens()) {
+      int type = t.getType();
+      if (type == open) {
+        parens++;
+        run = 0;
+      } else if (type == close) {
+        parens = Math.max(0, parens - 1);
+        run = 0;
+      } else if (isOneOf(type, prefix)) {
+        run++;
+      } else {
+        run = 0;
+      }
+      if (parens + run > MAX_DEPTH) {
+        throw new WhereSyntaxException(
+            "nested deeper than " + MAX_DEPTH + " levels (parentheses and NOT)",
+            t.getLine(),
+            t.getCharPositionInLine() + 1);
+      }
+    }
+  }
+
+  private static boolean isOneOf(int type, int[] types) {
+    for (int t : types) {
+      if (t == type) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static CommonTokenStream tokens(Lexer lexer, ThrowingErrorListener errors) {

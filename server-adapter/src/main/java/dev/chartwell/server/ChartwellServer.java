@@ -1,6 +1,7 @@
 package dev.chartwell.server;
 
 import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.query.QueryCounters;
 import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.server.charts.ChartRoutes;
 import dev.chartwell.server.clickstack.ResourceRoutes;
@@ -78,8 +79,23 @@ public final class ChartwellServer implements AutoCloseable {
    */
   public static ChartwellServer start(ServerConfig config, PrintStream log) throws IOException {
     Json json = new Json();
-    DataDirectory dir = DataDirectory.open(config.dataDir());
-    RecoveryReport recovery = RecoveryReport.begin(dir.root());
+    // The port first: a server that cannot listen must not touch the data directory.
+    ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log);
+    DataDirectory dir;
+    try {
+      dir = DataDirectory.open(config.dataDir());
+    } catch (IOException | RuntimeException e) {
+      api.stop(1);
+      throw e;
+    }
+    RecoveryReport recovery;
+    try {
+      recovery = RecoveryReport.begin(dir.root());
+    } catch (IOException | RuntimeException e) {
+      api.stop(1);
+      dir.close();
+      throw e;
+    }
     Accounts accounts = null;
     Services services = null;
     SourceCatalog catalog = null;
@@ -149,12 +165,9 @@ public final class ChartwellServer implements AutoCloseable {
           config.maxRequestBytes(),
           config.maxIngestBytes());
 
-      int httpThreads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
-      ApiServer api =
-          ApiServer.start(config.host(), config.port(), httpThreads, 1024, router, json, log);
+      api.start(router);
 
       List<String> banner = new ArrayList<>();
-      recovery.line().ifPresent(banner::add);
       String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
       banner.add("Chartwell listening on http://" + host + ":" + api.port());
       banner.add("organization id: " + boot.organization().id());
@@ -176,6 +189,7 @@ public final class ChartwellServer implements AutoCloseable {
           throw new IOException("interrupted while loading the demo data", e);
         }
       }
+      recovery.line().ifPresent(banner::add);
       return new ChartwellServer(
           dir, accounts, services, catalog, resources, engine, api, List.copyOf(banner));
     } catch (IOException | RuntimeException e) {
@@ -183,6 +197,7 @@ public final class ChartwellServer implements AutoCloseable {
       if (boot != null) {
         accounts.undoGeneratedKey(boot);
       }
+      api.stop(1);
       if (services != null) {
         services.close();
       }
@@ -206,6 +221,13 @@ public final class ChartwellServer implements AutoCloseable {
    */
   public int port() {
     return api.port();
+  }
+
+  /**
+   * @return how many chart queries run now, and how many completed, were stopped or refused
+   */
+  public QueryCounters queryCounters() {
+    return engine.queryCounters();
   }
 
   /**

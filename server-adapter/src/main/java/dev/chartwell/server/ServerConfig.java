@@ -1,5 +1,6 @@
 package dev.chartwell.server;
 
+import dev.chartwell.server.http.ApiServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ import java.util.regex.Pattern;
  * @param queryTimeout how long a chart query may run
  * @param queryMemoryBytes the most heap one chart query may hold
  * @param maxMemoryBytes the most bytes of events held in memory before ingestion is refused
+ * @param http the HTTP front's timeouts and limits
  */
 public record ServerConfig(
     String host,
@@ -44,7 +46,8 @@ public record ServerConfig(
     long maxIngestBytes,
     Duration queryTimeout,
     long queryMemoryBytes,
-    long maxMemoryBytes) {
+    long maxMemoryBytes,
+    ApiServer.Options http) {
 
   /** The default of {@code --max-memory}: half of the heap. */
   static long defaultMaxMemory() {
@@ -100,7 +103,14 @@ public record ServerConfig(
               "max-memory",
               "SIZE",
               "1/2 of heap",
-              "events held in memory before ingestion answers 503"));
+              "events held in memory before ingestion answers 503"),
+          new Flag("idle-timeout", "DURATION", "30s", "close connections idle this long"),
+          new Flag(
+              "header-timeout", "DURATION", "10s", "time to send a request's line and headers"),
+          new Flag("body-timeout", "DURATION", "10s", "longest pause while a request body arrives"),
+          new Flag("max-connections", "N", "1000", "open connections (more wait to be accepted)"),
+          new Flag("http-threads", "N", "200", "HTTP worker threads, 8-10000"),
+          new Flag("max-header-bytes", "SIZE", "16k", "request line plus headers, 1k-1m"));
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
   private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
@@ -167,9 +177,16 @@ public record ServerConfig(
         v.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024),
         v.size("max-request-bytes", 1L << 20),
         v.size("max-ingest-bytes", 64L << 20),
-        v.duration("query-timeout", Duration.ofSeconds(30)),
+        v.duration("query-timeout", Duration.ofSeconds(30), Duration.ofMillis(1)),
         v.size("query-memory", defaultQueryMemory()),
-        v.size("max-memory", defaultMaxMemory()));
+        v.size("max-memory", defaultMaxMemory()),
+        new ApiServer.Options(
+            v.duration("idle-timeout", Duration.ofSeconds(30)),
+            v.duration("header-timeout", Duration.ofSeconds(10)),
+            v.duration("body-timeout", Duration.ofSeconds(10)),
+            v.intValue("max-connections", 1000, 1, 1_000_000),
+            v.intValue("http-threads", 200, 8, 10_000),
+            (int) v.size("max-header-bytes", 16L << 10, 1L << 10, 1L << 20)));
   }
 
   /**
@@ -269,6 +286,10 @@ public record ServerConfig(
     }
 
     long size(String name, long dflt) throws ConfigException {
+      return size(name, dflt, 1, 1L << 40);
+    }
+
+    long size(String name, long dflt, long min, long max) throws ConfigException {
       Optional<String> value = raw(name);
       if (value.isEmpty()) {
         return dflt;
@@ -281,21 +302,31 @@ public record ServerConfig(
       }
       try {
         long n = Long.parseLong(s);
-        if (n > 0 && n <= (1L << 40) / unit) {
+        if (n > 0 && n <= max / unit && n * unit >= min) {
           return n * unit;
         }
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw bad(name, value.get(), "must be a positive size in bytes, optionally with k, m or g");
+      String range = min == 1 && max == 1L << 40 ? "" : " from " + min + " to " + max + " bytes";
+      throw bad(
+          name, value.get(), "must be a positive size in bytes, optionally with k, m or g" + range);
     }
 
+    /**
+     * A duration from 100 ms to 24 h: a number with {@code ms}, {@code s}, {@code m} or {@code h}.
+     */
     Duration duration(String name, Duration dflt) throws ConfigException {
+      return duration(name, dflt, Duration.ofMillis(100));
+    }
+
+    /** A duration from {@code min} to 24 h. */
+    Duration duration(String name, Duration dflt, Duration min) throws ConfigException {
       Optional<String> value = raw(name);
       if (value.isEmpty()) {
         return dflt;
       }
-      java.util.regex.Matcher m = DURATION.matcher(value.get().trim());
+      java.util.regex.Matcher m = DURATION.matcher(value.get().trim().toLowerCase(Locale.ROOT));
       if (m.matches()) {
         long n = Long.parseLong(m.group(1));
         Duration d =
@@ -305,11 +336,16 @@ public record ServerConfig(
               case "m" -> Duration.ofMinutes(n);
               default -> Duration.ofHours(n);
             };
-        if (!d.isZero()) {
+        if (d.compareTo(min) >= 0 && d.compareTo(Duration.ofHours(24)) <= 0) {
           return d;
         }
       }
-      throw bad(name, value.get(), "must be a positive duration such as 500ms, 30s, 5m or 1h");
+      throw bad(
+          name,
+          value.get(),
+          "must be a duration from "
+              + min.toMillis()
+              + "ms to 24h with a unit: ms, s, m or h (for example 30s)");
     }
 
     Optional<String> orgId() throws ConfigException {

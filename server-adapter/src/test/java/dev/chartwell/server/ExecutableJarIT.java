@@ -215,6 +215,121 @@ class ExecutableJarIT {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void aFullHeapRefusesIngestionWith503AndTheServerStaysResponsive(@TempDir Path dir)
+      throws Exception {
+    String org = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+    String auth = HttpTestClient.basic("ADMIN", "adminsecret1");
+    Process p =
+        launch(
+            System.getProperty("java.home"),
+            List.of("-Xmx256m"),
+            dir.resolve("server.out"),
+            "--port",
+            "0",
+            "--data-dir",
+            dir.resolve("data").toString(),
+            "--api-key",
+            "ADMIN:adminsecret1",
+            "--org-id",
+            org);
+    try {
+      HttpTestClient http = new HttpTestClient(awaitPort(p, dir.resolve("server.out")));
+      String services = "/v1/organizations/" + org + "/services";
+      var created =
+          http.send(
+              "POST",
+              services,
+              "{\"name\":\"Full\",\"provider\":\"aws\",\"region\":\"us-east-1\"}",
+              "Authorization",
+              auth);
+      assertEquals(200, created.statusCode(), created.body());
+      String id = created.body().replaceAll(".*\"service\":\\{\"id\":\"([^\"]+)\".*", "$1");
+      String token = created.body().replaceAll(".*\"password\":\"([^\"]+)\".*", "$1");
+      for (int i = 0;
+          i < 100
+              && !http.send("GET", services + "/" + id, null, "Authorization", auth)
+                  .body()
+                  .contains("\"running\"");
+          i++) {
+        Thread.sleep(50);
+      }
+      var source =
+          http.send(
+              "POST",
+              services + "/" + id + "/clickstack/sources",
+              "{\"name\":\"full\",\"kind\":\"log\"}",
+              "Authorization",
+              auth);
+      String sourceId = source.body().replaceAll(".*\"id\":\"([0-9a-f]{24})\".*", "$1");
+      long accepted = 0;
+      java.net.http.HttpResponse<String> refused = null;
+      // Unique bodies and trace ids: about 150 bytes per event held. The heap fills up long
+      // before 400 requests of 20,000 events.
+      for (int request = 0; request < 400 && refused == null; request++) {
+        StringBuilder ndjson = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+          long n = request * 20_000L + i;
+          ndjson
+              .append("{\"Timestamp\":")
+              .append(1767225600000L + n)
+              .append(",\"Body\":\"request ")
+              .append(n)
+              .append(" for user ")
+              .append(Long.toHexString(n * 2654435761L))
+              .append(" done\",\"TraceId\":\"")
+              .append(Long.toHexString(n * 6364136223846793005L))
+              .append("\"}\n");
+        }
+        var r =
+            http.send(
+                "POST",
+                "/api/v2/sources/" + sourceId + "/events",
+                ndjson.toString(),
+                "Authorization",
+                "Bearer " + token,
+                "Content-Type",
+                "application/x-ndjson");
+        if (r.statusCode() == 503) {
+          refused = r;
+          accepted +=
+              Long.parseLong(
+                  r.body().replaceAll(".*; (\\d+) events of this request before line.*", "$1"));
+        } else {
+          assertEquals(200, r.statusCode(), r.body());
+          accepted += 20_000;
+        }
+      }
+      assertTrue(refused != null, "ingestion was never refused");
+      assertEquals("5", refused.headers().firstValue("Retry-After").orElse(null));
+      assertTrue(p.isAlive());
+      // Everything else still answers, promptly, and every accepted event is counted.
+      long start = System.nanoTime();
+      assertEquals(200, http.send("GET", "/health", null).statusCode());
+      assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(1), "health took too long");
+      assertEquals(
+          200, http.send("GET", services + "/" + id, null, "Authorization", auth).statusCode());
+      var count =
+          http.send(
+              "POST",
+              "/api/v2/charts/series",
+              "{\"startTime\":1767225600000,\"endTime\":1767312000000,\"granularity\":\"30d\","
+                  + "\"series\":[{\"sourceId\":\""
+                  + sourceId
+                  + "\",\"aggFn\":\"count\"}]}",
+              "Authorization",
+              "Bearer " + token,
+              "Content-Type",
+              "application/json");
+      assertEquals(200, count.statusCode(), count.body());
+      assertTrue(
+          count.body().contains("\"series_0.data\":" + accepted), count.body() + " vs " + accepted);
+    } finally {
+      p.destroy();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
   private static Process launch(String javaHome, Path log, String... flags) throws Exception {
     return launch(javaHome, List.of(), log, flags);
   }

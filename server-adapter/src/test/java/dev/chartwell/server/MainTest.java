@@ -58,6 +58,29 @@ class MainTest {
   }
 
   @Test
+  void aTakenPortExits1NamingItAndLeavesTheDataDirectoryAlone(@TempDir Path dir) throws Exception {
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      Path data = dir.resolve("data");
+      assertEquals(
+          Main.EXIT_START_FAILED,
+          run(
+              new CountDownLatch(1),
+              Map.of(),
+              "--port",
+              String.valueOf(taken.getLocalPort()),
+              "--data-dir",
+              data.toString()));
+      assertEquals(
+          "chartwell: cannot start: port "
+              + taken.getLocalPort()
+              + " on 127.0.0.1 is already in use\n",
+          err.toString(StandardCharsets.UTF_8));
+      assertTrue(java.nio.file.Files.notExists(data), "the data directory was created");
+    }
+  }
+
+  @Test
   void unusableDataDirectoryExits1WithOneLine(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("file");
     java.nio.file.Files.writeString(file, "not a directory");

@@ -35,6 +35,7 @@ class ServerConfigTest {
     assertEquals(Runtime.getRuntime().availableProcessors(), c.threads());
     assertEquals(1L << 20, c.maxRequestBytes());
     assertEquals(64L << 20, c.maxIngestBytes());
+    assertEquals(dev.chartwell.server.http.ApiServer.Options.defaults(), c.http());
     assertEquals(java.time.Duration.ofSeconds(30), c.queryTimeout());
     assertEquals(ServerConfig.defaultQueryMemory(), c.queryMemoryBytes());
     assertEquals(Runtime.getRuntime().maxMemory() / 2, c.maxMemoryBytes());
@@ -56,11 +57,48 @@ class ServerConfigTest {
     assertEquals(
         java.time.Duration.ofHours(1), parse(Map.of(), "--query-timeout=1h").queryTimeout());
     assertEquals(
-        "--query-timeout: must be a positive duration such as 500ms, 30s, 5m or 1h, got '0s'",
+        "--query-timeout: must be a duration from 1ms to 24h with a unit: ms, s, m or h (for example 30s), got '0s'",
         error(Map.of(), "--query-timeout", "0s"));
     assertEquals(
-        "--query-timeout: must be a positive duration such as 500ms, 30s, 5m or 1h, got '30'",
+        "--query-timeout: must be a duration from 1ms to 24h with a unit: ms, s, m or h (for example 30s), got '30'",
         error(Map.of(), "--query-timeout", "30"));
+  }
+
+  @Test
+  void httpLimitsFromFlagsAndEnvironment() throws Exception {
+    ServerConfig c =
+        parse(
+            Map.of("CHARTWELL_MAX_CONNECTIONS", "50", "CHARTWELL_BODY_TIMEOUT", "1500ms"),
+            "--idle-timeout",
+            "2m",
+            "--header-timeout=5s",
+            "--http-threads",
+            "16",
+            "--max-header-bytes",
+            "32k");
+    assertEquals(java.time.Duration.ofMinutes(2), c.http().idleTimeout());
+    assertEquals(java.time.Duration.ofSeconds(5), c.http().headerTimeout());
+    assertEquals(java.time.Duration.ofMillis(1500), c.http().bodyTimeout());
+    assertEquals(50, c.http().maxConnections());
+    assertEquals(16, c.http().maxThreads());
+    assertEquals(32 << 10, c.http().maxHeaderBytes());
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "--idle-timeout|30|--idle-timeout: must be a duration from 100ms to 24h with a unit: ms, s,"
+            + " m or h (for example 30s), got '30'",
+        "--body-timeout|10ms|--body-timeout: must be a duration from 100ms to 24h with a unit: ms,"
+            + " s, m or h (for example 30s), got '10ms'",
+        "--http-threads|4|--http-threads: must be an integer from 8 to 10000, got '4'",
+        "--max-connections|0|--max-connections: must be an integer from 1 to 1000000, got '0'",
+        "--max-header-bytes|100|--max-header-bytes: must be a positive size in bytes, optionally"
+            + " with k, m or g from 1024 to 1048576 bytes, got '100'"
+      })
+  void badHttpLimits(String flag, String value, String message) {
+    assertEquals(message, error(Map.of(), flag, value));
   }
 
   @Test

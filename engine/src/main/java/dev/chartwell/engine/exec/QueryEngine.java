@@ -36,12 +36,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletionService;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -402,10 +399,11 @@ public final class QueryEngine {
   }
 
   /**
-   * Runs tasks on the pool (or on this thread when there is one task or one thread), keeping at
-   * most one of this query's tasks per worker submitted at a time, so that the pool's queue
-   * interleaves concurrent queries instead of serving them one after the other. While it waits, the
-   * query looks at its control; when a task fails, the others are stopped.
+   * Runs tasks on the pool (or on this thread when there is one task or one thread). At most one
+   * runner per worker works for this query: a runner runs one task and then queues itself again
+   * behind whatever other queries queued meanwhile, so that concurrent queries interleave task by
+   * task instead of one waiting for all of the other's. While it waits, the query looks at its
+   * control; when a task fails, the runners stop taking tasks.
    */
   private <T> List<T> execute(List<Callable<T>> tasks, QueryControl control) {
     List<T> results = new ArrayList<>(Collections.nCopies(tasks.size(), null));
@@ -416,59 +414,84 @@ public final class QueryEngine {
       }
       return results;
     }
-    CompletionService<T> done = new ExecutorCompletionService<>(workers);
-    Map<Future<T>, Integer> index = new HashMap<>();
-    int next = 0;
+    TaskRun<T> run = new TaskRun<>(tasks, results, control);
     try {
-      while (next < tasks.size() && index.size() < threads) {
-        index.put(submit(done, tasks.get(next), control), next);
-        next++;
+      for (int i = 0; i < Math.min(threads, tasks.size()); i++) {
+        workers.execute(run::runOne);
       }
-      int remaining = tasks.size();
-      while (remaining > 0) {
-        Future<T> f = done.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
-        if (f == null) {
-          control.checkpoint();
-          continue;
-        }
-        results.set(index.remove(f), f.get());
-        remaining--;
-        if (next < tasks.size()) {
-          index.put(submit(done, tasks.get(next), control), next);
-          next++;
-        }
+    } catch (RejectedExecutionException e) {
+      run.fail(new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing"));
+    }
+    try {
+      while (!run.finished.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+        control.checkpoint();
       }
-      return results;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new QueryAbortedException(Reason.CANCELLED, "the query was interrupted");
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
+      run.fail(new QueryAbortedException(Reason.CANCELLED, "the query was interrupted"));
+    } catch (QueryAbortedException e) {
+      run.fail(e);
+      throw e;
+    }
+    Throwable failure = run.failure;
+    if (failure instanceof RuntimeException r) {
+      throw r;
+    }
+    if (failure instanceof Error err) {
+      throw err;
+    }
+    if (failure != null) {
+      throw new IllegalStateException(failure);
+    }
+    return results;
+  }
+
+  /** The tasks of one {@link #execute} call and the runners' shared progress. */
+  private final class TaskRun<T> {
+    private final List<Callable<T>> tasks;
+    private final List<T> results;
+    private final QueryControl control;
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger done = new AtomicInteger();
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile Throwable failure;
+
+    TaskRun(List<Callable<T>> tasks, List<T> results, QueryControl control) {
+      this.tasks = tasks;
+      this.results = results;
+      this.control = control;
+    }
+
+    void runOne() {
+      if (failure != null || control.isAborted()) {
+        return;
       }
-      if (e.getCause() instanceof Error err) {
-        throw err;
+      int i = next.getAndIncrement();
+      if (i >= tasks.size()) {
+        return;
       }
-      throw new IllegalStateException(e.getCause());
-    } finally {
-      if (!index.isEmpty()) {
-        // Tasks still queued or running: a failure or abort ends the query, so stop them too.
-        control.abort(Reason.CANCELLED, "another part of the query failed");
-        for (Future<T> f : index.keySet()) {
-          f.cancel(false);
+      try {
+        results.set(i, tasks.get(i).call());
+      } catch (Throwable t) {
+        fail(t);
+        return;
+      }
+      if (done.incrementAndGet() == tasks.size()) {
+        finished.countDown();
+      } else if (next.get() < tasks.size()) {
+        try {
+          workers.execute(this::runOne);
+        } catch (RejectedExecutionException e) {
+          fail(new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing"));
         }
       }
     }
-  }
 
-  private static <T> Future<T> submit(
-      CompletionService<T> done, Callable<T> task, QueryControl control) {
-    try {
-      return done.submit(task);
-    } catch (RejectedExecutionException e) {
-      // The pool is shut down: the engine is closing, and has aborted this query or is about to.
-      control.checkpoint();
-      throw new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing");
+    void fail(Throwable t) {
+      if (failure == null) {
+        failure = t;
+      }
+      finished.countDown();
     }
   }
 

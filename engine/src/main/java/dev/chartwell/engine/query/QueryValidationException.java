@@ -15,7 +15,7 @@ public final class QueryValidationException extends RuntimeException {
    * @param problems each problem, starting with its field path
    */
   public QueryValidationException(List<String> problems) {
-    super(String.join("; ", problems), null, false, false);
+    super(summary(problems), null, false, false);
     this.problems = List.copyOf(problems);
   }
 
@@ -24,6 +24,41 @@ public final class QueryValidationException extends RuntimeException {
    */
   public QueryValidationException(String problem) {
     this(List.of(problem));
+  }
+
+  /** At most this many problems are spelled out in the message; the rest are counted. */
+  public static final int MAX_LISTED = 20;
+
+  /** A problem's text is cut after this many characters (it may quote what it found). */
+  public static final int MAX_PROBLEM_LENGTH = 512;
+
+  /**
+   * Joins problems for a message that stays short whatever the input: the first {@link
+   * #MAX_LISTED}, each cut at {@link #MAX_PROBLEM_LENGTH} characters, then "and N more".
+   *
+   * @param problems the problems
+   * @return the message
+   */
+  public static String summary(List<String> problems) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < Math.min(MAX_LISTED, problems.size()); i++) {
+      if (i > 0) {
+        sb.append("; ");
+      }
+      String p = problems.get(i);
+      if (p.length() > MAX_PROBLEM_LENGTH) {
+        int cut = MAX_PROBLEM_LENGTH;
+        if (Character.isHighSurrogate(p.charAt(cut - 1))) {
+          cut--;
+        }
+        p = p.substring(0, cut) + "...";
+      }
+      sb.append(p);
+    }
+    if (problems.size() > MAX_LISTED) {
+      sb.append("; and ").append(problems.size() - MAX_LISTED).append(" more");
+    }
+    return sb.toString();
   }
 
   /**

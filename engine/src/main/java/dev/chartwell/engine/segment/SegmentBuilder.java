@@ -392,12 +392,22 @@ public final class SegmentBuilder {
     }
   }
 
+  /**
+   * What one distinct string costs in a head beyond its characters: the String and its array (about
+   * 40 bytes), its slot in the list and its entry in the index map (about 56), counting characters
+   * as two bytes (the worst case of compact strings).
+   */
+  private static final long STRING_BYTES = 96;
+
   private static final class StringBuffer extends Buffer {
     /** Per row: index into {@link #distinct} + 1, or 0 for absent. */
     int[] ordinals;
 
     Map<String, Integer> index = new HashMap<>();
     List<String> distinct = new ArrayList<>();
+
+    /** Heap of the distinct strings and their index entries, kept as they are added. */
+    long distinctBytes;
 
     StringBuffer(int capacity) {
       ordinals = new int[capacity];
@@ -416,6 +426,7 @@ public final class SegmentBuilder {
         id = distinct.size();
         index.put(s, id);
         distinct.add(s);
+        distinctBytes += STRING_BYTES + 2L * s.length();
       }
       ordinals[row] = id + 1;
     }
@@ -426,16 +437,13 @@ public final class SegmentBuilder {
       c.ordinals = Arrays.copyOf(ordinals, rows);
       c.index = null; // a copy is only sealed, never appended to
       c.distinct = new ArrayList<>(distinct);
+      c.distinctBytes = distinctBytes;
       return c;
     }
 
     @Override
     long bytes() {
-      long strings = 0;
-      for (String s : distinct) {
-        strings += 56 + s.length();
-      }
-      return 64 + 4L * ordinals.length + strings + (index == null ? 0 : 48L * index.size());
+      return 64 + 4L * ordinals.length + distinctBytes;
     }
 
     @Override

@@ -26,6 +26,7 @@ public final class Source {
   private final int segmentRows;
   private final Consumer<Source> onSealed;
   private final Runnable admission;
+  private final long maxHeadBytes;
 
   private final Object lock = new Object();
   private volatile Schema schema = Schema.empty();
@@ -47,14 +48,22 @@ public final class Source {
    * @param segmentRows rows per sealed segment
    * @param onSealed told after each seal (the engine enforces its memory limit there)
    * @param admission asked before each append; throws {@link WritesRefusedException} to refuse it
+   * @param maxHeadBytes the head is sealed when it holds this many bytes, even before {@code
+   *     segmentRows} rows
    */
   Source(
-      String id, SourceSpec spec, int segmentRows, Consumer<Source> onSealed, Runnable admission) {
+      String id,
+      SourceSpec spec,
+      int segmentRows,
+      Consumer<Source> onSealed,
+      Runnable admission,
+      long maxHeadBytes) {
     this.id = Objects.requireNonNull(id);
     this.spec = spec;
     this.segmentRows = segmentRows;
     this.onSealed = onSealed;
     this.admission = admission;
+    this.maxHeadBytes = maxHeadBytes;
     this.head = new SegmentBuilder(Math.min(segmentRows, 1024));
     if (spec.implicitColumn() != null) {
       define(spec.implicitColumn(), ColumnType.STRING);
@@ -74,11 +83,18 @@ public final class Source {
    * @param segmentRows rows per sealed segment
    * @param onSealed told after each seal
    * @param admission asked before each append; throws {@link WritesRefusedException} to refuse it
+   * @param maxHeadBytes the head is sealed when it holds this many bytes ({@link Long#MAX_VALUE}:
+   *     only by rows)
    * @return the source
    */
   public static Source create(
-      String id, SourceSpec spec, int segmentRows, Consumer<Source> onSealed, Runnable admission) {
-    return new Source(id, spec, segmentRows, onSealed, admission);
+      String id,
+      SourceSpec spec,
+      int segmentRows,
+      Consumer<Source> onSealed,
+      Runnable admission,
+      long maxHeadBytes) {
+    return new Source(id, spec, segmentRows, onSealed, admission, maxHeadBytes);
   }
 
   /**
@@ -321,7 +337,14 @@ public final class Source {
     Object[] row = validate(event);
     head.append(event.timestamp(), row);
     version++;
-    return head.rows() >= segmentRows && sealLocked();
+    return (head.rows() >= segmentRows || headTooBig()) && sealLocked();
+  }
+
+  /** Whether the head holds more than its byte budget; measured every 256 rows. */
+  private boolean headTooBig() {
+    return maxHeadBytes != Long.MAX_VALUE
+        && (head.rows() & 255) == 0
+        && head.bytes() >= maxHeadBytes;
   }
 
   private boolean sealLocked() {

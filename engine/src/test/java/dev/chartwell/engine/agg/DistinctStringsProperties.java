@@ -1,24 +1,27 @@
 package dev.chartwell.engine.agg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.QuickTheory.qt;
 
 import dev.chartwell.engine.segment.StringDictionary;
+import dev.chartwell.testing.Gens;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /** The k-way merge over segments' dictionaries counts what a set of strings counts. */
 class DistinctStringsProperties {
 
-  @Property(tries = 500)
-  void mergedCountEqualsSetSize(@ForAll("segments") List<List<String>> segments) {
+  @Test
+  void mergedCountEqualsSetSize() {
+    qt().withExamples(500).forAll(segments()).checkAssert(DistinctStringsProperties::countsASet);
+  }
+
+  private static void countsASet(List<List<String>> segments) {
     Set<String> expected = new HashSet<>();
     List<DistinctStrings> states = new ArrayList<>();
     for (List<String> seen : segments) {
@@ -46,17 +49,14 @@ class DistinctStringsProperties {
     assertEquals(expected.size(), total.count());
   }
 
-  @Provide
-  Arbitrary<List<List<String>>> segments() {
-    Arbitrary<String> value =
-        Arbitraries.oneOf(
-            Arbitraries.strings().withCharRange('a', 'd').ofMaxLength(3),
+  static Gen<List<List<String>>> segments() {
+    Gen<String> value =
+        Gens.oneOf(
+            Gens.strings('a', 'd', 0, 3),
             // longer than a prefix key, differing only after it
-            Arbitraries.strings().withCharRange('a', 'c').ofMaxLength(3).map(s -> "trace-id-" + s),
-            Arbitraries.strings().withChars('\ue000', '\uffff', 'x').ofMaxLength(2),
-            Arbitraries.integers()
-                .between(0x10000, 0x10010)
-                .map(cp -> new String(Character.toChars(cp))));
-    return value.list().ofMaxSize(80).list().ofMaxSize(9);
+            Gens.strings('a', 'c', 0, 3).map(s -> "trace-id-" + s),
+            Gens.strings("\ue000\uffffx", 0, 2),
+            Gens.ints(0x10000, 0x10010).map(cp -> new String(Character.toChars(cp))));
+    return Gens.listOf(Gens.listOf(value, 0, 80), 0, 9);
   }
 }

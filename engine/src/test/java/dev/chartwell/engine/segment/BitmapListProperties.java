@@ -1,22 +1,24 @@
 package dev.chartwell.engine.segment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.QuickTheory.qt;
 
+import dev.chartwell.testing.Gens;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
 /** Bitmaps of every size, in both stored forms, read back exactly as written. */
 class BitmapListProperties {
 
-  @Property(tries = 300)
-  void everyBitmapReadsBackEqual(@ForAll("bitmapLists") List<MutableRoaringBitmap> bitmaps) {
+  @Test
+  void everyBitmapReadsBackEqual() {
+    qt().withExamples(300).forAll(bitmapLists()).checkAssert(BitmapListProperties::readsBack);
+  }
+
+  private static void readsBack(List<MutableRoaringBitmap> bitmaps) {
     List<MutableRoaringBitmap> expected = new ArrayList<>();
     for (MutableRoaringBitmap b : bitmaps) {
       expected.add(b.clone());
@@ -39,34 +41,35 @@ class BitmapListProperties {
     assertEquals(9 * 1000 + 4 + 48, bytes);
   }
 
-  @Provide
-  Arbitrary<List<MutableRoaringBitmap>> bitmapLists() {
-    Arbitrary<MutableRoaringBitmap> small =
-        Arbitraries.integers()
-            .between(0, 300_000)
-            .set()
-            .ofMaxSize(BitmapList.MAX_SHORT + 2)
+  static Gen<List<MutableRoaringBitmap>> bitmapLists() {
+    Gen<MutableRoaringBitmap> small =
+        Gens.distinctListOf(Gens.ints(0, 300_000), BitmapList.MAX_SHORT + 2)
             .map(rows -> MutableRoaringBitmap.bitmapOf(rows.stream().mapToInt(r -> r).toArray()));
-    Arbitrary<MutableRoaringBitmap> runs =
-        Arbitraries.integers()
-            .between(0, 200_000)
-            .flatMap(
-                from ->
-                    Arbitraries.integers()
-                        .between(1, 70_000)
-                        .map(
-                            len -> {
-                              MutableRoaringBitmap b = new MutableRoaringBitmap();
-                              b.add((long) from, (long) from + len);
-                              return b;
-                            }));
-    Arbitrary<MutableRoaringBitmap> spread =
-        Arbitraries.integers()
-            .between(0, 300_000)
-            .list()
-            .ofMinSize(8)
-            .ofMaxSize(3000)
+    Gen<MutableRoaringBitmap> runs =
+        Gens.ints(0, 200_000)
+            .zip(
+                Gens.ints(1, 70_000),
+                (from, len) -> {
+                  MutableRoaringBitmap b = new MutableRoaringBitmap();
+                  b.add((long) from, (long) from + len);
+                  return b;
+                });
+    Gen<MutableRoaringBitmap> spread =
+        Gens.listOf(Gens.ints(0, 300_000), 8, 3000)
             .map(rows -> MutableRoaringBitmap.bitmapOf(rows.stream().mapToInt(r -> r).toArray()));
-    return Arbitraries.oneOf(small, small, runs, spread).list().ofMinSize(1).ofMaxSize(40);
+    return Gens.listOf(Gens.oneOf(small, small, runs, spread), 1, 40)
+        .describedAs(BitmapListProperties::describe);
+  }
+
+  private static String describe(List<MutableRoaringBitmap> bitmaps) {
+    StringBuilder sb = new StringBuilder();
+    for (MutableRoaringBitmap b : bitmaps) {
+      sb.append(
+              b.getCardinality() <= 10
+                  ? b.toString()
+                  : b.getCardinality() + " rows from " + b.first())
+          .append(' ');
+    }
+    return sb.toString();
   }
 }

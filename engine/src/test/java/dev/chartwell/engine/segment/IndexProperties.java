@@ -1,28 +1,32 @@
 package dev.chartwell.engine.segment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.QuickTheory.qt;
 
 import dev.chartwell.engine.source.ColumnType;
 import dev.chartwell.parser.Tokens;
+import dev.chartwell.testing.Gens;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /** The dictionary, postings and token index of random segments against a direct computation. */
 class IndexProperties {
   record Row(long ts, String value) {}
 
-  @Property(tries = 300)
-  void dictionaryPostingsAndTokensMatchADirectComputation(@ForAll("rows") List<Row> input) {
+  @Test
+  void dictionaryPostingsAndTokensMatchADirectComputation() {
+    qt().withExamples(300).forAll(rows()).checkAssert(IndexProperties::matchesDirectComputation);
+  }
+
+  private static void matchesDirectComputation(List<Row> input) {
     SegmentBuilder b = new SegmentBuilder(1);
     b.addColumn("Body", ColumnType.STRING);
     for (Row r : input) {
@@ -75,18 +79,13 @@ class IndexProperties {
     assertEquals(expected, actualTokens);
   }
 
-  @Provide
-  Arbitrary<List<Row>> rows() {
-    Arbitrary<String> values =
-        Arbitraries.oneOf(
-            Arbitraries.of("GET /a 200", "get /A 500", "Timeout: x", "é-42 ok", ""),
-            Arbitraries.strings().withChars("aB1 -/é.").ofMaxLength(12));
-    Arbitrary<String> maybe =
-        Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(5, values), net.jqwik.api.Tuple.of(1, Arbitraries.just(null)));
-    return Combinators.combine(Arbitraries.longs().between(0, 20), maybe)
-        .as(Row::new)
-        .list()
-        .ofMaxSize(60);
+  static Gen<List<Row>> rows() {
+    Gen<String> values =
+        Gens.oneOf(
+            Gens.of("GET /a 200", "get /A 500", "Timeout: x", "é-42 ok", ""),
+            Gens.strings("aB1 -/é.", 0, 12));
+    Gen<String> maybe =
+        Generate.frequency(Pair.of(5, values), Pair.of(1, Generate.constant((String) null)));
+    return Gens.listOf(Gens.longs(0, 20).zip(maybe, Row::new), 0, 60);
   }
 }

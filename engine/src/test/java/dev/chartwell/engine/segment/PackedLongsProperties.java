@@ -1,18 +1,22 @@
 package dev.chartwell.engine.segment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.QuickTheory.qt;
 
+import dev.chartwell.testing.Gens;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.SourceDSL;
 
 class PackedLongsProperties {
 
-  @Property
-  void packedValuesReadBackExactly(@ForAll("values") List<Long> values) {
+  @Test
+  void packedValuesReadBackExactly() {
+    qt().withExamples(1000).forAll(values()).checkAssert(PackedLongsProperties::readsBack);
+  }
+
+  private static void readsBack(List<Long> values) {
     long[] raw = values.stream().mapToLong(Long::longValue).toArray();
     PackedLongs packed = PackedLongs.pack(raw, raw.length);
     assertEquals(raw.length, packed.size());
@@ -21,8 +25,12 @@ class PackedLongsProperties {
     }
   }
 
-  @Property
-  void runsDecodeLikeSingleValues(@ForAll("values") List<Long> values) {
+  @Test
+  void runsDecodeLikeSingleValues() {
+    qt().withExamples(1000).forAll(values()).checkAssert(PackedLongsProperties::runsDecode);
+  }
+
+  private static void runsDecode(List<Long> values) {
     int from = values.size() / 3;
     long[] small = values.stream().mapToLong(v -> Math.floorMod(v, 100_000)).toArray();
     PackedLongs ints = PackedLongs.pack(small, small.length);
@@ -33,8 +41,14 @@ class PackedLongsProperties {
     }
   }
 
-  @Property
-  void stableOrderSortsByTimestamp(@ForAll("timestamps") List<Long> ts) {
+  @Test
+  void stableOrderSortsByTimestamp() {
+    qt().withExamples(1000)
+        .forAll(Gens.listOf(Gens.longs(0, 50), 0, 200))
+        .checkAssert(PackedLongsProperties::sortsStably);
+  }
+
+  private static void sortsStably(List<Long> ts) {
     long[] keys = ts.stream().mapToLong(Long::longValue).toArray();
     int[] order = RowOrder.sortedOrNull(keys, keys.length);
     int n = keys.length;
@@ -49,19 +63,13 @@ class PackedLongsProperties {
     }
   }
 
-  @Provide
-  Arbitrary<List<Long>> values() {
-    Arbitrary<Long> any =
-        Arbitraries.oneOf(
-            Arbitraries.longs(),
-            Arbitraries.longs().between(-5, 5),
-            Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L),
-            Arbitraries.longs().between(1_700_000_000_000L, 1_700_000_100_000L));
-    return any.list().ofMaxSize(300);
-  }
-
-  @Provide
-  Arbitrary<List<Long>> timestamps() {
-    return Arbitraries.longs().between(0, 50).list().ofMaxSize(200);
+  static Gen<List<Long>> values() {
+    Gen<Long> any =
+        Gens.oneOf(
+            SourceDSL.longs().all(),
+            Gens.longs(-5, 5),
+            Gens.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L),
+            Gens.longs(1_700_000_000_000L, 1_700_000_100_000L));
+    return Gens.listOf(any, 0, 300);
   }
 }

@@ -1,15 +1,14 @@
 package dev.chartwell.engine.segment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.QuickTheory.qt;
 
+import dev.chartwell.testing.Gens;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Dictionaries find their entries and compare them (whole, and by prefix key) in {@link
@@ -17,9 +16,14 @@ import net.jqwik.api.Provide;
  */
 class StringDictionaryProperties {
 
-  @Property(tries = 500)
-  void bytesCompareAsStringsDo(
-      @ForAll("stringSets") TreeSet<String> left, @ForAll("stringSets") TreeSet<String> right) {
+  @Test
+  void bytesCompareAsStringsDo() {
+    qt().withExamples(500)
+        .forAll(stringSets(), stringSets())
+        .checkAssert(StringDictionaryProperties::compareAsStrings);
+  }
+
+  private static void compareAsStrings(TreeSet<String> left, TreeSet<String> right) {
     List<String> a = new ArrayList<>(left);
     List<String> b = new ArrayList<>(right);
     StringDictionary da = StringDictionary.of(a);
@@ -47,20 +51,19 @@ class StringDictionaryProperties {
    * Strings (some longer than a prefix key) mixing ASCII, two- and three-byte characters (including
    * U+E000-U+FFFF, which UTF-16 sorts after supplementary characters) and supplementary characters.
    */
-  @Provide
-  Arbitrary<TreeSet<String>> stringSets() {
-    Arbitrary<String> chars =
-        Arbitraries.oneOf(
-            Arbitraries.strings().withCharRange('a', 'c').ofLength(1),
-            Arbitraries.strings().withCharRange('\u00e0', '\u00e2').ofLength(1),
-            Arbitraries.strings().withCharRange('\ud7fe', '\ud7ff').ofLength(1),
-            Arbitraries.strings().withCharRange('\ue000', '\ue001').ofLength(1),
-            Arbitraries.strings().withCharRange('\ufffd', '\uffff').ofLength(1),
-            Arbitraries.integers()
-                .between(0x10000, 0x10ffff)
-                .map(cp -> new String(Character.toChars(cp))));
-    Arbitrary<String> strings = chars.list().ofMaxSize(11).map(parts -> String.join("", parts));
-    return strings.set().ofMaxSize(12).map(TreeSet::new);
+  static Gen<TreeSet<String>> stringSets() {
+    Gen<String> chars =
+        Gens.oneOf(
+            Gens.strings('a', 'c', 1, 1),
+            Gens.strings('\u00e0', '\u00e2', 1, 1),
+            Gens.strings('\ud7fe', '\ud7ff', 1, 1),
+            Gens.strings('\ue000', '\ue001', 1, 1),
+            Gens.strings('\ufffd', '\uffff', 1, 1),
+            Gens.ints(0x10000, 0x10ffff).map(cp -> new String(Character.toChars(cp))));
+    Gen<String> strings = Gens.listOf(chars, 0, 11).map(parts -> String.join("", parts));
+    return Gens.listOf(strings, 0, 12)
+        .map(TreeSet::new)
+        .describedAs(set -> escape(new ArrayList<>(set)));
   }
 
   private static String escape(List<String> strings) {

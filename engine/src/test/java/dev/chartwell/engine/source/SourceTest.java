@@ -23,7 +23,8 @@ class SourceTest {
     SourceSpec spec =
         new SourceSpec(
             null, "logs", SourceKind.LOG, "Timestamp", "Body", "Body", List.of(declared));
-    return Source.create("s1", spec, segmentRows, s -> seals.incrementAndGet(), () -> {});
+    return Source.create(
+        "s1", spec, segmentRows, s -> seals.incrementAndGet(), () -> {}, Long.MAX_VALUE);
   }
 
   private static Event event(long ts, Object... kv) {

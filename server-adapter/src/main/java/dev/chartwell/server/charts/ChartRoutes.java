@@ -28,6 +28,7 @@ import dev.chartwell.server.http.ErrorCode;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
+import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
 import java.io.OutputStream;
@@ -65,6 +66,13 @@ public final class ChartRoutes {
   /** What ingestion refused for memory tells the client to wait before sending again. */
   static final int RETRY_AFTER_SECONDS = 5;
 
+  /**
+   * What ingestion reads ({@link EventReader}): NDJSON (one object per line; {@code
+   * application/jsonl} is its other common name) or a JSON array of objects.
+   */
+  static final Route.Body EVENT_BODIES =
+      new Route.Body(Set.of("application/x-ndjson", "application/jsonl", "application/json"), true);
+
   private ChartRoutes() {}
 
   /**
@@ -97,6 +105,7 @@ public final class ChartRoutes {
         "/api/v2/sources/{sourceId}/events",
         bearer,
         maxIngestBytes,
+        EVENT_BODIES,
         req -> ingest(req, catalog, engine, events));
     router.add(
         "POST",
@@ -114,16 +123,6 @@ public final class ChartRoutes {
     p.requireWritable();
     String sourceId = req.pathParam("sourceId");
     Source source = ownSource(catalog, engine, p, sourceId, "source " + sourceId + " not found");
-    String type = req.header("Content-Type").orElse("").toLowerCase(Locale.ROOT);
-    if (!type.isEmpty()
-        && !type.startsWith("application/x-ndjson")
-        && !type.startsWith("application/json")
-        && !type.startsWith("application/jsonl")
-        && !type.startsWith("text/plain")) {
-      throw new ApiException(
-          ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-          "Content-Type must be application/x-ndjson or application/json, got '" + type + "'");
-    }
     EventReader reader = new EventReader(mapper, source.spec().timestampColumn());
     try {
       readEvents(req, source, reader);
@@ -213,6 +212,7 @@ public final class ChartRoutes {
     }
     ChartResult result;
     QueryControl control = new QueryControl();
+    req.onClientDisconnect(() -> control.cancel("the client disconnected"));
     try {
       result = engine.query(q, QueryOptions.DEFAULT.withControl(control));
     } catch (QueryValidationException e) {
@@ -293,7 +293,7 @@ public final class ChartRoutes {
       }
     }
     if (!problems.isEmpty()) {
-      throw ApiException.badRequest(String.join("; ", problems));
+      throw ApiException.badRequest(problems);
     }
     return new ChartQuery(start, end, granularity, series, returnType);
   }

@@ -6,12 +6,11 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.engine.source.Event;
+import dev.chartwell.server.http.JsonErrors;
 import java.io.BufferedInputStream;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.nio.charset.CharacterCodingException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -90,30 +89,75 @@ final class EventReader {
     flush(sink, batch, lines);
   }
 
+  /**
+   * Reads NDJSON line by line as bytes, so that a line that is not strict UTF-8 is rejected and
+   * reported by itself (never altered to U+FFFD) while the other lines are kept.
+   */
   private void readLines(InputStream in, Sink sink, List<Event> batch, List<Long> lines)
       throws IOException {
-    BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-    String text;
-    long line = 0;
-    while ((text = reader.readLine()) != null) {
-      line++;
-      if (text.isBlank()) {
-        continue;
+    byte[] chunk = new byte[1 << 16];
+    byte[] line = new byte[1 << 12];
+    int len = 0;
+    long number = 0;
+    int n;
+    while ((n = in.read(chunk)) > 0) {
+      int from = 0;
+      for (int i = 0; i < n; i++) {
+        if (chunk[i] == '\n') {
+          line = append(line, len, chunk, from, i - from);
+          len += i - from;
+          line(++number, line, len, sink, batch, lines);
+          len = 0;
+          from = i + 1;
+        }
       }
-      JsonNode node;
-      try {
-        node = mapper.readTree(text);
-      } catch (JsonProcessingException e) {
-        reject(line, "malformed JSON: " + firstLine(e.getOriginalMessage()));
-        continue;
-      }
-      add(node, line, sink, batch, lines);
+      line = append(line, len, chunk, from, n - from);
+      len += n - from;
     }
+    if (len > 0) {
+      line(++number, line, len, sink, batch, lines);
+    }
+  }
+
+  private static byte[] append(byte[] line, int len, byte[] chunk, int from, int count) {
+    if (len + count > line.length) {
+      line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, len + count));
+    }
+    System.arraycopy(chunk, from, line, len, count);
+    return line;
+  }
+
+  /** One NDJSON line: strict UTF-8 (else the line alone is rejected), then JSON. */
+  private void line(
+      long number, byte[] bytes, int len, Sink sink, List<Event> batch, List<Long> lines) {
+    int end = len > 0 && bytes[len - 1] == '\r' ? len - 1 : len;
+    String text;
+    try {
+      text = JsonErrors.strictUtf8(bytes, 0, end);
+    } catch (CharacterCodingException e) {
+      reject(
+          number,
+          "not valid UTF-8 (invalid byte sequence at byte "
+              + (JsonErrors.invalidUtf8At(java.util.Arrays.copyOf(bytes, end)) + 1)
+              + " of the line)");
+      return;
+    }
+    if (text.isBlank()) {
+      return;
+    }
+    JsonNode node;
+    try {
+      node = mapper.readTree(text);
+    } catch (JsonProcessingException e) {
+      reject(number, JsonErrors.describeInLine(e));
+      return;
+    }
+    add(node, number, sink, batch, lines);
   }
 
   private void readArray(InputStream in, Sink sink, List<Event> batch, List<Long> lines)
       throws IOException {
-    try (JsonParser p = mapper.getFactory().createParser(in)) {
+    try (JsonParser p = mapper.getFactory().createParser(new Utf8Check(in))) {
       p.nextToken(); // [
       long element = 0;
       while (true) {
@@ -121,7 +165,15 @@ final class EventReader {
         try {
           t = p.nextToken();
         } catch (JsonProcessingException e) {
-          reject(element + 1, "malformed JSON: " + firstLine(e.getOriginalMessage()));
+          reject(element + 1, JsonErrors.describeInLine(e));
+          return;
+        } catch (Utf8Check.InvalidUtf8Exception e) {
+          reject(
+              element + 1,
+              "not valid UTF-8 ("
+                  + e.getMessage()
+                  + " of the body); the rest of"
+                  + " the array was not read");
           return;
         }
         if (t == JsonToken.END_ARRAY || t == null) {
@@ -132,8 +184,16 @@ final class EventReader {
         try {
           node = p.readValueAsTree();
         } catch (JsonProcessingException e) {
-          reject(element, "malformed JSON: " + firstLine(e.getOriginalMessage()));
+          reject(element, JsonErrors.describeInLine(e));
           return; // the rest of the array cannot be located reliably
+        } catch (Utf8Check.InvalidUtf8Exception e) {
+          reject(
+              element,
+              "not valid UTF-8 ("
+                  + e.getMessage()
+                  + " of the body); the rest of"
+                  + " the array was not read");
+          return;
         }
         add(node, element, sink, batch, lines);
       }
@@ -146,6 +206,11 @@ final class EventReader {
       return;
     }
     Map<String, Object> fields = new LinkedHashMap<>();
+    String tooLarge = JsonErrors.nonFiniteNumberPath(node);
+    if (tooLarge != null) {
+      reject(line, tooLarge + ": number out of range (larger than a 64-bit floating-point number)");
+      return;
+    }
     flatten("", node, fields);
     Object ts = fields.remove(timestampField);
     if (ts == null) {
@@ -233,13 +298,5 @@ final class EventReader {
     }
     throw new IllegalArgumentException(
         "must be epoch milliseconds, epoch nanoseconds or an ISO-8601 string");
-  }
-
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "invalid JSON";
-    }
-    int nl = s.indexOf('\n');
-    return (nl < 0 ? s : s.substring(0, nl)).replaceAll("\\(class [^)]*\\)", "").strip();
   }
 }

@@ -149,7 +149,7 @@ public final class Resources implements AutoCloseable {
       case WEBHOOK -> webhook(doc, problems);
     }
     if (!problems.isEmpty()) {
-      throw ApiException.badRequest(String.join("; ", problems));
+      throw ApiException.badRequest(problems);
     }
     String now = Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString();
     doc.put("id", old == null ? newId() : id);

@@ -243,7 +243,7 @@ public final class SourceCatalog implements AutoCloseable {
       problems.add("implicitColumnExpression: cannot be the timestamp column");
     }
     if (!problems.isEmpty()) {
-      throw ApiException.badRequest(String.join("; ", problems));
+      throw ApiException.badRequest(problems);
     }
     ObjectNode s = mapper.createObjectNode();
     s.put("name", name);

@@ -1,5 +1,7 @@
 package dev.chartwell.server.http;
 
+import dev.chartwell.engine.query.QueryValidationException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,6 +60,14 @@ public final class ApiException extends RuntimeException {
    */
   public static ApiException badRequest(String text) {
     return new ApiException(ErrorCode.BAD_REQUEST, text);
+  }
+
+  /**
+   * @param problems what is wrong, each naming its field path
+   * @return a 400 listing at most 20 of them (each cut short), then how many more there are
+   */
+  public static ApiException badRequest(List<String> problems) {
+    return badRequest(QueryValidationException.summary(problems));
   }
 
   /**

@@ -1,137 +1,214 @@
 package dev.chartwell.server.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.net.BindException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.jetty.http.HttpParser;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.NanoTime;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The HTTP front: the JDK's {@link HttpServer} on a bounded worker pool, dispatching through a
+ * The HTTP front: Jetty (its core API, no servlets) on a bounded worker pool, dispatching through a
  * {@link Router}. It owns the cross-cutting rules of every response: the request id (header {@code
- * X-Request-Id} and envelope field), authentication before the handler, body limits and the error
- * envelope. No error response ever carries a stack trace or class name.
+ * X-Request-Id} and envelope field), authentication before the handler, body rules (type, encoding,
+ * limits) and the error envelope, also for requests Jetty refuses before any route sees them.
+ *
+ * <p>Clients are bounded in time and number: a request's line and headers must arrive within the
+ * header timeout, a body may stall for at most the body timeout, an idle connection is closed after
+ * the idle timeout, and at most {@code maxConnections} connections are open (more wait in the
+ * accept queue). Only a handler reading a body holds a worker while the client sends it, and at
+ * most half the workers may do so at once.
+ *
+ * <p>Use: {@link #bind} first (the port is taken, nothing is served yet), then {@link
+ * #start(Router)}, and {@link #stop} at the end.
  */
 public final class ApiServer implements AutoCloseable {
-  private static final String JSON_TYPE = "application/json; charset=utf-8";
+  /** Jetty reports its start and stop at INFO through SLF4J; only its warnings matter here. */
+  private static final Logger JETTY_LOG = Logger.getLogger("org.eclipse.jetty");
 
-  /** The JDK HttpServer's switch for TCP_NODELAY on accepted connections. */
-  static final String NODELAY = "sun.net.httpserver.nodelay";
-
-  private final HttpServer server;
-  private final ThreadPoolExecutor workers;
-  private final Router router;
+  private final Server server;
+  private final ServerConnector connector;
+  private final Options options;
   private final Json json;
   private final PrintStream log;
-  private final AtomicInteger inFlight = new AtomicInteger();
+  private final String address;
+  private volatile boolean sweeping;
+
+  /**
+   * Limits of the HTTP front.
+   *
+   * @param idleTimeout a connection without traffic (between requests, or a stalled response write)
+   *     is closed after this long
+   * @param headerTimeout the request line and headers must arrive within this long of their first
+   *     byte (408 and close otherwise)
+   * @param bodyTimeout the longest pause while a request body arrives (408 and close otherwise)
+   * @param maxConnections open connections; further clients wait in the accept queue
+   * @param maxThreads worker threads, at least 8 (Jetty's acceptor and selector use two)
+   * @param maxHeaderBytes the largest request line plus headers (414 or 431 beyond)
+   */
+  public record Options(
+      Duration idleTimeout,
+      Duration headerTimeout,
+      Duration bodyTimeout,
+      int maxConnections,
+      int maxThreads,
+      int maxHeaderBytes) {
+
+    /** Checks the values. */
+    public Options {
+      for (Duration d : new Duration[] {idleTimeout, headerTimeout, bodyTimeout}) {
+        if (d.isNegative() || d.isZero()) {
+          throw new IllegalArgumentException("timeouts must be positive: " + d);
+        }
+      }
+      if (maxConnections < 1 || maxThreads < 8 || maxHeaderBytes < 1024) {
+        throw new IllegalArgumentException(
+            "need maxConnections >= 1, maxThreads >= 8, maxHeaderBytes >= 1024");
+      }
+    }
+
+    /**
+     * @return 30 s idle, 10 s header and body timeouts, 1000 connections, 200 threads, 16 KiB of
+     *     request line and headers
+     */
+    public static Options defaults() {
+      return new Options(
+          Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(10), 1000, 200, 16384);
+    }
+  }
 
   private ApiServer(
-      HttpServer server, ThreadPoolExecutor workers, Router router, Json json, PrintStream log) {
+      Server server,
+      ServerConnector connector,
+      Options options,
+      Json json,
+      PrintStream log,
+      String address) {
     this.server = server;
-    this.workers = workers;
-    this.router = router;
+    this.connector = connector;
+    this.options = options;
     this.json = json;
     this.log = log;
+    this.address = address;
   }
 
   /**
-   * Binds and starts serving.
+   * Takes the port without serving anything yet: connections wait in the accept queue until {@link
+   * #start(Router)}.
    *
    * @param host bind address
    * @param port port, 0 for any free port
-   * @param workerThreads size of the request worker pool
-   * @param queueCapacity requests that may wait for a worker; beyond that the accepting thread
-   *     serves the request itself, which pushes back on new connections
-   * @param router the routes
+   * @param options limits and timeouts
    * @param json the JSON codec
    * @param log where unexpected failures are logged (with their request id)
-   * @return the running server
-   * @throws IOException when the address cannot be bound
+   * @return the bound, not yet serving server
+   * @throws IOException when the address cannot be bound; a taken port is named as such
    */
-  public static ApiServer start(
-      String host,
-      int port,
-      int workerThreads,
-      int queueCapacity,
-      Router router,
-      Json json,
-      PrintStream log)
+  public static ApiServer bind(String host, int port, Options options, Json json, PrintStream log)
       throws IOException {
-    // Without TCP_NODELAY the JDK server writes headers and body in separate packets, and
-    // Nagle's algorithm with the client's delayed ACK adds about 40 ms to responses. The JDK reads
-    // this property once, when the first server is created.
-    if (System.getProperty(NODELAY) == null) {
-      System.setProperty(NODELAY, "true");
+    if (JETTY_LOG.getLevel() == null) {
+      JETTY_LOG.setLevel(Level.WARNING);
     }
-    HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 256);
-    AtomicInteger n = new AtomicInteger();
-    ThreadPoolExecutor workers =
-        new ThreadPoolExecutor(
-            workerThreads,
-            workerThreads,
-            60,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(queueCapacity),
-            r -> {
-              Thread t = new Thread(r, "chartwell-http-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            },
-            new ThreadPoolExecutor.CallerRunsPolicy());
-    ApiServer api = new ApiServer(server, workers, router, json, log);
-    server.createContext("/", api::serve);
-    server.setExecutor(workers);
-    server.start();
-    return api;
-  }
+    // The number of threads is bounded; the job queue is not (Jetty's own tasks must never be
+    // refused), but HTTP/1.1 serves one request per connection at a time, so queued requests are
+    // bounded by maxConnections.
+    QueuedThreadPool pool =
+        new QueuedThreadPool(options.maxThreads(), Math.min(8, options.maxThreads()), 60_000);
+    pool.setName("chartwell-http");
+    pool.setDaemon(true);
+    pool.setStopTimeout(1000);
+    Server server = new Server(pool);
+    server.setStopAtShutdown(false);
 
-  /**
-   * @return the bound port (useful when started on port 0)
-   */
-  public int port() {
-    return server.getAddress().getPort();
-  }
+    HttpConfiguration config = new HttpConfiguration();
+    config.setRequestHeaderSize(options.maxHeaderBytes());
+    config.setSendServerVersion(false);
+    config.setSendXPoweredBy(false);
+    config.setUriCompliance(UriCompliance.DEFAULT);
+    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(config));
+    connector.setHost(host);
+    connector.setPort(port);
+    connector.setIdleTimeout(options.idleTimeout().toMillis());
+    connector.setAcceptQueueSize(256);
+    connector.setAcceptedTcpNoDelay(true);
+    server.addConnector(connector);
+    server.addBean(new NetworkConnectionLimit(options.maxConnections(), connector));
 
-  /**
-   * Stops accepting connections, lets in-flight requests finish (up to the grace period) and stops
-   * the workers.
-   *
-   * @param graceSeconds how long in-flight requests may take to finish
-   */
-  public void stop(int graceSeconds) {
-    // JDK 17's HttpServer.stop(delay) always waits the whole delay, so wait for the in-flight
-    // exchanges ourselves and then close at once.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(graceSeconds);
-    synchronized (inFlight) {
-      while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-        try {
-          inFlight.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
+    String address = host.contains(":") ? "[" + host + "]" : host;
+    try {
+      connector.open();
+    } catch (IOException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof BindException b
+            && String.valueOf(b.getMessage())
+                .toLowerCase(java.util.Locale.ROOT)
+                .contains("in use")) {
+          throw new IOException("port " + port + " on " + address + " is already in use", e);
         }
       }
+      throw new IOException("cannot listen on " + address + ":" + port + ": " + e.getMessage(), e);
     }
-    server.stop(0);
-    workers.shutdown();
+    return new ApiServer(server, connector, options, json, log, address);
+  }
+
+  /**
+   * Starts serving the routes.
+   *
+   * @param router the routes
+   * @throws IOException when the server cannot start
+   */
+  public void start(Router router) throws IOException {
+    server.setHandler(new GracefulHandler(new Dispatcher(router, json, log, options)));
+    server.setErrorHandler(new JsonErrorHandler(json.mapper(), log, options.maxHeaderBytes()));
     try {
-      if (!workers.awaitTermination(graceSeconds, TimeUnit.SECONDS)) {
-        workers.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      workers.shutdownNow();
-      Thread.currentThread().interrupt();
+      server.start();
+    } catch (Exception e) {
+      throw new IOException("cannot start serving on " + address + ": " + e.getMessage(), e);
     }
+    sweeping = true;
+    scheduleSweep();
+  }
+
+  /**
+   * @return the bound port (useful when bound to port 0)
+   */
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  /**
+   * Stops accepting connections, lets in-flight requests finish and closes every connection. The
+   * whole stop takes at most {@code seconds} (in-flight requests get all but the last second),
+   * however the clients behave.
+   *
+   * @param seconds the longest the stop may take, at least 1
+   */
+  public void stop(int seconds) {
+    sweeping = false;
+    server.setStopTimeout(Math.max(0, TimeUnit.SECONDS.toMillis(seconds) - 1000));
+    try {
+      server.stop();
+    } catch (Exception e) {
+      log.println("HTTP server stop: " + e);
+    }
+    connector.close();
   }
 
   @Override
@@ -139,111 +216,72 @@ public final class ApiServer implements AutoCloseable {
     stop(5);
   }
 
-  private void serve(HttpExchange exchange) {
-    inFlight.incrementAndGet();
+  /** Formats a timeout for error texts: "10 s" or "250 ms". */
+  static String text(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+  }
+
+  private void scheduleSweep() {
+    long every = Math.max(100, Math.min(1000, options.headerTimeout().toMillis() / 4));
+    server.getScheduler().schedule(this::sweep, every, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Closes connections whose request line and headers have been arriving for longer than the header
+   * timeout (a client trickling bytes is never idle). Such a client is still parsing, so nothing
+   * else writes to its connection: it gets a 408 envelope, then the connection closes.
+   */
+  private void sweep() {
+    if (!sweeping) {
+      return;
+    }
     try {
-      serveCounted(exchange);
+      long now = NanoTime.now();
+      long limit = options.headerTimeout().toMillis();
+      for (EndPoint endPoint : connector.getConnectedEndPoints()) {
+        if (endPoint.getConnection() instanceof HttpConnection http) {
+          HttpParser parser = http.getParser();
+          if (!parser.isStart()
+              && parser.inHeaderState()
+              && NanoTime.millisElapsed(parser.getBeginNanoTime(), now) > limit) {
+            timeOut(endPoint);
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      log.println("header timeout sweep failed: " + e);
     } finally {
-      if (inFlight.decrementAndGet() == 0) {
-        synchronized (inFlight) {
-          inFlight.notifyAll();
-        }
+      if (sweeping && server.isRunning()) {
+        scheduleSweep();
       }
     }
   }
 
-  private void serveCounted(HttpExchange exchange) {
+  private void timeOut(EndPoint endPoint) {
     String requestId = UUID.randomUUID().toString();
-    exchange.getResponseHeaders().set("X-Request-Id", requestId);
-    try (exchange) {
-      Response response;
-      try {
-        response = dispatch(exchange);
-      } catch (ApiException e) {
-        writeError(exchange, requestId, e);
-        return;
-      } catch (RuntimeException | IOException | StackOverflowError e) {
-        log.println("request " + requestId + " failed: " + e);
-        e.printStackTrace(log);
-        writeError(
-            exchange,
-            requestId,
-            new ApiException(
-                ErrorCode.INTERNAL, "unexpected server error; request id " + requestId));
-        return;
-      }
-      write(exchange, response.status(), body(response, requestId));
-    } catch (IOException e) {
-      // The client went away while we were answering; nothing left to tell it.
-    }
-  }
-
-  private Response dispatch(HttpExchange exchange) throws IOException {
-    URI uri = exchange.getRequestURI();
-    String method = exchange.getRequestMethod();
-    Router.Match match = router.route(method, uri.getPath());
-    Route route = match.route();
-    Principal principal =
-        route
-            .auth()
-            .authenticate(exchange.getRequestHeaders().getFirst("Authorization"))
-            .orElse(null);
-    String declaredLength = exchange.getRequestHeaders().getFirst("Content-Length");
-    if (declaredLength != null) {
-      try {
-        if (Long.parseLong(declaredLength.trim()) > route.maxBodyBytes()) {
-          throw LimitedInputStream.tooLarge(route.maxBodyBytes());
-        }
-      } catch (NumberFormatException e) {
-        throw ApiException.badRequest("malformed Content-Length header");
-      }
-    }
-    InputStream body = exchange.getRequestBody();
-    Request request =
-        new Request(
-            method,
-            uri,
-            match.params(),
-            exchange.getRequestHeaders(),
-            principal,
-            body,
-            route.maxBodyBytes());
-    return route.handler().handle(request);
-  }
-
-  private Object body(Response response, String requestId) {
-    if (!response.enveloped()) {
-      return response.body();
-    }
-    Map<String, Object> envelope = new LinkedHashMap<>();
-    envelope.put("status", response.status());
-    envelope.put("requestId", requestId);
-    if (response.body() != null) {
-      envelope.put("result", response.body());
-    }
-    return envelope;
-  }
-
-  private void writeError(HttpExchange exchange, String requestId, ApiException e)
-      throws IOException {
-    e.headers().forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
-    if (e.code() == ErrorCode.PAYLOAD_TOO_LARGE) {
-      // The rest of the body is not read; do not keep the connection for another request.
-      exchange.getResponseHeaders().set("Connection", "close");
-    }
-    Map<String, Object> envelope = new LinkedHashMap<>();
-    envelope.put("status", e.code().status());
-    envelope.put("error", e.envelopeText());
-    envelope.put("requestId", requestId);
-    write(exchange, e.code().status(), envelope);
-  }
-
-  private void write(HttpExchange exchange, int status, Object body) throws IOException {
-    byte[] bytes = json.mapper().writeValueAsBytes(body);
-    exchange.getResponseHeaders().set("Content-Type", JSON_TYPE);
-    exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
+    byte[] body =
+        JsonErrorHandler.envelope(
+            json.mapper(),
+            408,
+            ErrorCode.REQUEST_TIMEOUT,
+            "the request line and headers did not arrive within " + text(options.headerTimeout()),
+            requestId);
+    String head =
+        "HTTP/1.1 408 Request Timeout\r\n"
+            + "Content-Type: "
+            + JsonErrorHandler.JSON_TYPE
+            + "\r\nX-Request-Id: "
+            + requestId
+            + "\r\nContent-Length: "
+            + body.length
+            + "\r\nConnection: close\r\n\r\n";
+    try {
+      endPoint.write(
+          Callback.from(() -> endPoint.close(), x -> endPoint.close()),
+          ByteBuffer.wrap(head.getBytes(StandardCharsets.US_ASCII)),
+          ByteBuffer.wrap(body));
+    } catch (RuntimeException e) {
+      endPoint.close();
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.chartwell.server.http;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -15,6 +14,9 @@ import java.io.IOException;
  * the position, never a class name.
  */
 public final class Json {
+  /** The deepest nesting of objects and arrays a request body may have. */
+  public static final int MAX_NESTING_DEPTH = 64;
+
   private final ObjectMapper mapper;
 
   /** Creates the codec with strict reading (no trailing tokens, no duplicate keys). */
@@ -27,7 +29,8 @@ public final class Json {
             .build();
     mapper
         .getFactory()
-        .setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build());
+        .setStreamReadConstraints(
+            StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
   }
 
   /**
@@ -42,16 +45,27 @@ public final class Json {
    *
    * @param body the bytes
    * @return the tree
-   * @throws ApiException 400 when the body is empty or not valid JSON
+   * @throws ApiException 400 when the body is empty, not strict UTF-8, not valid JSON, or holds a
+   *     number too large for a double
    */
   public JsonNode readTree(byte[] body) {
     if (body.length == 0) {
       throw ApiException.badRequest("request body is empty; a JSON object is expected");
     }
+    int invalid = JsonErrors.invalidUtf8At(body);
+    if (invalid >= 0) {
+      throw ApiException.badRequest(
+          "request body is not valid UTF-8 (invalid byte sequence at byte offset " + invalid + ")");
+    }
     try {
       JsonNode node = mapper.readTree(body);
       if (node == null || node.isMissingNode()) {
         throw ApiException.badRequest("request body is empty; a JSON object is expected");
+      }
+      String tooLarge = JsonErrors.nonFiniteNumberPath(node);
+      if (tooLarge != null) {
+        throw ApiException.badRequest(
+            tooLarge + ": number out of range (larger than a 64-bit floating-point number)");
       }
       return node;
     } catch (JsonProcessingException e) {
@@ -66,18 +80,6 @@ public final class Json {
    * @return a 400 describing what and where, without Jackson's internals
    */
   public static ApiException malformed(JsonProcessingException e) {
-    JsonLocation loc = e.getLocation();
-    String where =
-        loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
-    String what = e.getOriginalMessage();
-    if (what == null) {
-      what = "invalid JSON";
-    }
-    int nl = what.indexOf('\n');
-    if (nl >= 0) {
-      what = what.substring(0, nl);
-    }
-    what = what.replaceAll("\\(class [^)]*\\)", "").replaceAll("\\s+", " ").strip();
-    return ApiException.badRequest("malformed JSON" + where + ": " + what);
+    return ApiException.badRequest(JsonErrors.describe(e));
   }
 }

@@ -1,42 +1,48 @@
 package dev.chartwell.server.http;
 
-import com.sun.net.httpserver.Headers;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.jetty.http.HttpFields;
 
-/** An HTTP request as handlers see it: path parameters, query, headers, principal and body. */
+/**
+ * An HTTP request as handlers see it: path parameters, query, headers, principal and body, and a
+ * way to learn that the client went away.
+ */
 public final class Request {
   private final String method;
   private final String path;
   private final Map<String, String> pathParams;
   private final Map<String, String> query;
-  private final Headers headers;
+  private final HttpFields headers;
   private final Principal principal;
   private final InputStream body;
   private final long maxBodyBytes;
+  private final ClientWatch watch;
 
   Request(
       String method,
-      URI uri,
+      String path,
+      String rawQuery,
       Map<String, String> pathParams,
-      Headers headers,
+      HttpFields headers,
       Principal principal,
       InputStream body,
-      long maxBodyBytes) {
+      long maxBodyBytes,
+      ClientWatch watch) {
     this.method = method;
-    this.path = uri.getPath();
+    this.path = path;
     this.pathParams = Map.copyOf(pathParams);
-    this.query = parseQuery(uri.getRawQuery());
+    this.query = parseQuery(rawQuery);
     this.headers = headers;
     this.principal = principal;
-    this.body = new LimitedInputStream(body, maxBodyBytes);
+    this.body = body;
     this.maxBodyBytes = maxBodyBytes;
+    this.watch = watch;
   }
 
   /**
@@ -78,7 +84,7 @@ public final class Request {
    * @return its first value, if present
    */
   public Optional<String> header(String name) {
-    return Optional.ofNullable(headers.getFirst(name));
+    return Optional.ofNullable(headers.get(name));
   }
 
   /**
@@ -94,8 +100,24 @@ public final class Request {
   }
 
   /**
-   * The request body as a stream that fails with 413 beyond the route's limit. Use it to stream
-   * large bodies (ingestion); use {@link #bodyBytes()} for small ones.
+   * Registers an action to run, once and on some other thread, if the client's connection closes or
+   * fails while the handler still runs, for example to cancel a long query. The connection is
+   * watched only once the request body has been read to its end (at once for a request without a
+   * body), and no longer once the handler has returned. An action registered after the client is
+   * known to be gone runs at once on the calling thread. A client that half-closes its side of the
+   * connection after sending the request counts as gone.
+   *
+   * @param action what to do; it should be quick and must not block
+   */
+  public void onClientDisconnect(Runnable action) {
+    watch.add(action);
+  }
+
+  /**
+   * The request body as a stream that fails with 413 beyond the route's limit (before and after
+   * gzip decoding), with 408 when the client stalls and with 400 when the body is truncated or its
+   * gzip encoding is malformed. Use it to stream large bodies (ingestion); use {@link #bodyBytes()}
+   * for small ones.
    *
    * @return the body stream
    */

@@ -1,14 +1,92 @@
 package dev.chartwell.server.http;
 
+import java.util.Locale;
+import java.util.Set;
+
 /**
- * One endpoint: method, path pattern, the authentication it needs, its body-size limit and its
- * handler.
+ * One endpoint: method, path pattern, the authentication it needs, its body-size limit, the bodies
+ * it reads and its handler.
  *
  * @param method HTTP method, upper case
  * @param path the path pattern
  * @param auth the required authentication
- * @param maxBodyBytes the largest request body accepted (413 beyond)
+ * @param maxBodyBytes the largest request body accepted (413 beyond), before and after decoding
+ * @param body the request bodies the route reads
  * @param handler the handler
  */
 public record Route(
-    String method, PathPattern path, Authenticator auth, long maxBodyBytes, Handler handler) {}
+    String method,
+    PathPattern path,
+    Authenticator auth,
+    long maxBodyBytes,
+    Body body,
+    Handler handler) {
+
+  /**
+   * A route whose body rule follows from its method: {@code POST}, {@code PUT} and {@code PATCH}
+   * require a JSON body ({@link Body#JSON}), other methods read none ({@link Body#NONE}).
+   *
+   * @param method HTTP method, upper case
+   * @param path the path pattern
+   * @param auth the required authentication
+   * @param maxBodyBytes the largest request body accepted (413 beyond)
+   * @param handler the handler
+   */
+  public Route(
+      String method, PathPattern path, Authenticator auth, long maxBodyBytes, Handler handler) {
+    this(method, path, auth, maxBodyBytes, Body.defaultFor(method), handler);
+  }
+
+  /**
+   * The request bodies a route reads: the media types it accepts in {@code Content-Type} and
+   * whether a body is required. A request that carries a body (or needs one) without one of the
+   * accepted types is a 415 naming them; a {@code charset} parameter, when given, must be UTF-8. A
+   * route that reads no body ignores whatever the request sends.
+   *
+   * @param mediaTypes accepted media types, lower case, without parameters; empty when the route
+   *     reads no body
+   * @param required whether a request without a body (and without a {@code Content-Type}) is
+   *     refused with 415
+   */
+  public record Body(Set<String> mediaTypes, boolean required) {
+    /** The route reads no body. */
+    public static final Body NONE = new Body(Set.of(), false);
+
+    /** The route requires a JSON body. */
+    public static final Body JSON = new Body(Set.of("application/json"), true);
+
+    /** The route reads a JSON body when there is one; an empty request is fine. */
+    public static final Body OPTIONAL_JSON = new Body(Set.of("application/json"), false);
+
+    /**
+     * @param mediaTypes accepted media types
+     * @param required whether a body is required
+     */
+    public Body {
+      mediaTypes = Set.copyOf(mediaTypes);
+      for (String t : mediaTypes) {
+        if (!t.equals(t.toLowerCase(Locale.ROOT)) || t.indexOf('/') <= 0 || t.contains(";")) {
+          throw new IllegalArgumentException("media type must be lower-case type/subtype: " + t);
+        }
+      }
+    }
+
+    /**
+     * @param method an HTTP method
+     * @return {@link #JSON} for POST, PUT and PATCH, otherwise {@link #NONE}
+     */
+    public static Body defaultFor(String method) {
+      return switch (method) {
+        case "POST", "PUT", "PATCH" -> JSON;
+        default -> NONE;
+      };
+    }
+
+    /**
+     * @return whether the route reads a body at all
+     */
+    public boolean reads() {
+      return !mediaTypes.isEmpty();
+    }
+  }
+}

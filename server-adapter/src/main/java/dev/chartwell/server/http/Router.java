@@ -33,11 +33,33 @@ public final class Router {
    * @param auth the required authentication
    * @param maxBodyBytes the largest request body accepted (413 beyond)
    * @param handler the handler
-   * @return this router
+   * @return this router; POST, PUT and PATCH routes require a JSON body ({@link
+   *     Route.Body#defaultFor})
    */
   public Router add(
       String method, String path, Authenticator auth, long maxBodyBytes, Handler handler) {
     return add(new Route(method, PathPattern.of(path), auth, maxBodyBytes, handler));
+  }
+
+  /**
+   * Adds a route that reads the request bodies {@code body} describes.
+   *
+   * @param method HTTP method, upper case
+   * @param path the path pattern
+   * @param auth the required authentication
+   * @param maxBodyBytes the largest request body accepted (413 beyond)
+   * @param body the accepted body media types and whether a body is required
+   * @param handler the handler
+   * @return this router
+   */
+  public Router add(
+      String method,
+      String path,
+      Authenticator auth,
+      long maxBodyBytes,
+      Route.Body body,
+      Handler handler) {
+    return add(new Route(method, PathPattern.of(path), auth, maxBodyBytes, body, handler));
   }
 
   /**

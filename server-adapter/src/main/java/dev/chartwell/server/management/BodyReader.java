@@ -168,7 +168,7 @@ final class BodyReader {
    */
   void finish() {
     if (!problems.isEmpty()) {
-      throw ApiException.badRequest(String.join("; ", problems));
+      throw ApiException.badRequest(problems);
     }
   }
 }

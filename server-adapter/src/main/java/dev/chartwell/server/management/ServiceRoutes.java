@@ -6,6 +6,7 @@ import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
+import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,6 +86,7 @@ public final class ServiceRoutes {
         BASE + "/{serviceId}/password",
         auth,
         maxBodyBytes,
+        Route.Body.OPTIONAL_JSON, // an empty request asks for a generated password
         req -> {
           Organization org = organization(req, accounts, true);
           byte[] bytes = req.bodyBytes();

@@ -98,7 +98,7 @@ class ChartApiIntegrationTest {
         "Authorization",
         "Bearer " + tok,
         "Content-Type",
-        "application/x-ndjson");
+        path.endsWith("/events") ? "application/x-ndjson" : "application/json");
   }
 
   /** Generates events, sends them as NDJSON with a few bad lines, and checks the report. */
@@ -489,6 +489,31 @@ class ChartApiIntegrationTest {
                 "Content-Type",
                 "text/csv")
             .statusCode());
+    // Ingestion once took text/plain and untyped bodies; the documented rule is 415.
+    for (String type : new String[] {"text/plain", null}) {
+      HttpResponse<String> refused =
+          type == null
+              ? http.sendAsIs(
+                  "POST",
+                  "/api/v2/sources/" + sourceId + "/events",
+                  array,
+                  "Authorization",
+                  "Bearer " + token)
+              : http.sendAsIs(
+                  "POST",
+                  "/api/v2/sources/" + sourceId + "/events",
+                  array,
+                  "Authorization",
+                  "Bearer " + token,
+                  "Content-Type",
+                  type);
+      assertEquals(415, refused.statusCode(), refused.body());
+      assertTrue(
+          refused
+              .body()
+              .contains("one of application/json, application/jsonl, application/x-ndjson"),
+          refused.body());
+    }
     admin("DELETE", BASE + "/" + serviceId + "/clickstack/sources/" + sourceId, null);
     assertEquals(
         404,

@@ -170,4 +170,49 @@ class QueryLimitsIntegrationTest {
     assertEquals(200, count.statusCode(), count.body());
     assertTrue(count.body().contains("\"series_0.data\":" + stored), count.body());
   }
+
+  @Test
+  void aQueryWhoseClientDisconnectsIsCancelled() throws Exception {
+    start("--query-timeout", "60s");
+    assertEquals(200, ingest(300_000).statusCode());
+    String where = "Body ILIKE '" + "%_".repeat(40) + "%9 ms'";
+    String body =
+        "{\"startTime\":"
+            + T
+            + ",\"endTime\":"
+            + (T + 86_400_000)
+            + ",\"granularity\":\"1d\",\"series\":[{\"sourceId\":\""
+            + sourceId
+            + "\",\"aggFn\":\"p99\",\"field\":\"d\",\"whereLanguage\":\"sql\",\"where\":\""
+            + where
+            + "\"}]}";
+    for (int attempt = 0; attempt < 5; attempt++) {
+      long cancelledBefore = server.queryCounters().cancelled();
+      try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.port())) {
+        byte[] b = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        s.getOutputStream()
+            .write(
+                ("POST /api/v2/charts/series HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                        + token
+                        + "\r\nContent-Type: application/json\r\nContent-Length: "
+                        + b.length
+                        + "\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        s.getOutputStream().write(b);
+        s.getOutputStream().flush();
+        // Wait until the query runs, then hang up.
+        for (int i = 0; i < 200 && server.queryCounters().running() == 0; i++) {
+          Thread.sleep(5);
+        }
+      }
+      for (int i = 0; i < 200 && server.queryCounters().running() > 0; i++) {
+        Thread.sleep(10);
+      }
+      if (server.queryCounters().cancelled() > cancelledBefore) {
+        assertEquals(0, server.queryCounters().running());
+        return;
+      }
+    }
+    throw new AssertionError("the query always finished before its client hung up");
+  }
 }

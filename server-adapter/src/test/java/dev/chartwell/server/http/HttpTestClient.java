@@ -32,6 +32,9 @@ public final class HttpTestClient {
   }
 
   /**
+   * Sends a request; one with a body and no {@code Content-Type} among {@code headers} is sent as
+   * {@code application/json}, as the API requires.
+   *
    * @param method HTTP method
    * @param path path and query
    * @param body body text, or {@code null}
@@ -39,6 +42,30 @@ public final class HttpTestClient {
    * @return the response
    */
   public HttpResponse<String> send(String method, String path, String body, String... headers)
+      throws IOException, InterruptedException {
+    boolean typed = false;
+    for (int i = 0; i < headers.length; i += 2) {
+      typed |= headers[i].equalsIgnoreCase("Content-Type");
+    }
+    if (body == null || typed) {
+      return sendAsIs(method, path, body, headers);
+    }
+    String[] withType = java.util.Arrays.copyOf(headers, headers.length + 2);
+    withType[headers.length] = "Content-Type";
+    withType[headers.length + 1] = "application/json";
+    return sendAsIs(method, path, body, withType);
+  }
+
+  /**
+   * Sends a request with exactly the given headers (no default {@code Content-Type}).
+   *
+   * @param method HTTP method
+   * @param path path and query
+   * @param body body text, or {@code null}
+   * @param headers header name/value pairs
+   * @return the response
+   */
+  public HttpResponse<String> sendAsIs(String method, String path, String body, String... headers)
       throws IOException, InterruptedException {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create(base + path))

@@ -140,6 +140,33 @@ class ServiceApiIntegrationTest {
   }
 
   @Test
+  void bodyRoutesRequireJsonEvenForAnEmptyRequest() throws Exception {
+    start();
+    String id = create(VALID).get("service").get("id").textValue();
+    String state = SERVICES + "/" + id + "/state";
+    assertEquals(
+        "UNSUPPORTED_MEDIA_TYPE: a Content-Type header is required: application/json",
+        error(http.sendAsIs("PATCH", state, null, "Authorization", ADMIN), 415));
+    assertEquals(
+        "UNSUPPORTED_MEDIA_TYPE: Content-Type must be application/json, got 'text/plain'",
+        error(
+            http.sendAsIs(
+                "PATCH",
+                state,
+                "{\"command\":\"stop\"}",
+                "Authorization",
+                ADMIN,
+                "Content-Type",
+                "text/plain"),
+            415));
+    // The password route takes an optional body: an empty request generates a password.
+    assertEquals(
+        200,
+        http.sendAsIs("PATCH", SERVICES + "/" + id + "/password", null, "Authorization", ADMIN)
+            .statusCode());
+  }
+
+  @Test
   void stateCommandsMustFitTheCurrentState() throws Exception {
     start();
     String id = create(VALID).get("service").get("id").textValue();

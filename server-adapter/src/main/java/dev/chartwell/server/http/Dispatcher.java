@@ -1,0 +1,218 @@
+package dev.chartwell.server.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Serves one request on a worker thread: request id, route, authentication, body rules, the
+ * handler, and the response or error envelope. No error response ever carries a stack trace or
+ * class name.
+ */
+final class Dispatcher extends Handler.Abstract {
+  private final Router router;
+  private final Json json;
+  private final PrintStream log;
+  private final ApiServer.Options options;
+  private final Semaphore bodyReaders;
+
+  private final FatalErrors fatal;
+
+  Dispatcher(Router router, Json json, PrintStream log, ApiServer.Options options) {
+    this.router = router;
+    this.json = json;
+    this.log = log;
+    this.options = options;
+    this.fatal = new FatalErrors(log);
+    // Blocking body reads hold a worker each; at most half the workers may wait on clients, so
+    // that slow uploads never take the threads other requests (and /health) need.
+    this.bodyReaders = new Semaphore(Math.max(1, options.maxThreads() / 2));
+  }
+
+  @Override
+  public boolean handle(
+      org.eclipse.jetty.server.Request request,
+      org.eclipse.jetty.server.Response response,
+      Callback callback) {
+    String requestId = UUID.randomUUID().toString();
+    response.getHeaders().put("X-Request-Id", requestId);
+    // A handler busy without I/O (a long query) is not idle; stalled reads and writes still time
+    // out through their own pending operation.
+    request.addIdleTimeoutListener(t -> false);
+    Exchange exchange = new Exchange(request);
+    int status;
+    Object body;
+    Map<String, String> headers = Map.of();
+    try {
+      Response r = dispatch(request, exchange);
+      status = r.status();
+      body = body(r, requestId);
+    } catch (ApiException e) {
+      status = e.code().status();
+      body = error(e, requestId);
+      headers = e.headers();
+    } catch (RuntimeException | IOException | StackOverflowError e) {
+      log.println("request " + requestId + " failed: " + e);
+      e.printStackTrace(log);
+      ApiException internal =
+          new ApiException(ErrorCode.INTERNAL, "unexpected server error; request id " + requestId);
+      status = internal.code().status();
+      body = error(internal, requestId);
+    } catch (Error e) {
+      // Out of memory: one line and exit (FatalErrors); any other error is Jetty's 500.
+      fatal.haltIfFatal(e, "request " + requestId);
+      exchange.finish(); // the permit and the watch go back even now; Jetty answers 500
+      throw e;
+    }
+    // A body not read to its end (refused before reading: 401, 404, 413, ...) leaves bytes on the
+    // connection: it cannot carry another request, and the client must be told so.
+    boolean unread = !exchange.bodyDone && request.getLength() != 0;
+    boolean close = exchange.finish() || unread || status == ErrorCode.PAYLOAD_TOO_LARGE.status();
+    byte[] bytes;
+    try {
+      bytes = json.mapper().writeValueAsBytes(body);
+    } catch (IOException e) {
+      log.println("request " + requestId + " failed writing its response: " + e);
+      status = 500;
+      bytes =
+          JsonErrorHandler.envelope(
+              json.mapper(),
+              500,
+              ErrorCode.INTERNAL,
+              "unexpected server error; request id " + requestId,
+              requestId);
+    }
+    HttpFields.Mutable out = response.getHeaders();
+    headers.forEach(out::put);
+    out.put(HttpHeader.CONTENT_TYPE, JsonErrorHandler.JSON_TYPE);
+    if (close) {
+      out.put(HttpHeader.CONNECTION, "close");
+    }
+    response.setStatus(status);
+    response.write(true, ByteBuffer.wrap(bytes), callback);
+    return true;
+  }
+
+  private Response dispatch(org.eclipse.jetty.server.Request request, Exchange exchange)
+      throws IOException {
+    String method = request.getMethod();
+    String path = request.getHttpURI().getDecodedPath();
+    Router.Match match = router.route(method, path);
+    Route route = match.route();
+    HttpFields headers = request.getHeaders();
+    Principal principal =
+        route.auth().authenticate(headers.get(HttpHeader.AUTHORIZATION)).orElse(null);
+    RequestBody.Declared declared = RequestBody.check(route.body(), headers, route.maxBodyBytes());
+    InputStream body = InputStream.nullInputStream();
+    if (route.body().reads() && declared.present()) {
+      exchange.startBody();
+      body =
+          RequestBody.open(
+              Content.Source.asInputStream(request),
+              declared.gzip(),
+              route.maxBodyBytes(),
+              ApiServer.text(options.bodyTimeout()),
+              exchange::bodyDone);
+    } else if (!declared.present()) {
+      exchange.bodyDone();
+    }
+    Request req =
+        new Request(
+            method,
+            path,
+            request.getHttpURI().getQuery(),
+            match.params(),
+            headers,
+            principal,
+            body,
+            route.maxBodyBytes(),
+            exchange.watch);
+    return route.handler().handle(req);
+  }
+
+  private static Object body(Response response, String requestId) {
+    if (!response.enveloped()) {
+      return response.body();
+    }
+    Map<String, Object> envelope = new LinkedHashMap<>();
+    envelope.put("status", response.status());
+    envelope.put("requestId", requestId);
+    if (response.body() != null) {
+      envelope.put("result", response.body());
+    }
+    return envelope;
+  }
+
+  private static Map<String, Object> error(ApiException e, String requestId) {
+    Map<String, Object> envelope = new LinkedHashMap<>();
+    envelope.put("status", e.code().status());
+    envelope.put("error", e.envelopeText());
+    envelope.put("requestId", requestId);
+    return envelope;
+  }
+
+  /** The per-request state around the handler: body permit, read timeout and client watch. */
+  private final class Exchange {
+    private final EndPoint endPoint;
+    private final ClientWatch watch;
+    private boolean permit;
+    private boolean reading;
+    private boolean bodyDone;
+
+    Exchange(org.eclipse.jetty.server.Request request) {
+      this.endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+      this.watch = new ClientWatch(endPoint, log);
+    }
+
+    void startBody() {
+      if (!bodyReaders.tryAcquire()) {
+        throw new ApiException(
+            ErrorCode.TOO_MANY_REQUESTS,
+            "too many requests are sending bodies at once; retry later",
+            Map.of("Retry-After", "1", "Connection", "close"));
+      }
+      permit = true;
+      reading = true;
+      endPoint.setIdleTimeout(options.bodyTimeout().toMillis());
+    }
+
+    /** The body has been read to its end, or there is none. */
+    void bodyDone() {
+      bodyDone = true;
+      endReading();
+      watch.bodyDone();
+    }
+
+    private void endReading() {
+      if (reading) {
+        reading = false;
+        endPoint.setIdleTimeout(options.idleTimeout().toMillis());
+      }
+      if (permit) {
+        permit = false;
+        bodyReaders.release();
+      }
+    }
+
+    /**
+     * @return whether the connection must close after the response (its body was not read to its
+     *     end, or the watch consumed bytes of a following request)
+     */
+    boolean finish() {
+      boolean unread = reading && !bodyDone;
+      endReading();
+      return watch.stop() || unread;
+    }
+  }
+}
