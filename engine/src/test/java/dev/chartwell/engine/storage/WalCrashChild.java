@@ -10,7 +10,8 @@ import java.util.Random;
 /**
  * The process {@link WalCrashTest} kills: appends with {@code request} from two threads until it is
  * killed, printing each acknowledged append as {@code ack <run> <thread> <first counter> <count>
- * <last position> end} once {@code append} returned.
+ * <last position> end} once {@code append} returned. Halts when its standard input closes, so it
+ * never outlives a test JVM that died before killing it.
  */
 final class WalCrashChild {
   private WalCrashChild() {}
@@ -22,6 +23,20 @@ final class WalCrashChild {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     int run = Integer.parseInt(args[1]);
+    Thread orphanGuard =
+        new Thread(
+            () -> {
+              try {
+                while (System.in.read() >= 0) {
+                  // the test never writes; end of input means it is gone
+                }
+              } catch (java.io.IOException e) {
+                // treat like end of input
+              }
+              Runtime.getRuntime().halt(3);
+            });
+    orphanGuard.setDaemon(true);
+    orphanGuard.start();
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     WriteAheadLog wal = WriteAheadLog.open(dir, FsyncPolicy.REQUEST, 64 * 1024);
     out.println("ready " + wal.lastPosition() + " end");
