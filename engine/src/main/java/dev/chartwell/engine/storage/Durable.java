@@ -1,0 +1,52 @@
+package dev.chartwell.engine.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The file-system steps that make a write survive a crash: write to a temporary name, force the
+ * file, rename it over the target atomically, force the directory (so the rename itself is
+ * durable).
+ */
+final class Durable {
+  private Durable() {}
+
+  /**
+   * @param tmp the temporary name, in the target's directory
+   * @param target the final name
+   * @param content the bytes
+   * @throws IOException when any step fails (the target is then unchanged)
+   */
+  static void writeAtomically(Path tmp, Path target, ByteBuffer content) throws IOException {
+    try (FileChannel ch =
+        FileChannel.open(
+            tmp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE)) {
+      while (content.hasRemaining()) {
+        ch.write(content);
+      }
+      ch.force(true);
+    }
+    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    forceDirectory(target.getParent());
+  }
+
+  /**
+   * Forces a directory's entries (new, renamed and deleted files) to disk.
+   *
+   * @param dir the directory
+   * @throws IOException when forcing fails
+   */
+  static void forceDirectory(Path dir) throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package dev.chartwell.engine.storage;
+
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.file.Path;
+
+/**
+ * A write or an fsync of the storage failed, so it no longer knows which bytes reached the disk.
+ * The call that met the error and every later append throw this; the log must be closed and opened
+ * again, which recovers exactly the whole records that are on disk. The cause is the original
+ * error.
+ */
+public final class StorageFailedException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient Path directory;
+
+  /**
+   * @param directory the directory of the failed log
+   * @param cause the error that failed it
+   */
+  public StorageFailedException(Path directory, Throwable cause) {
+    super(message(directory, cause), cause);
+    this.directory = directory;
+  }
+
+  /**
+   * @return the directory of the failed log
+   */
+  public Path directory() {
+    return directory;
+  }
+
+  private static String message(Path directory, Throwable cause) {
+    String why =
+        cause instanceof ClosedByInterruptException
+            ? "a thread was interrupted during file I/O, which closes the file channel"
+            : String.valueOf(cause);
+    return "write-ahead log in "
+        + directory
+        + " failed ("
+        + why
+        + "); it refuses appends until it is opened again";
+  }
+}
