@@ -1,9 +1,15 @@
 package dev.chartwell.engine.exec;
 
+import static dev.chartwell.engine.testing.Gens.check;
+import static dev.chartwell.engine.testing.Gens.lists;
+import static dev.chartwell.engine.testing.Gens.of;
+import static dev.chartwell.engine.testing.Gens.oneOf;
+import static dev.chartwell.engine.testing.Gens.weighted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.exec.ReferenceEvaluator.Ev;
@@ -18,21 +24,22 @@ import dev.chartwell.engine.source.Event;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceKind;
 import dev.chartwell.engine.source.SourceSpec;
+import dev.chartwell.engine.testing.Gens;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.Expr.CompareOp;
 import dev.chartwell.parser.Expr.Fold;
 import dev.chartwell.parser.Expr.Operand;
+import dev.chartwell.parser.Tokens;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WherePrinter;
-import dev.chartwell.testing.Gens;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.DoublePredicate;
 import org.junit.jupiter.api.Test;
-import org.quicktheories.api.Pair;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
@@ -64,41 +71,108 @@ class DifferentialProperties {
       int threads,
       ChartQuery query,
       List<Expr> wheres,
-      List<WhereLanguage> languages) {}
+      List<WhereLanguage> languages) {
 
-  /** How often each kind of case came up, to check that the generators exercise something. */
-  private final Map<String, Integer> coverage = new HashMap<>();
+    /** The where texts as the series say them, one a line. */
+    String whereTexts() {
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < wheres.size(); i++) {
+        sb.append("\nwhere ")
+            .append(i)
+            .append(" (")
+            .append(languages.get(i))
+            .append("): ")
+            .append(WherePrinter.print(wheres.get(i), languages.get(i)))
+            .append("\n  tree ")
+            .append(wheres.get(i));
+      }
+      return sb.toString();
+    }
 
-  private int cases;
+    @Override
+    public String toString() {
+      StringBuilder sb =
+          new StringBuilder()
+              .append("segmentRows ")
+              .append(segmentRows)
+              .append(" threads ")
+              .append(threads)
+              .append("\nquery ")
+              .append(query)
+              .append(whereTexts());
+      events(sb, "A", data.a());
+      events(sb, "B", data.b());
+      return sb.toString();
+    }
+
+    private static void events(StringBuilder sb, String source, List<Ev> events) {
+      sb.append("\nevents of ").append(source).append(" (").append(events.size()).append(")");
+      for (Ev e : events) {
+        sb.append("\n  ").append(e.ts()).append(' ').append(e.fields());
+      }
+    }
+  }
+
+  /** A query with its series' where trees and the language each is written in. */
+  private record Query(ChartQuery query, List<Expr> wheres, List<WhereLanguage> languages) {}
+
+  /** One series with its where tree and language. */
+  private record OneSeries(Series series, Expr where, WhereLanguage language) {}
+
+  private record FieldValue(String field, String value) {}
+
+  /**
+   * Coverage: how often each label took each value over the run, checked after the run (the
+   * generators must keep producing cases that exercise something).
+   */
+  private final Map<String, Map<String, Integer>> coverage = new TreeMap<>();
+
+  private int examples;
 
   @Test
   void engineEqualsReference() {
-    qt().withExamples(1000).forAll(cases()).checkAssert(this::engineEqualsReference);
-    // The generators must keep producing cases that exercise something.
-    assertTrue(share("result rows: 5+") >= 0.10, coverage::toString);
-    assertTrue(share("result rows: 0") <= 0.60, coverage::toString);
-    assertTrue(share("segments: several") >= 0.25, coverage::toString);
-    assertTrue(share("filtered: yes") >= 0.50, coverage::toString);
+    // QuickTheories shrinks one random draw at a time, which gets nowhere with a case of a thousand
+    // draws (and takes a query per try); CaseShrinker shrinks a failing case by its structure.
+    check(1000, 0, cases(), CaseShrinker::candidates, this::engineEqualsReference);
+    System.out.println("DifferentialProperties: " + examples + " examples, " + coverage);
+    checkCoverage("result rows", "5+", p -> p >= 10);
+    checkCoverage("result rows", "0", p -> p <= 60);
+    checkCoverage("segments", "several", p -> p >= 25);
+    checkCoverage("filtered", "yes", p -> p >= 50);
   }
 
-  private double share(String label) {
-    return coverage.getOrDefault(label, 0) / (double) cases;
+  private void collect(String label, String value) {
+    coverage.computeIfAbsent(label, k -> new TreeMap<>()).merge(value, 1, Integer::sum);
+  }
+
+  private void checkCoverage(String label, String value, DoublePredicate percentage) {
+    double p = 100.0 * coverage.get(label).getOrDefault(value, 0) / examples;
+    assertTrue(
+        percentage.test(p),
+        () -> "coverage of " + label + " = " + value + ": " + p + "% " + coverage.get(label));
   }
 
   private void engineEqualsReference(Case c) {
-    ChartResult expected =
-        ReferenceEvaluator.run(
-            c.query(),
-            Map.of("A", c.data().a(), "B", c.data().b()),
-            Map.of("A", "Body", "B", "Body"),
-            c.wheres());
+    ChartResult expected = expected(c);
     String rows = expected.rows().isEmpty() ? "0" : expected.rows().size() < 5 ? "1-4" : "5+";
     String segments = c.data().a().size() > c.segmentRows() ? "several" : "one";
     String filtered = c.wheres().stream().allMatch(w -> w instanceof Expr.MatchAll) ? "no" : "yes";
-    cases++;
-    coverage.merge("result rows: " + rows, 1, Integer::sum);
-    coverage.merge("segments: " + segments, 1, Integer::sum);
-    coverage.merge("filtered: " + filtered, 1, Integer::sum);
+    examples++;
+    collect("result rows", rows);
+    collect("segments", segments);
+    collect("filtered", filtered);
+    compare(c, expected);
+  }
+
+  private static ChartResult expected(Case c) {
+    return ReferenceEvaluator.run(
+        c.query(),
+        Map.of("A", c.data().a(), "B", c.data().b()),
+        Map.of("A", "Body", "B", "Body"),
+        c.wheres());
+  }
+
+  private static void compare(Case c, ChartResult expected) {
     try (Engine engine =
         Engine.builder().segmentRows(c.segmentRows()).workerThreads(c.threads()).build()) {
       load(engine, "A", c.data().a());
@@ -157,6 +231,7 @@ class DifferentialProperties {
         how
             + "\nquery "
             + c.query()
+            + c.whereTexts()
             + "\nsegmentRows "
             + c.segmentRows()
             + " threads "
@@ -208,23 +283,21 @@ class DifferentialProperties {
     return true;
   }
 
-  static Gen<Case> cases() {
-    Gen<Dataset> data = events().zip(events(), Dataset::new);
-    return data.flatMap(
-        d ->
-            Gens.of(2, 5, 13, 100_000)
-                .zip(
-                    Gens.of(1, 3),
-                    queries(),
-                    Gens.ints(0, 99).zip(Gens.ints(0, 99), (a, b) -> new int[] {a, b}),
-                    (rows, threads, q, ab) ->
-                        new Case(
-                            d,
-                            rows,
-                            threads,
-                            snapToEvents(q.query(), d, ab[0], ab[1]),
-                            q.wheres(),
-                            q.languages())));
+  private static Gen<Case> cases() {
+    Gen<List<Ev>> events = events();
+    Gen<Integer> segmentRows = of(2, 5, 13, 100_000);
+    Gen<Integer> threads = of(1, 3);
+    Gen<Query> queries = queries();
+    Gen<Integer> percent = integers().between(0, 99);
+    return in -> {
+      Dataset d = new Dataset(events.generate(in), events.generate(in));
+      int rows = segmentRows.generate(in);
+      int t = threads.generate(in);
+      Query q = queries.generate(in);
+      int a = percent.generate(in);
+      int b = percent.generate(in);
+      return new Case(d, rows, t, snapToEvents(q.query(), d, a, b), q.wheres(), q.languages());
+    };
   }
 
   /** Half of the time, the range ends exactly on event timestamps (inclusive ends matter there). */
@@ -239,48 +312,37 @@ class DifferentialProperties {
         Math.min(x, y), Math.max(x, y), q.granularity(), q.series(), q.returnType());
   }
 
-  /** One event's fields before they become a map: absent ones are {@link #NONE}. */
-  private record Fields(
-      Object svc, Object host, Object status, Object dur, Object ok, Object num, Object body) {}
-
   private static Gen<List<Ev>> events() {
-    Gen<Fields> first =
-        maybe(Gens.of(SVC.toArray(String[]::new)), 4)
-            .zip(
-                maybe(Gens.ints(1, 9).map(i -> "h" + i), 2),
-                maybe(Gens.of(200L, 404L, 500L, -1L, 0L), 3),
-                maybe(Gens.of(0.5, 1.0, 2.25, -3.5, 100.0, 0.1), 2),
-                (svc, host, status, dur) -> new Fields(svc, host, status, dur, NONE, NONE, NONE));
+    Gen<Object> svc = maybe(of(SVC), 4);
+    Gen<Object> host = maybe(integers().between(1, 9).map(i -> "h" + i), 2);
+    Gen<Object> status = maybe(of(200L, 404L, 500L, -1L, 0L), 3);
+    Gen<Object> dur = maybe(of(0.5, 1.0, 2.25, -3.5, 100.0, 0.1), 2);
+    Gen<Object> ok = maybe(of(true, false), 1);
+    Gen<Object> num = maybe(of(NUM_STR), 2);
+    Gen<Object> body = maybe(body(), 5);
+    Gen<Double> lat = of(1.5, -2.0, 0.25, 8.0, 1e6);
     Gen<Map<String, Object>> fields =
-        first.zip(
-            maybe(Gens.of(true, false), 1),
-            maybe(Gens.of(NUM_STR.toArray(String[]::new)), 2),
-            maybe(body(), 5),
-            Gens.of(1.5, -2.0, 0.25, 8.0, 1e6),
-            (f, ok, num, body, lat) -> {
-              Map<String, Object> m = new LinkedHashMap<>();
-              put(m, "svc", f.svc());
-              put(m, "host", f.host());
-              put(m, "status", f.status());
-              put(m, "dur", f.dur());
-              put(m, "ok", ok);
-              put(m, "num", num);
-              put(m, "Body", body);
-              m.put("lat", lat); // always present: exercises the dense-array paths
-              return m;
-            });
-    Gen<Long> offset =
-        Generate.frequency(Pair.of(8, Gens.longs(0, 4_000)), Pair.of(1, Gens.longs(-2_000, 0)));
-    return Gens.listOf(offset.zip(fields, (o, f) -> new Object[] {o, f}), 8, 40)
+        in -> {
+          Map<String, Object> m = new LinkedHashMap<>();
+          put(m, "svc", svc.generate(in));
+          put(m, "host", host.generate(in));
+          put(m, "status", status.generate(in));
+          put(m, "dur", dur.generate(in));
+          put(m, "ok", ok.generate(in));
+          put(m, "num", num.generate(in));
+          put(m, "Body", body.generate(in));
+          m.put("lat", lat.generate(in)); // always present: exercises the dense-array paths
+          return m;
+        };
+    Gen<Long> offset = weighted(8, longs().between(0, 4_000), 1, longs().between(-2_000, 0));
+    return lists(offset.zip(fields, Ev::new), 8, 40)
         .map(
             list -> {
               List<Ev> out = new ArrayList<>();
               long t = T0 + 3_000_000;
-              for (Object[] x : list) {
-                t += (Long) x[0] * 30; // mostly forward, sometimes back in time
-                @SuppressWarnings("unchecked")
-                Map<String, Object> f = (Map<String, Object>) x[1];
-                out.add(new Ev(t, f));
+              for (Ev x : list) {
+                t += x.ts() * 30; // mostly forward, sometimes back in time
+                out.add(new Ev(t, x.fields()));
               }
               return out;
             });
@@ -292,138 +354,107 @@ class DifferentialProperties {
     }
   }
 
-  private static final Object NONE =
-      new Object() {
-        @Override
-        public String toString() {
-          return "(absent)";
-        }
-      };
+  private static final Object NONE = new Object();
 
   private static <T> Gen<Object> maybe(Gen<T> a, int weight) {
-    return Generate.frequency(
-        Pair.of(weight, a.map(x -> (Object) x)), Pair.of(1, Generate.constant(NONE)));
+    return weighted(weight, a.map(x -> (Object) x), 1, Generate.constant(NONE));
   }
 
   private static Gen<String> body() {
-    return Gens.listOf(Gens.of(WORDS.toArray(String[]::new)), 1, 4)
-        .zip(Gens.of(" ", "-", "/", ": ", "_"), (words, sep) -> String.join(sep, words));
+    return lists(of(WORDS), 1, 4)
+        .zip(of(" ", "-", "/", ": ", "_"), (words, sep) -> String.join(sep, words));
   }
 
-  /** A query with its series' where trees and the language each is written in. */
-  record QueryCase(ChartQuery query, List<Expr> wheres, List<WhereLanguage> languages) {}
-
-  /** One series with its where tree and language. */
-  record SeriesCase(Series series, Expr where, WhereLanguage language) {}
-
-  private static Gen<QueryCase> queries() {
-    Gen<Long> start = Gens.longs(T0 + 2_900_000, T0 + 3_150_000);
+  private static Gen<Query> queries() {
+    Gen<Long> start = longs().between(T0 + 2_900_000, T0 + 3_150_000);
     Gen<Long> length =
-        Generate.frequency(
-            Pair.of(1, Gens.longs(0, 60_000)), Pair.of(6, Gens.longs(900_000, 3_000_000)));
+        weighted(1, longs().between(0, 60_000), 6, longs().between(900_000, 3_000_000));
     Gen<Granularity> granularity =
-        Gens.of("30s", "1m", "5m", "1h", "1d").map(g -> Granularity.named(g).orElseThrow());
+        of(
+            Granularity.named("30s").orElseThrow(),
+            Granularity.named("1m").orElseThrow(),
+            Granularity.named("5m").orElseThrow(),
+            Granularity.named("1h").orElseThrow(),
+            Granularity.named("1d").orElseThrow());
     Gen<List<String>> groupBy =
-        Gens.oneOf(
+        oneOf(
             Generate.constant(List.<String>of()),
-            Gens.of("svc", "host", "status", "dur", "ok", "nothing").map((String f) -> List.of(f)),
+            of("svc", "host", "status", "dur", "ok", "nothing").map(f -> List.of(f)),
             Generate.constant(List.of("svc", "ok")));
-    Gen<ChartQuery> shape =
-        start.zip(
-            length,
-            granularity,
-            (s, len, g) -> new ChartQuery(s, s + len, g, List.of(), SeriesReturnType.COLUMN));
-    return shape.zip(
-        groupBy,
-        Gens.listOf(oneSeries(), 1, 3),
-        Generate.booleans(),
-        (q, gb, list, ratio) -> {
-          List<Series> ss = new ArrayList<>();
-          List<Expr> wheres = new ArrayList<>();
-          List<WhereLanguage> langs = new ArrayList<>();
-          for (SeriesCase t : list) {
-            Series x = t.series();
-            ss.add(
-                new Series(
-                    x.sourceId(),
-                    x.aggFn(),
-                    x.field(),
-                    x.level(),
-                    x.where(),
-                    x.whereLanguage(),
-                    gb));
-            wheres.add(t.where());
-            langs.add(t.language());
-          }
-          SeriesReturnType type =
-              ratio && ss.size() == 2 ? SeriesReturnType.RATIO : SeriesReturnType.COLUMN;
-          return new QueryCase(
-              new ChartQuery(q.startTime(), q.endTime(), q.granularity(), ss, type), wheres, langs);
-        });
+    Gen<List<OneSeries>> series = lists(oneSeries(), 1, 3);
+    Gen<Boolean> ratio = of(true, false);
+    return in -> {
+      long s = start.generate(in);
+      long len = length.generate(in);
+      Granularity g = granularity.generate(in);
+      List<String> gb = groupBy.generate(in);
+      List<OneSeries> list = series.generate(in);
+      boolean r = ratio.generate(in);
+      List<Series> ss = new ArrayList<>();
+      List<Expr> wheres = new ArrayList<>();
+      List<WhereLanguage> langs = new ArrayList<>();
+      for (OneSeries t : list) {
+        Series x = t.series();
+        ss.add(
+            new Series(
+                x.sourceId(), x.aggFn(), x.field(), x.level(), x.where(), x.whereLanguage(), gb));
+        wheres.add(t.where());
+        langs.add(t.language());
+      }
+      SeriesReturnType type =
+          r && ss.size() == 2 ? SeriesReturnType.RATIO : SeriesReturnType.COLUMN;
+      return new Query(new ChartQuery(s, s + len, g, ss, type), wheres, langs);
+    };
   }
 
-  /** The parts of a series other than its where. */
-  private record SeriesShape(
-      String source, AggFn fn, String field, Double level, boolean countWithField) {}
-
-  private static Gen<SeriesCase> oneSeries() {
+  private static Gen<OneSeries> oneSeries() {
+    Gen<String> source = of("A", "B");
+    Gen<AggFn> fn = of(AggFn.values());
     Gen<String> field =
-        Generate.frequency(
-            Pair.of(6, Gens.of("status", "dur", "num", "lat")),
-            Pair.of(2, Gens.of("svc", "host", "ok", "Body", "nothing")));
-    Gen<SeriesShape> shape =
-        Gens.of("A", "B")
-            .zip(
-                Generate.enumValues(AggFn.class),
-                field,
-                Gens.of(0.0, 0.25, 0.5, 0.9, 1.0),
-                Generate.booleans(),
-                SeriesShape::new);
-    return shape
-        .zip(Generate.enumValues(WhereLanguage.class), (x, lang) -> new Object[] {x, lang})
-        .flatMap(
-            pair -> {
-              SeriesShape x = (SeriesShape) pair[0];
-              WhereLanguage lang = (WhereLanguage) pair[1];
-              return where(lang)
-                  .map(
-                      w -> {
-                        String useField =
-                            x.fn().isCount() && !x.countWithField() ? null : x.field();
-                        Series s =
-                            new Series(
-                                x.source(),
-                                x.fn(),
-                                useField,
-                                x.level(),
-                                WherePrinter.print(w, lang),
-                                lang,
-                                List.of());
-                        return new SeriesCase(s, w, lang);
-                      });
-            });
+        weighted(
+            6, of("status", "dur", "num", "lat"), 2, of("svc", "host", "ok", "Body", "nothing"));
+    Gen<Double> level = of(0.0, 0.25, 0.5, 0.9, 1.0);
+    Gen<WhereLanguage> language = of(WhereLanguage.values());
+    Gen<Boolean> countWithField = of(true, false);
+    Map<WhereLanguage, Gen<Expr>> where =
+        Map.of(
+            WhereLanguage.LUCENE, where(WhereLanguage.LUCENE),
+            WhereLanguage.SQL, where(WhereLanguage.SQL));
+    return in -> {
+      String src = source.generate(in);
+      AggFn f = fn.generate(in);
+      String fld = field.generate(in);
+      double lvl = level.generate(in);
+      WhereLanguage lang = language.generate(in);
+      boolean withField = countWithField.generate(in);
+      Expr w = where.get(lang).generate(in);
+      String useField = f.isCount() && !withField ? null : fld;
+      Series s = new Series(src, f, useField, lvl, WherePrinter.print(w, lang), lang, List.of());
+      return new OneSeries(s, w, lang);
+    };
   }
 
   private static Gen<Expr> where(WhereLanguage lang) {
     Gen<Expr> leaf = lang == WhereLanguage.LUCENE ? luceneLeaf() : sqlLeaf();
-    Gen<Expr> tree = Gens.ints(0, 2).flatMap(depth -> nested(leaf, depth));
-    return Generate.frequency(
-        Pair.of(1, Generate.constant((Expr) new Expr.MatchAll())), Pair.of(3, tree));
-  }
-
-  private static Gen<Expr> nested(Gen<Expr> leaf, int depth) {
-    return depth == 0 ? leaf : compose(nested(leaf, depth - 1));
+    return weighted(
+        1,
+        Generate.constant(new Expr.MatchAll()),
+        3,
+        Gens.recursive(leaf, DifferentialProperties::compose, 0, 2));
   }
 
   private static Gen<Expr> compose(Gen<Expr> child) {
-    return Generate.frequency(
-        Pair.of(1, Gens.listOf(child, 2, 3).map(Expr::and)),
-        Pair.of(2, Gens.listOf(child, 2, 3).map(Expr::or)),
-        Pair.of(2, child.map(e -> (Expr) new Expr.Not(e))));
+    return weighted(
+        1,
+        lists(child, 2, 3).map(Expr::and),
+        2,
+        lists(child, 2, 3).map(Expr::or),
+        2,
+        child.map(Expr.Not::new));
   }
 
   private static Gen<String> literal() {
-    return Gens.of(LITERALS.toArray()).map(Object::toString);
+    return of(LITERALS).map(Object::toString);
   }
 
   /** Mostly values the field really has, so that predicates match often enough to test. */
@@ -440,68 +471,54 @@ class DifferentialProperties {
           case "Body" -> WORDS;
           default -> List.of("api", "1");
         };
-    return Generate.frequency(Pair.of(3, Generate.pick(own)), Pair.of(1, literal()));
+    return weighted(3, of(own), 1, literal());
   }
 
   /** A field and a literal for it. */
-  private record FieldValue(String field, String value) {}
-
   private static Gen<FieldValue> fieldValue() {
     return field().flatMap(f -> literalFor(f).map(v -> new FieldValue(f, v)));
   }
 
   private static Gen<String> field() {
-    return Generate.pick(FIELDS);
+    return of(FIELDS);
   }
 
   private static Gen<String> likePattern() {
-    return Gens.of("", "a", "er", "h", "1", "x y", "ap", "_", "T")
+    return of("", "a", "er", "h", "1", "x y", "ap", "_", "T")
         .zip(
-            Gens.of("%", "", "_"),
-            Gens.of("", "i", "r", "0", "b"),
-            Gens.of("%", "", "_"),
+            of("%", "", "_"),
+            of("", "i", "r", "0", "b"),
+            of("%", "", "_"),
             (a, w1, b, w2) -> a + w1 + b + w2);
   }
 
-  /** A LIKE pattern as a Lucene wildcard can say it: some '%', not only '%', no '_'. */
-  private static String asLuceneWildcard(String like) {
-    String p = like.replace("_", "");
-    if (!p.contains("%")) {
-      p = p + "%";
-    }
-    return p.equals("%") ? "a%" : p;
-  }
-
   private static Gen<Expr> luceneLeaf() {
-    // QuickTheories rejects a whole case when any part fails an assumption, so the leaves are
-    // drawn from valid values directly instead of filtered.
-    List<String> words =
-        WORDS.stream()
-            .map(w -> w.toLowerCase(Locale.ROOT))
-            .filter(dev.chartwell.parser.Tokens::isSingleToken)
-            .toList();
-    return Gens.oneOf(
-        Generate.pick(words).map(Expr.Token::new),
-        Gens.of("connection reset", "user_service", "get/user", "error: ok", "café", "a1b2-ok")
+    Gen<String> word = of(WORDS).map(w -> w.toLowerCase(Locale.ROOT));
+    Gen<Boolean> bool = of(true, false);
+    return oneOf(
+        word.assuming(Tokens::isSingleToken).map(Expr.Token::new),
+        of("connection reset", "user_service", "get/user", "error: ok", "café", "a1b2-ok")
             .map(Expr.Phrase::new),
-        Gens.of("tim%", "%out", "%ser%", "e%r", "%1%").map(Expr.TokenPattern::new),
-        fieldValue().map(t -> new Expr.Match(t.field(), t.value().isEmpty() ? "a" : t.value())),
+        of("tim%", "%out", "%ser%", "e%r", "%1%").map(Expr.TokenPattern::new),
+        fieldValue()
+            .assuming(t -> !t.value().isEmpty())
+            .map(t -> new Expr.Match(t.field(), t.value())),
         fieldValue()
             .zip(
-                Generate.enumValues(CompareOp.class),
+                of(CompareOp.values()),
                 (t, op) -> new Expr.Compare(Operand.of(t.field()), op, t.value())),
         field()
             .flatMap(
                 f ->
                     literalFor(f)
                         .zip(
-                            Generate.booleans(),
+                            bool,
                             literalFor(f),
-                            Generate.booleans(),
+                            bool,
                             (lo, li, hi, hin) -> new Expr.Range(Operand.of(f), lo, li, hi, hin))),
         field()
             .zip(
-                likePattern().map(DifferentialProperties::asLuceneWildcard),
+                likePattern().assuming(p -> p.contains("%") && !p.equals("%") && !p.contains("_")),
                 (f, p) -> new Expr.Like(Operand.of(f), p, true)),
         field().map(Expr.Exists::new),
         field().map(f -> new Expr.Not(new Expr.IsNull(f))));
@@ -511,28 +528,23 @@ class DifferentialProperties {
     Gen<Operand> operand =
         field()
             .zip(
-                Generate.frequency(
-                    Pair.of(3, Generate.constant(Fold.NONE)),
-                    Pair.of(1, Gens.of(Fold.LOWER, Fold.UPPER))),
+                weighted(3, Generate.constant(Fold.NONE), 1, of(Fold.LOWER, Fold.UPPER)),
                 Operand::new);
-    return Gens.oneOf(
+    Gen<Boolean> bool = of(true, false);
+    return oneOf(
         operand.flatMap(
             o ->
-                Generate.enumValues(CompareOp.class)
+                of(CompareOp.values())
                     .zip(literalFor(o.field()), (op, v) -> new Expr.Compare(o, op, v))),
         operand.flatMap(
             o ->
                 literalFor(o.field())
                     .zip(literalFor(o.field()), (lo, hi) -> new Expr.Range(o, lo, true, hi, true))),
         operand.flatMap(
-            o -> Gens.listOf(literalFor(o.field()), 1, 3).map(values -> new Expr.In(o, values))),
-        operand.zip(likePattern(), Generate.booleans(), Expr.Like::new),
+            o -> lists(literalFor(o.field()), 1, 3).map(values -> new Expr.In(o, values))),
+        operand.zip(likePattern(), bool, Expr.Like::new),
         field().map(Expr.IsNull::new),
-        field().zip(Gens.of("error", "GET", "get", "ok", "h3", "api", "200"), Expr.HasToken::new),
-        field()
-            .zip(
-                Gens.of("rr", "Ti", "x y", "1", "-", "é"),
-                Generate.booleans(),
-                Expr.Contains::new));
+        field().zip(of("error", "GET", "get", "ok", "h3", "api", "200"), Expr.HasToken::new),
+        field().zip(of("rr", "Ti", "x y", "1", "-", "é"), bool, Expr.Contains::new));
   }
 }
