@@ -244,10 +244,35 @@ public sealed interface Expr {
    * @param caseInsensitive {@code ILIKE} rather than {@code LIKE}
    */
   record Like(Operand operand, String pattern, boolean caseInsensitive) implements Expr {
-    /** Validates the parts. */
+    /**
+     * Validates the parts and keeps the pattern canonical: an escape before a character that needs
+     * none ({@code \a}) is dropped, so that patterns that mean the same are equal.
+     */
     public Like {
       Objects.requireNonNull(operand, "operand");
       Objects.requireNonNull(pattern, "pattern");
+      pattern = canonical(pattern);
+    }
+
+    private static String canonical(String pattern) {
+      if (pattern.indexOf('\\') < 0) {
+        return pattern;
+      }
+      StringBuilder sb = new StringBuilder(pattern.length());
+      for (int i = 0; i < pattern.length(); i++) {
+        char c = pattern.charAt(i);
+        if (c == '\\' && i + 1 < pattern.length()) {
+          char next = pattern.charAt(i + 1);
+          if (next == '%' || next == '_' || next == '\\') {
+            sb.append(c);
+          }
+          sb.append(next);
+          i++;
+        } else {
+          sb.append(c);
+        }
+      }
+      return sb.toString();
     }
   }
 

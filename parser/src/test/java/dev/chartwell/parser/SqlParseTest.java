@@ -135,4 +135,20 @@ class SqlParseTest {
     String printed = WherePrinter.print(expected, WhereLanguage.SQL);
     assertEquals(expected, WhereParser.parse(printed, WhereLanguage.SQL), printed);
   }
+
+  /**
+   * Found by the round-trip property (seed 9432741833297): a needless escape made two equal
+   * patterns differ, so the Lucene form of the tree parsed back to another tree.
+   */
+  @org.junit.jupiter.api.Test
+  void aNeedlessEscapeInALikePatternIsDropped() {
+    Expr e = WhereParser.parse("a ILIKE '%a\\a'", WhereLanguage.SQL);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        new Expr.Like(Expr.Operand.of("a"), "%aa", true), e);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        e, WhereParser.parse(WherePrinter.print(e, WhereLanguage.LUCENE), WhereLanguage.LUCENE));
+    org.junit.jupiter.api.Assertions.assertEquals(
+        "%\\%x\\_",
+        ((Expr.Like) WhereParser.parse("a LIKE '%\\%x\\_'", WhereLanguage.SQL)).pattern());
+  }
 }
