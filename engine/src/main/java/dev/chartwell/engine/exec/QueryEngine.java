@@ -161,6 +161,14 @@ public final class QueryEngine {
     } catch (QueryAbortedException e) {
       aborted.get(e.reason()).increment();
       throw e;
+    } catch (UnknownSourceException e) {
+      if (closed) {
+        // The engine closed while this query looked its sources up: it dropped them.
+        aborted.get(Reason.SHUTDOWN).increment();
+        throw new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing");
+      }
+      completed.increment();
+      throw e;
     } catch (RuntimeException e) {
       completed.increment();
       throw e;

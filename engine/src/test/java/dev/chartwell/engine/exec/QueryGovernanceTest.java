@@ -230,7 +230,10 @@ class QueryGovernanceTest {
     ChartQuery slow = query(s, AggFn.P99, "v", "Body ILIKE '%_%_%_%_%_%9 ms'", "g");
     CompletableFuture<Object> running =
         CompletableFuture.supplyAsync(() -> engine.query(slow, new QueryOptions(false)));
-    Thread.sleep(5);
+    // Close while it runs (not before it starts: a closed engine refuses new queries outright).
+    for (int i = 0; i < 2_000 && engine.queryCounters().running() == 0 && !running.isDone(); i++) {
+      Thread.sleep(1);
+    }
     engine.close();
     try {
       running.get(10, TimeUnit.SECONDS);
