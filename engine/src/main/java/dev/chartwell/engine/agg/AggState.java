@@ -2,6 +2,7 @@ package dev.chartwell.engine.agg;
 
 import dev.chartwell.engine.query.AggFn;
 import dev.chartwell.engine.segment.StringColumn;
+import java.nio.DoubleBuffer;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -320,14 +321,14 @@ public abstract class AggState {
 
     @Override
     public void addRange(ValueReader reader, int from, int to) {
-      double[] values = reader.denseDoubles();
+      DoubleBuffer values = reader.denseDoubles();
       if (values == null) {
         super.addRange(reader, from, to);
         return;
       }
       double s = 0;
       for (int row = from; row < to; row++) {
-        s += values[row];
+        s += values.get(row);
       }
       sum += s;
       n += to - from;
@@ -335,14 +336,14 @@ public abstract class AggState {
 
     @Override
     public void addRows(ValueReader reader, int[] rows, int count) {
-      double[] values = reader.denseDoubles();
+      DoubleBuffer values = reader.denseDoubles();
       if (values == null) {
         super.addRows(reader, rows, count);
         return;
       }
       double s = 0;
       for (int i = 0; i < count; i++) {
-        s += values[rows[i]];
+        s += values.get(rows[i]);
       }
       sum += s;
       n += count;
@@ -386,14 +387,14 @@ public abstract class AggState {
 
     @Override
     public void addRange(ValueReader reader, int from, int to) {
-      double[] values = reader.denseDoubles();
+      DoubleBuffer values = reader.denseDoubles();
       if (values == null || from >= to) {
         super.addRange(reader, from, to);
         return;
       }
-      double best = values[from];
+      double best = values.get(from);
       for (int row = from + 1; row < to; row++) {
-        best = max ? Math.max(best, values[row]) : Math.min(best, values[row]);
+        best = max ? Math.max(best, values.get(row)) : Math.min(best, values.get(row));
       }
       addValue(best);
     }
@@ -452,7 +453,7 @@ public abstract class AggState {
 
     @Override
     public void addRows(ValueReader reader, int[] rows, int count) {
-      double[] dense = reader.denseDoubles();
+      DoubleBuffer dense = reader.denseDoubles();
       if (dense == null) {
         super.addRows(reader, rows, count);
         return;
@@ -461,7 +462,7 @@ public abstract class AggState {
         values = Arrays.copyOf(values, Math.max(n + count, values.length * 2));
       }
       for (int i = 0; i < count; i++) {
-        values[n++] = dense[rows[i]];
+        values[n++] = dense.get(rows[i]);
       }
     }
 

@@ -72,15 +72,19 @@ final class DistinctStrings {
     long distinct = 0;
     int lastPart = -1;
     int lastId = -1;
+    long lastKey = 0;
     while (!merge.isEmpty()) {
       int p = merge.top();
       int id = merge.currentId(p);
+      long key = merge.key(p);
       if (lastPart < 0
+          || key != lastKey // different prefixes: different strings, no need to compare them
           || merge.dictionary(p).compare(id, merge.dictionary(lastPart), lastId) != 0) {
         distinct++;
       }
       lastPart = p;
       lastId = id;
+      lastKey = key;
       merge.advanceTop();
     }
     return distinct;

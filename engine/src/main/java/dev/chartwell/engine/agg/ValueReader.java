@@ -6,6 +6,7 @@ import dev.chartwell.engine.segment.Column;
 import dev.chartwell.engine.segment.DoubleColumn;
 import dev.chartwell.engine.segment.LongColumn;
 import dev.chartwell.engine.segment.StringColumn;
+import java.nio.DoubleBuffer;
 import java.util.Arrays;
 
 /**
@@ -87,7 +88,7 @@ public final class ValueReader {
   /**
    * @return the values of a double column in which every row has one, else {@code null} (read-only)
    */
-  public double[] denseDoubles() {
+  public DoubleBuffer denseDoubles() {
     return column instanceof DoubleColumn d && d.presence() == null ? d.values() : null;
   }
 

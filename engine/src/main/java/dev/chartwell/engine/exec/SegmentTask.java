@@ -8,6 +8,7 @@ import dev.chartwell.engine.query.QueryControl;
 import dev.chartwell.engine.segment.Column;
 import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.segment.StringColumn;
+import java.nio.DoubleBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -22,6 +23,9 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * ranges found by binary search; timestamps are not read per row. The filter yields the matching
  * rows as a bitmap; a plain count is that bitmap's cardinality per bucket range, other aggregations
  * visit the matching rows of each bucket.
+ *
+ * <p>A segment mapped from a file is verified (its checksum, once) before the task reads it; a
+ * damaged one contributes nothing.
  *
  * <p>The task stops at the query's checkpoints (per bucket and per batch of rows), claims the
  * memory of the states it creates against the query's budget, and fails as soon as it alone has
@@ -55,6 +59,10 @@ final class SegmentTask implements Callable<List<Partial>> {
 
   @Override
   public List<Partial> call() {
+    if (segment.verify() != null) {
+      // Its file is damaged: never read. Its source reports it and moves it to quarantine.
+      return List.of();
+    }
     int lo = segment.firstRowAtOrAfter(plan.startTime());
     int hi =
         plan.endTime() == Long.MAX_VALUE
@@ -184,14 +192,14 @@ final class SegmentTask implements Callable<List<Partial>> {
 
   /** Grouped numeric aggregation over a dense double column, for one batch of rows. */
   private void addValues(
-      States states, int[] ids, double[] values, int[] rows, int n, boolean hasField) {
+      States states, int[] ids, DoubleBuffer values, int[] rows, int n, boolean hasField) {
     for (int i = 0; i < n; i++) {
       AggState s = states.get(ids[i]);
       if (s == null) {
         s = newState(hasField);
         states.put(ids[i], s);
       }
-      s.addValue(values[rows[i]]);
+      s.addValue(values.get(rows[i]));
     }
   }
 

@@ -194,8 +194,8 @@ public abstract class Filter {
       if (idx && column instanceof LongColumn l && l.index() != null) {
         LongColumn.ValueIndex index = l.index();
         List<ImmutableRoaringBitmap> parts = new ArrayList<>();
-        for (int i = 0; i < index.values().length; i++) {
-          if (predicate.onLong(index.values()[i])) {
+        for (int i = 0; i < index.values().capacity(); i++) {
+          if (predicate.onLong(index.values().get(i))) {
             parts.add(index.postings().get(i));
           }
         }
@@ -360,7 +360,7 @@ public abstract class Filter {
       return l.values().size();
     }
     if (column instanceof DoubleColumn d) {
-      return d.values().length;
+      return d.values().capacity();
     }
     return ((BoolColumn) column).rows();
   }

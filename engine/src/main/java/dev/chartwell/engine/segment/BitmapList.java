@@ -1,6 +1,8 @@
 package dev.chartwell.engine.segment;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.IntBuffer;
 import java.util.List;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
@@ -13,6 +15,9 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * <p>A bitmap of at most {@link #MAX_SHORT} rows is stored in a shorter form: a marker byte and the
  * rows as 4-byte integers (5 bytes for one row instead of Roaring's 18). Unique values such as
  * trace ids are nearly all single rows, so this form is most of their index.
+ *
+ * <p>The buffers are Java arrays for a segment built in memory, or views of a memory-mapped segment
+ * file ({@link SegmentFile}).
  */
 public final class BitmapList {
   /** Most rows stored in the short form; beyond it Roaring is smaller. */
@@ -24,12 +29,28 @@ public final class BitmapList {
    */
   private static final byte SHORT = 1;
 
-  private final ByteBuffer data;
-  private final int[] offsets;
+  private final ByteBuffer data; // big-endian: the short form's rows
+  private final IntBuffer offsets;
 
-  private BitmapList(ByteBuffer data, int[] offsets) {
+  private BitmapList(ByteBuffer data, IntBuffer offsets) {
     this.data = data;
     this.offsets = offsets;
+  }
+
+  /**
+   * Reads a list back from its parts, as {@link SegmentFile} stores them.
+   *
+   * @param offsets where each bitmap starts, and the end of the last
+   * @param data the serialized bitmaps, back to back
+   * @return the list
+   * @throws IllegalArgumentException when the offsets do not describe the data
+   */
+  static BitmapList of(IntBuffer offsets, ByteBuffer data) {
+    int n = offsets.capacity();
+    if (n < 1 || offsets.get(0) != 0 || offsets.get(n - 1) != data.capacity()) {
+      throw new IllegalArgumentException("bitmap offsets do not match their data");
+    }
+    return new BitmapList(data.order(ByteOrder.BIG_ENDIAN), offsets);
   }
 
   /**
@@ -63,7 +84,7 @@ public final class BitmapList {
       }
     }
     data.flip();
-    return new BitmapList(data.asReadOnlyBuffer(), offsets);
+    return new BitmapList(data, IntBuffer.wrap(offsets));
   }
 
   /**
@@ -71,8 +92,8 @@ public final class BitmapList {
    * @return a read-only view of that bitmap
    */
   public ImmutableRoaringBitmap get(int index) {
-    int from = offsets[index];
-    int to = offsets[index + 1];
+    int from = offsets.get(index);
+    int to = offsets.get(index + 1);
     if (data.get(from) == SHORT) {
       int[] rows = new int[(to - from - 1) >> 2];
       for (int i = 0; i < rows.length; i++) {
@@ -80,9 +101,7 @@ public final class BitmapList {
       }
       return MutableRoaringBitmap.bitmapOf(rows);
     }
-    ByteBuffer slice = data.duplicate();
-    slice.position(from).limit(to);
-    return new ImmutableRoaringBitmap(slice.slice());
+    return new ImmutableRoaringBitmap(data.slice(from, to - from));
   }
 
   private static boolean isShort(MutableRoaringBitmap b) {
@@ -93,13 +112,27 @@ public final class BitmapList {
    * @return the number of bitmaps
    */
   public int size() {
-    return offsets.length - 1;
+    return offsets.capacity() - 1;
   }
 
   /**
-   * @return heap bytes used
+   * @return the serialized bitmaps (read with absolute gets)
+   */
+  ByteBuffer data() {
+    return data;
+  }
+
+  /**
+   * @return where each bitmap starts, and the end of the last
+   */
+  IntBuffer offsets() {
+    return offsets;
+  }
+
+  /**
+   * @return bytes of the bitmaps and their offsets
    */
   public long bytes() {
-    return 48L + data.capacity() + 4L * offsets.length;
+    return 48L + data.capacity() + 4L * offsets.capacity();
   }
 }

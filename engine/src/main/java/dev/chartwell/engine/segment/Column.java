@@ -33,7 +33,7 @@ public sealed interface Column permits LongColumn, DoubleColumn, BoolColumn, Str
   int presentCount();
 
   /**
-   * @return heap bytes used by this column
+   * @return bytes used by this column (on the heap, or in its segment file when mapped)
    */
   long bytes();
 }

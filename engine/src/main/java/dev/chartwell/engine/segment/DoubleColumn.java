@@ -1,19 +1,20 @@
 package dev.chartwell.engine.segment;
 
 import dev.chartwell.engine.source.ColumnType;
+import java.nio.DoubleBuffer;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 
 /**
  * 64-bit floats with the minimum and maximum of the present values as the zone map.
  *
- * @param values values by row (absent rows hold 0)
+ * @param values values by row (absent rows hold 0): an array, or a view of a mapped segment file
  * @param presence rows with a value, {@code null} when all
  * @param presentCount number of rows with a value
  * @param min smallest present value (undefined when none)
  * @param max largest present value (undefined when none)
  */
 public record DoubleColumn(
-    double[] values, ImmutableRoaringBitmap presence, int presentCount, double min, double max)
+    DoubleBuffer values, ImmutableRoaringBitmap presence, int presentCount, double min, double max)
     implements Column {
 
   @Override
@@ -26,11 +27,11 @@ public record DoubleColumn(
    * @return its value (meaningful only when the row is present)
    */
   public double get(int row) {
-    return values[row];
+    return values.get(row);
   }
 
   @Override
   public long bytes() {
-    return 48 + 16 + 8L * values.length + Segment.bitmapBytes(presence);
+    return 48 + 16 + 8L * values.capacity() + Segment.bitmapBytes(presence);
   }
 }

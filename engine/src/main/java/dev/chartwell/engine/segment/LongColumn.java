@@ -1,6 +1,7 @@
 package dev.chartwell.engine.segment;
 
 import dev.chartwell.engine.source.ColumnType;
+import java.nio.LongBuffer;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 
 /**
@@ -33,9 +34,9 @@ public record LongColumn(
    * @param values distinct values, ascending
    * @param postings per value: the rows holding it
    */
-  public record ValueIndex(long[] values, BitmapList postings) {
+  public record ValueIndex(LongBuffer values, BitmapList postings) {
     long bytes() {
-      return 32 + 8L * values.length + postings.bytes();
+      return 32 + 8L * values.capacity() + postings.bytes();
     }
   }
 

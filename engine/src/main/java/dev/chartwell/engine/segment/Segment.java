@@ -1,5 +1,8 @@
 package dev.chartwell.engine.segment;
 
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 
@@ -7,6 +10,12 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
  * An immutable, time-sorted block of events in columnar form. Rows are numbered in timestamp order,
  * so a time range is a row range found by binary search, never a scan. A segment is either sealed
  * (part of a source's history) or a frozen view of the source's head taken for one query.
+ *
+ * <p>A segment lives on the heap (built from a head) or in a memory-mapped {@link SegmentFile}. A
+ * mapped segment is shared by its source and the queries reading it: each holds a reference ({@link
+ * #acquire}, {@link #release}) and the mapping goes when the last is released; before a query reads
+ * it, {@link #verify} checks the file's checksum (once). Its id, row count and time range are on
+ * the heap and can be read without a reference.
  */
 public final class Segment {
   private final long id;
@@ -16,6 +25,9 @@ public final class Segment {
   private final String implicitColumn;
   private final TokenIndex tokenIndex;
   private final long bytes;
+  private final long minTimestamp;
+  private final long maxTimestamp;
+  private final MappedFile file;
 
   Segment(
       long id,
@@ -24,17 +36,42 @@ public final class Segment {
       Map<String, Column> columns,
       String implicitColumn,
       TokenIndex tokenIndex) {
+    this(
+        id,
+        rows,
+        timestamps,
+        columns,
+        implicitColumn,
+        tokenIndex,
+        rows == 0 ? 0 : timestamps.get(0),
+        rows == 0 ? 0 : timestamps.get(rows - 1),
+        null);
+  }
+
+  Segment(
+      long id,
+      int rows,
+      PackedLongs timestamps,
+      Map<String, Column> columns,
+      String implicitColumn,
+      TokenIndex tokenIndex,
+      long minTimestamp,
+      long maxTimestamp,
+      MappedFile file) {
     this.id = id;
     this.rows = rows;
     this.timestamps = timestamps;
-    this.columns = Map.copyOf(columns);
+    this.columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
     this.implicitColumn = implicitColumn;
     this.tokenIndex = tokenIndex;
+    this.minTimestamp = minTimestamp;
+    this.maxTimestamp = maxTimestamp;
+    this.file = file;
     long total = 64 + timestampBytes() + tokenIndexBytes();
     for (Column c : this.columns.values()) {
       total += c.bytes();
     }
-    this.bytes = total;
+    this.bytes = file != null ? file.length() : total;
   }
 
   /**
@@ -60,17 +97,17 @@ public final class Segment {
   }
 
   /**
-   * @return the earliest timestamp (undefined when empty)
+   * @return the earliest timestamp (undefined when empty); needs no reference
    */
   public long minTimestamp() {
-    return timestamps.get(0);
+    return minTimestamp;
   }
 
   /**
-   * @return the latest timestamp (undefined when empty)
+   * @return the latest timestamp (undefined when empty); needs no reference
    */
   public long maxTimestamp() {
-    return timestamps.get(rows - 1);
+    return maxTimestamp;
   }
 
   /**
@@ -121,24 +158,89 @@ public final class Segment {
   }
 
   /**
-   * @return heap bytes of the timestamps
+   * @return bytes of the timestamps
    */
   public long timestampBytes() {
     return timestamps.bytes();
   }
 
   /**
-   * @return heap bytes of the token index
+   * @return bytes of the token index
    */
   public long tokenIndexBytes() {
     return tokenIndex == null ? 0 : tokenIndex.bytes();
   }
 
   /**
-   * @return heap bytes of the whole segment
+   * @return bytes of the whole segment: its file's length when mapped, else an estimate of its heap
    */
   public long bytes() {
     return bytes;
+  }
+
+  /**
+   * @return the heap the segment's data takes: 0 when mapped from a file
+   */
+  public long heapBytes() {
+    return file == null ? bytes : 0;
+  }
+
+  /**
+   * @return the segment file this segment is mapped from, or {@code null} when it is on the heap
+   */
+  public Path file() {
+    return file == null ? null : file.path();
+  }
+
+  /** The timestamps, for writing the segment to a file. */
+  PackedLongs timestamps() {
+    return timestamps;
+  }
+
+  /**
+   * Takes a reference on a mapped segment, so that its mapping stays until {@link #release}.
+   *
+   * @return whether the segment can be read (always for a heap segment; false once a mapped segment
+   *     was retired and released by every reader)
+   */
+  public boolean acquire() {
+    return file == null || file.acquire();
+  }
+
+  /** Gives back a reference taken by {@link #acquire} (or the owner's, from opening). */
+  public void release() {
+    if (file != null) {
+      file.release();
+    }
+  }
+
+  /**
+   * The owner lets go of a mapped segment: once no reader holds it, the mapping is released and
+   * then {@code afterRelease} runs (typically: delete the file). Does nothing for a heap segment.
+   *
+   * @param afterRelease what to do with the file once it is unmapped, or {@code null} to keep it
+   */
+  public void retire(Runnable afterRelease) {
+    if (file != null) {
+      file.retire(afterRelease);
+    }
+  }
+
+  /**
+   * Checks a mapped segment's content checksum before its first use (once; later calls answer from
+   * memory). The caller holds a reference.
+   *
+   * @return {@code null} when the segment can be used, else what is wrong with its file
+   */
+  public String verify() {
+    return file == null ? null : file.verify();
+  }
+
+  /**
+   * @return whether the content was verified (always true on the heap)
+   */
+  public boolean isVerified() {
+    return file == null || file.isVerified();
   }
 
   static long bitmapBytes(ImmutableRoaringBitmap b) {

@@ -300,7 +300,7 @@ public final class SegmentBuilder {
           postings.get(java.util.Arrays.binarySearch(values, sorted[i])).add(i);
         }
       }
-      return new LongColumn.ValueIndex(values, BitmapList.of(postings));
+      return new LongColumn.ValueIndex(java.nio.LongBuffer.wrap(values), BitmapList.of(postings));
     }
   }
 
@@ -337,7 +337,7 @@ public final class SegmentBuilder {
           max = Math.max(max, sorted[i]);
         }
       }
-      return new DoubleColumn(sorted, p.bitmap(), p.count(), min, max);
+      return new DoubleColumn(java.nio.DoubleBuffer.wrap(sorted), p.bitmap(), p.count(), min, max);
     }
   }
 

@@ -1,27 +1,28 @@
 package dev.chartwell.engine.segment;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * The sorted distinct strings of a segment column, as UTF-8 in one byte array. Ids are positions in
- * {@link String#compareTo} order, so a range of strings is a range of ids and the first and last
- * entries are the column's zone map.
+ * The sorted distinct strings of a segment column, as UTF-8 back to back in one buffer with an
+ * offset per entry. Ids are positions in {@link String#compareTo} order, so a range of strings is a
+ * range of ids and the first and last entries are the column's zone map.
+ *
+ * <p>The buffers are Java arrays for a segment built in memory, or views of a memory-mapped segment
+ * file ({@link SegmentFile}); entries are compared as bytes, without decoding them.
  */
 public final class StringDictionary {
-  private static final VarHandle BIG_ENDIAN_LONG =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private final ByteBuffer data; // big-endian, for prefix keys
+  private final IntBuffer offsets;
+  private final int size;
 
-  private final byte[] data;
-  private final int[] offsets;
-
-  private StringDictionary(byte[] data, int[] offsets) {
+  private StringDictionary(ByteBuffer data, IntBuffer offsets) {
     this.data = data;
     this.offsets = offsets;
+    this.size = offsets.capacity() - 1;
   }
 
   /**
@@ -30,12 +31,15 @@ public final class StringDictionary {
    */
   public static StringDictionary of(List<String> sortedDistinct) {
     byte[][] encoded = new byte[sortedDistinct.size()][];
-    int total = 0;
+    long total = 0;
     for (int i = 0; i < encoded.length; i++) {
       encoded[i] = sortedDistinct.get(i).getBytes(StandardCharsets.UTF_8);
       total += encoded[i].length;
     }
-    byte[] data = new byte[total];
+    if (total > Integer.MAX_VALUE) {
+      throw new IllegalStateException("a dictionary larger than 2 GiB in one segment");
+    }
+    byte[] data = new byte[(int) total];
     int[] offsets = new int[encoded.length + 1];
     int pos = 0;
     for (int i = 0; i < encoded.length; i++) {
@@ -44,14 +48,30 @@ public final class StringDictionary {
       pos += encoded[i].length;
     }
     offsets[encoded.length] = pos;
-    return new StringDictionary(data, offsets);
+    return new StringDictionary(ByteBuffer.wrap(data), IntBuffer.wrap(offsets));
+  }
+
+  /**
+   * Reads a dictionary back from its parts, as {@link SegmentFile} stores them.
+   *
+   * @param offsets where each entry starts, and the end of the last
+   * @param data the UTF-8 bytes of every entry, back to back
+   * @return the dictionary
+   * @throws IllegalArgumentException when the offsets do not describe the data
+   */
+  static StringDictionary of(IntBuffer offsets, ByteBuffer data) {
+    int n = offsets.capacity();
+    if (n < 1 || offsets.get(0) != 0 || offsets.get(n - 1) != data.capacity()) {
+      throw new IllegalArgumentException("dictionary offsets do not match its data");
+    }
+    return new StringDictionary(data.order(java.nio.ByteOrder.BIG_ENDIAN), offsets);
   }
 
   /**
    * @return the number of distinct strings
    */
   public int size() {
-    return offsets.length - 1;
+    return size;
   }
 
   /**
@@ -59,7 +79,14 @@ public final class StringDictionary {
    * @return the string
    */
   public String get(int id) {
-    return new String(data, offsets[id], offsets[id + 1] - offsets[id], StandardCharsets.UTF_8);
+    int from = offsets.get(id);
+    int length = offsets.get(id + 1) - from;
+    if (data.hasArray()) {
+      return new String(data.array(), data.arrayOffset() + from, length, StandardCharsets.UTF_8);
+    }
+    byte[] bytes = new byte[length];
+    data.get(from, bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   /**
@@ -67,11 +94,12 @@ public final class StringDictionary {
    * @return its id, or {@code -(insertion point) - 1} when absent (as {@link Arrays#binarySearch})
    */
   public int indexOf(String value) {
+    byte[] key = value.getBytes(StandardCharsets.UTF_8);
     int lo = 0;
-    int hi = size() - 1;
+    int hi = size - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      int c = get(mid).compareTo(value);
+      int c = compareTo(mid, key);
       if (c < 0) {
         lo = mid + 1;
       } else if (c > 0) {
@@ -81,6 +109,20 @@ public final class StringDictionary {
       }
     }
     return -(lo + 1);
+  }
+
+  /** Compares an entry with the UTF-8 bytes of a string, in {@link String#compareTo} order. */
+  private int compareTo(int id, byte[] key) {
+    int from = offsets.get(id);
+    int to = offsets.get(id + 1);
+    int n = Math.min(to - from, key.length);
+    for (int i = 0; i < n; i++) {
+      byte a = data.get(from + i);
+      if (a != key[i]) {
+        return utf16Rank(a & 0xFF) - utf16Rank(key[i] & 0xFF);
+      }
+    }
+    return Integer.compare(to - from, key.length);
   }
 
   /**
@@ -100,21 +142,27 @@ public final class StringDictionary {
    *     the other entry
    */
   public int compare(int id, StringDictionary other, int otherId) {
-    int from = offsets[id];
-    int to = offsets[id + 1];
-    int otherFrom = other.offsets[otherId];
-    int otherTo = other.offsets[otherId + 1];
-    int i = Arrays.mismatch(data, from, to, other.data, otherFrom, otherTo);
-    if (i < 0) {
-      return 0;
+    int from = offsets.get(id);
+    int length = offsets.get(id + 1) - from;
+    int otherFrom = other.offsets.get(otherId);
+    int otherLength = other.offsets.get(otherId + 1) - otherFrom;
+    int n = Math.min(length, otherLength);
+    ByteBuffer a = data;
+    ByteBuffer b = other.data;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+      if (a.getLong(from + i) != b.getLong(otherFrom + i)) {
+        break; // the difference is within these 8 bytes
+      }
     }
-    if (from + i == to) {
-      return -1; // a proper prefix sorts first
+    for (; i < n; i++) {
+      byte x = a.get(from + i);
+      byte y = b.get(otherFrom + i);
+      if (x != y) {
+        return utf16Rank(x & 0xFF) - utf16Rank(y & 0xFF);
+      }
     }
-    if (otherFrom + i == otherTo) {
-      return 1;
-    }
-    return utf16Rank(data[from + i] & 0xFF) - utf16Rank(other.data[otherFrom + i] & 0xFF);
+    return Integer.compare(length, otherLength); // a proper prefix sorts first
   }
 
   /**
@@ -127,15 +175,15 @@ public final class StringDictionary {
    * @return its prefix key
    */
   public long prefix(int id) {
-    int from = offsets[id];
-    int n = offsets[id + 1] - from;
+    int from = offsets.get(id);
+    int n = offsets.get(id + 1) - from;
     long key;
     if (n >= 8) {
-      key = (long) BIG_ENDIAN_LONG.get(data, from);
+      key = data.getLong(from);
     } else {
       key = 0;
       for (int i = 0; i < n; i++) {
-        key |= (long) (data[from + i] & 0xFF) << (56 - 8 * i);
+        key |= (long) (data.get(from + i) & 0xFF) << (56 - 8 * i);
       }
     }
     if ((key & 0x8080808080808080L) == 0) {
@@ -157,9 +205,23 @@ public final class StringDictionary {
   }
 
   /**
-   * @return heap bytes used
+   * @return the UTF-8 bytes of every entry (read with absolute gets)
+   */
+  ByteBuffer data() {
+    return data;
+  }
+
+  /**
+   * @return where each entry starts, and the end of the last
+   */
+  IntBuffer offsets() {
+    return offsets;
+  }
+
+  /**
+   * @return bytes of the entries and their offsets
    */
   public long bytes() {
-    return 32L + data.length + 4L * offsets.length;
+    return 32L + data.capacity() + 4L * offsets.capacity();
   }
 }
