@@ -12,8 +12,17 @@ import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceSpec;
 import dev.chartwell.engine.source.SourceStats;
+import dev.chartwell.engine.source.SourceStorage;
 import dev.chartwell.engine.source.WritesRefusedException;
+import dev.chartwell.engine.storage.EngineFiles;
+import dev.chartwell.engine.storage.FsyncPolicy;
+import dev.chartwell.engine.storage.SourceFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -27,20 +36,31 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
- * The embeddable chart engine: sources of events in columnar in-memory segments. Create one with
- * {@link #builder()}, define sources, append events, query; {@link #close()} releases everything.
+ * The embeddable chart engine: sources of events in columnar segments. Create one with {@link
+ * #builder()}, define sources, append events, query; {@link #close()} releases everything.
  *
  * <pre>{@code
- * try (Engine engine = Engine.builder().workerThreads(4).build()) {
- *   Source logs = engine.createSource(SourceSpec.logs("app-logs"));
+ * try (Engine engine = Engine.builder().dataDirectory(Path.of("data")).build()) {
+ *   Source logs = engine.source("app-logs").orElseGet(() -> engine.createSource(
+ *       new SourceSpec("app-logs", "app logs", SourceKind.LOG, "Timestamp", "Body", "Body",
+ *           List.of())));
  *   logs.append(new Event(System.currentTimeMillis(), Map.of("Body", "GET /health 200")));
  * }
  * }</pre>
  *
- * <p>The engine is thread-safe. When the heap held by segments exceeds the memory limit, the sealed
- * segments holding the oldest events are evicted first (across sources), and counted.
+ * <p>Without a data directory everything lives in memory and is gone when the engine closes. With
+ * one ({@link Builder#dataDirectory}), every append acknowledged to the caller survives the process
+ * (see {@link FsyncPolicy} for what each policy risks on a power cut): events are logged before an
+ * append returns, sealed segments are written to checksummed files that queries read through memory
+ * mappings, and {@link #builder()}{@code .build()} opens what an earlier engine stored.
+ *
+ * <p>The engine is thread-safe. When the heap held by in-memory segments exceeds the memory limit,
+ * the sealed segments holding the oldest events are evicted first (across sources), and counted.
+ * Retention and a disk limit drop whole sealed segments, oldest first ({@link Builder#retention},
+ * {@link Builder#maxDiskBytes}).
  */
 public final class Engine implements AutoCloseable {
   private final int segmentRows;
@@ -57,8 +77,17 @@ public final class Engine implements AutoCloseable {
    */
   static final int HEAD_SHARE = 16;
 
+  /** The largest head, whatever the limits: its segment file must stay well below 2 GiB. */
+  static final long MAX_HEAD_BYTES = 512L << 20;
+
   private final QueryEngine queries;
   private final ScheduledThreadPoolExecutor timer;
+  private final ExecutorService sealers;
+  private final ScheduledThreadPoolExecutor maintenance;
+  private final EngineFiles files;
+  private final StorageLimits limits;
+  private final Consumer<String> reporter;
+  private final Object creation = new Object();
   private final long maxMemoryBytes;
   private final long maxHeadBytes;
   private final double maxHeapOccupancy;
@@ -71,32 +100,66 @@ public final class Engine implements AutoCloseable {
     this.maxMemoryBytes = b.maxMemoryBytes;
     this.maxHeadBytes =
         b.maxMemoryBytes == Long.MAX_VALUE
-            ? Long.MAX_VALUE
-            : Math.max(1 << 20, b.maxMemoryBytes / HEAD_SHARE);
+            ? MAX_HEAD_BYTES
+            : Math.min(MAX_HEAD_BYTES, Math.max(1 << 20, b.maxMemoryBytes / HEAD_SHARE));
+    this.reporter = b.reporter;
     this.maxHeapOccupancy = b.maxHeapOccupancy;
     this.heap = b.maxHeapOccupancy < 1 ? new HeapWatch() : null;
     this.workerThreads = b.workerThreads;
-    AtomicInteger n = new AtomicInteger();
-    this.workers =
-        Executors.newFixedThreadPool(
-            b.workerThreads,
-            r -> {
-              Thread t = new Thread(r, "chartwell-query-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-    this.timer =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread t = new Thread(r, "chartwell-query-deadlines");
-              t.setDaemon(true);
-              return t;
-            });
+    this.workers = daemonPool(b.workerThreads, "chartwell-query-");
+    this.timer = new ScheduledThreadPoolExecutor(1, daemon("chartwell-query-deadlines"));
     timer.setRemoveOnCancelPolicy(true);
-    QueryLimits limits =
+    QueryLimits queryLimits =
         b.queryLimits != null ? b.queryLimits : QueryLimits.defaults(b.workerThreads);
-    this.queries = new QueryEngine(this::source, workers, b.workerThreads, limits, timer);
+    this.queries = new QueryEngine(this::source, workers, b.workerThreads, queryLimits, timer);
+    this.sealers = daemonPool(Math.max(1, b.workerThreads / 2), "chartwell-sealer-");
+    this.maintenance = new ScheduledThreadPoolExecutor(1, daemon("chartwell-maintenance"));
+    this.limits = new StorageLimits(b.retention, b.maxDiskBytes, b.clock, this::sources);
+    EngineFiles opened = null;
+    try {
+      if (b.dataDirectory != null) {
+        opened = EngineFiles.open(b.dataDirectory, b.fsyncPolicy, reporter);
+      }
+    } catch (IOException e) {
+      closeQuietly();
+      throw cannotOpen(b.dataDirectory, e);
+    }
+    this.files = opened;
+    try {
+      if (files != null) {
+        new SourceLoader(files, reporter).loadAll(this::restore, s -> sources.put(s.id(), s));
+      }
+    } catch (IOException e) {
+      closeQuietly();
+      throw cannotOpen(b.dataDirectory, e);
+    } catch (RuntimeException | Error e) {
+      closeQuietly();
+      throw e;
+    }
+    maintenance.scheduleWithFixedDelay(
+        this::enforceStorageLimitsQuietly,
+        StorageLimits.PERIOD.toMillis(),
+        StorageLimits.PERIOD.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  private static UncheckedIOException cannotOpen(Path dir, IOException e) {
+    return new UncheckedIOException(
+        "cannot open the data directory " + dir + ": " + e.getMessage(), e);
+  }
+
+  private static ExecutorService daemonPool(int threads, String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newFixedThreadPool(
+        threads, r -> daemon(prefix + n.incrementAndGet()).newThread(r));
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   /**
@@ -115,8 +178,89 @@ public final class Engine implements AutoCloseable {
     private long maxMemoryBytes = Long.MAX_VALUE;
     private double maxHeapOccupancy = 1;
     private QueryLimits queryLimits;
+    private Path dataDirectory;
+    private FsyncPolicy fsyncPolicy = FsyncPolicy.REQUEST;
+    private Duration retention;
+    private long maxDiskBytes = Long.MAX_VALUE;
+    private Clock clock = Clock.systemUTC();
+    private Consumer<String> reporter = line -> System.err.println("chartwell: " + line);
 
     private Builder() {}
+
+    /**
+     * Keeps events on disk under this directory: every acknowledged append survives the process,
+     * and the next engine built on the directory answers with everything it holds. Without one,
+     * events live in memory only.
+     *
+     * @param dir the directory (created when missing; one engine at a time)
+     * @return this builder
+     */
+    public Builder dataDirectory(Path dir) {
+      this.dataDirectory = Objects.requireNonNull(dir, "dir");
+      return this;
+    }
+
+    /**
+     * @param policy when appends are forced to disk (default {@link FsyncPolicy#REQUEST}: before
+     *     each append returns, shared by concurrent appends); only with a data directory
+     * @return this builder
+     */
+    public Builder fsyncPolicy(FsyncPolicy policy) {
+      this.fsyncPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * Drops whole sealed segments whose newest event is older than this (checked after each seal
+     * and every 10 seconds). The unsealed head is never dropped.
+     *
+     * @param age how long events are kept (positive)
+     * @return this builder
+     */
+    public Builder retention(Duration age) {
+      if (age.isNegative() || age.isZero()) {
+        throw new IllegalArgumentException("retention must be positive, got " + age);
+      }
+      this.retention = age;
+      return this;
+    }
+
+    /**
+     * With a data directory: drops the sealed segments holding the oldest events (across sources)
+     * while the sources' files take more than this many bytes. The write-ahead logs count but are
+     * never dropped, so the limit should leave room for them (each holds the events of up to a few
+     * unsealed segments).
+     *
+     * @param bytes the most bytes of segment files and logs
+     * @return this builder
+     */
+    public Builder maxDiskBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxDiskBytes must be positive, got " + bytes);
+      }
+      this.maxDiskBytes = bytes;
+      return this;
+    }
+
+    /**
+     * @param clock what "now" is for retention (default: the system clock)
+     * @return this builder
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * @param reporter told, one line each, about start-up progress with a data directory and every
+     *     storage problem: files that failed verification and were moved to quarantine, torn log
+     *     tails that were cut, storage that failed (default: standard error)
+     * @return this builder
+     */
+    public Builder reporter(Consumer<String> reporter) {
+      this.reporter = Objects.requireNonNull(reporter, "reporter");
+      return this;
+    }
 
     /**
      * @param n threads that run query work in parallel (at least 1)
@@ -201,7 +345,12 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * Builds the engine; with a data directory, opens and recovers what it holds first (this reads
+     * the manifests and replays the unsealed events; segment files are verified in the background).
+     *
      * @return the engine
+     * @throws UncheckedIOException when the data directory cannot be opened (in use by another
+     *     engine, unreadable)
      */
     public Engine build() {
       return new Engine(this);
@@ -209,22 +358,95 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Defines a source.
+   * Defines a source; with a data directory its definition is on disk when this returns.
    *
    * @param spec the definition; without an id, a fresh 24-hex-digit id is generated
    * @return the source
-   * @throws IllegalArgumentException when a source with that id exists
+   * @throws IllegalArgumentException when a source with that id exists, or (with a data directory)
+   *     the id cannot name a folder
+   * @throws UncheckedIOException when its files cannot be created
    */
   public Source createSource(SourceSpec spec) {
     requireOpen();
     String id = spec.id() != null ? spec.id() : newId();
-    Source source =
-        Source.create(
-            id, spec, segmentRows, s -> enforceMemoryLimit(), this::admitWrite, maxHeadBytes);
-    if (sources.putIfAbsent(id, source) != null) {
-      throw new IllegalArgumentException("a source with id " + id + " exists");
+    SourceSpec withId =
+        new SourceSpec(
+            id,
+            spec.name(),
+            spec.kind(),
+            spec.timestampColumn(),
+            spec.bodyColumn(),
+            spec.implicitColumn(),
+            spec.columns());
+    synchronized (creation) {
+      if (sources.containsKey(id)) {
+        throw new IllegalArgumentException("a source with id " + id + " exists");
+      }
+      if (files == null) {
+        Source source = Source.create(setup(withId, SourceStorage.inMemory()));
+        sources.put(id, source);
+        return source;
+      }
+      SourceFiles storage;
+      try {
+        storage = files.create(withId);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create the files of source " + id, e);
+      }
+      Source source = Source.create(setup(withId, storage));
+      wire(source, storage);
+      sources.put(id, source);
+      return source;
     }
+  }
+
+  /** Creates a source from what was found on disk (at start). */
+  private Source restore(SourceFiles.Opened opened) {
+    SourceFiles storage = opened.files();
+    Source source = Source.restore(setup(opened.manifest().spec(), storage), opened.restored());
+    wire(source, storage);
     return source;
+  }
+
+  private Source.Setup setup(SourceSpec spec, SourceStorage storage) {
+    return new Source.Setup(
+        spec.id(),
+        spec,
+        segmentRows,
+        maxHeadBytes,
+        s -> afterSeal(),
+        this::admitWrite,
+        storage,
+        sealers);
+  }
+
+  /** A segment found damaged is dropped into quarantine, away from the query that found it. */
+  private void wire(Source source, SourceFiles storage) {
+    storage.onCorrupt(bad -> maintenance.execute(() -> source.dropSegments(s -> s == bad, true)));
+  }
+
+  private void afterSeal() {
+    enforceMemoryLimit();
+    if (limits.active()) {
+      maintenance.execute(this::enforceStorageLimitsQuietly);
+    }
+  }
+
+  /**
+   * Applies retention and the disk limit now (they also run after each seal and every 10 seconds).
+   *
+   * @return how many segments were dropped
+   */
+  public int enforceStorageLimits() {
+    return limits.enforce();
+  }
+
+  private void enforceStorageLimitsQuietly() {
+    try {
+      limits.enforce();
+    } catch (RuntimeException e) {
+      reporter.accept("applying retention and the disk limit failed: " + e);
+    }
   }
 
   /**
@@ -249,7 +471,12 @@ public final class Engine implements AutoCloseable {
    * @return whether it existed
    */
   public boolean dropSource(String id) {
-    return sources.remove(id) != null;
+    Source s = sources.remove(id);
+    if (s == null) {
+      return false;
+    }
+    s.shutdown(true);
+    return true;
   }
 
   /**
@@ -305,7 +532,6 @@ public final class Engine implements AutoCloseable {
     return workerThreads;
   }
 
-  /** Evicts the sealed segments with the oldest events until the data fits the limit. */
   /**
    * Refuses a write while the events held exceed {@link Builder#maxMemoryBytes} or the heap after
    * collection is fuller than {@link Builder#maxHeapOccupancy}.
@@ -358,6 +584,9 @@ public final class Engine implements AutoCloseable {
         Segment victim = null;
         for (Source s : sources.values()) {
           for (Segment seg : s.sealedSegments()) {
+            if (seg.heapBytes() == 0) {
+              continue; // mapped from a file: eviction frees no heap
+            }
             if (victim == null || seg.maxTimestamp() < victim.maxTimestamp()) {
               victim = seg;
               victimSource = s;
@@ -368,7 +597,9 @@ public final class Engine implements AutoCloseable {
           return; // only heads are left; they are never evicted
         }
         if (victimSource.evict(victim)) {
-          total -= victim.bytes();
+          total -= victim.heapBytes();
+        } else {
+          return; // could not publish the source without it; its storage reported why
         }
       }
     }
@@ -378,7 +609,7 @@ public final class Engine implements AutoCloseable {
     long total = 0;
     for (Source s : sources.values()) {
       for (Segment seg : s.sealedSegments()) {
-        total += seg.bytes();
+        total += seg.heapBytes();
       }
     }
     return total;
@@ -396,23 +627,63 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /**
+   * @return bytes of the sources' files on disk: listed segment files and write-ahead logs (0
+   *     without a data directory)
+   */
+  public long diskBytes() {
+    long total = 0;
+    for (Source s : sources.values()) {
+      total += s.diskBytes();
+    }
+    return total;
+  }
+
+  /**
+   * Stops queries (running ones end with a shutdown error), waits for them to let go of their
+   * segments, stops sealing (unsealed events stay in the log and are replayed by the next engine),
+   * forces and closes the logs, and releases the data directory.
+   */
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
     closed = true;
     queries.close();
+    queries.awaitIdle(Duration.ofSeconds(30));
+    closeQuietly();
+  }
+
+  private void closeQuietly() {
+    closed = true;
     timer.shutdownNow();
+    maintenance.shutdownNow();
     if (heap != null) {
       heap.close();
     }
+    for (Source s : sources.values()) {
+      s.shutdown(false);
+    }
     sources.clear();
-    workers.shutdown();
-    try {
-      if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
-        workers.shutdownNow();
+    for (ExecutorService pool : List.of(sealers, workers)) {
+      pool.shutdown();
+      try {
+        if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
+          pool.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        pool.shutdownNow();
+        Thread.currentThread().interrupt();
       }
-    } catch (InterruptedException e) {
-      workers.shutdownNow();
-      Thread.currentThread().interrupt();
+    }
+    EngineFiles f = files;
+    if (f != null) {
+      try {
+        f.close();
+      } catch (IOException e) {
+        reporter.accept("releasing the data directory failed: " + e);
+      }
     }
   }
 }

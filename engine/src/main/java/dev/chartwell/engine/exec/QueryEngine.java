@@ -190,6 +190,29 @@ public final class QueryEngine {
     }
   }
 
+  /**
+   * Waits until no query runs (after {@link #close}, running queries end quickly), so that their
+   * snapshots are released before the segments they read go away.
+   *
+   * @param timeout the longest wait
+   * @return whether every query ended
+   */
+  public boolean awaitIdle(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!running.isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
   private void awaitTurn() {
     if (closed) {
       throw new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing");
@@ -229,8 +252,20 @@ public final class QueryEngine {
   }
 
   private ChartResult runAdmitted(ChartQuery query, QueryOptions options, QueryControl control) {
-    Granularity granularity = query.effectiveGranularity();
     Map<String, Source.Snapshot> snapshots = new HashMap<>();
+    try {
+      return runOnSnapshots(query, options, control, snapshots);
+    } finally {
+      snapshots.values().forEach(Source.Snapshot::close);
+    }
+  }
+
+  private ChartResult runOnSnapshots(
+      ChartQuery query,
+      QueryOptions options,
+      QueryControl control,
+      Map<String, Source.Snapshot> snapshots) {
+    Granularity granularity = query.effectiveGranularity();
     List<SeriesPlan> plans = new ArrayList<>();
     List<List<Segment>> segments = new ArrayList<>();
     List<String> problems = new ArrayList<>();
@@ -439,8 +474,10 @@ public final class QueryEngine {
       run.fail(new QueryAbortedException(Reason.CANCELLED, "the query was interrupted"));
     } catch (QueryAbortedException e) {
       run.fail(e);
+      run.awaitRunners();
       throw e;
     }
+    run.awaitRunners();
     Throwable failure = run.failure;
     if (failure instanceof RuntimeException r) {
       throw r;
@@ -461,6 +498,7 @@ public final class QueryEngine {
     private final QueryControl control;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
+    private final AtomicInteger active = new AtomicInteger();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile Throwable failure;
 
@@ -470,7 +508,28 @@ public final class QueryEngine {
       this.control = control;
     }
 
+    /**
+     * Waits until no runner of this run is inside a task. After a failure, runners that start later
+     * see it and touch nothing, so once this returns no task of the query reads its segments any
+     * more and the query may release them.
+     */
+    void awaitRunners() {
+      while (active.get() > 0) {
+        Thread.onSpinWait();
+        Thread.yield();
+      }
+    }
+
     void runOne() {
+      active.incrementAndGet();
+      try {
+        runTask();
+      } finally {
+        active.decrementAndGet();
+      }
+    }
+
+    private void runTask() {
       if (failure != null || control.isAborted()) {
         return;
       }

@@ -2,69 +2,114 @@ package dev.chartwell.engine.source;
 
 import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.segment.SegmentBuilder;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
- * A named stream of events with a dynamic schema: sealed segments plus a mutable head.
+ * A named stream of events with a dynamic schema: sealed segments, heads being sealed, and a
+ * mutable head.
  *
  * <p>Appends are serialized per source. An event is validated completely before anything of it is
- * written, so a rejected event leaves no trace (not even a new column). When the head reaches the
- * segment size it is sealed into a time-sorted {@link Segment}.
+ * written, so a rejected event leaves no trace (not even a new column). Accepted events are logged
+ * by the source's {@link SourceStorage} under the lock and join the head; the append returns once
+ * the log is durable (waiting outside the lock, so that concurrent appends share an fsync).
+ *
+ * <p>When the head reaches the segment size it is handed to the sealing thread, which builds the
+ * time-sorted {@link Segment}, has the storage write and publish it, and then lists it; meanwhile
+ * queries see the handed-over rows through that same build. A source with more than {@link
+ * #MAX_PENDING_SEALS} heads waiting makes its appenders wait, so memory stays bounded.
  *
  * <p>{@link #snapshot()} gives a query a consistent view: every event acknowledged before the call
- * and none half-written. The head's rows are copied under the lock (array copies only) and sealed
- * outside it; that frozen head is cached until the next append, so repeated queries do not redo it.
+ * and none half-written, with a reference on each mapped segment until the snapshot is closed. The
+ * head's rows are copied under the lock (array copies only) and sealed outside it; that frozen head
+ * is cached until the next append, so repeated queries do not redo it.
  */
 public final class Source {
+  /** Heads handed to the sealing thread beyond which appenders wait for it. */
+  static final int MAX_PENDING_SEALS = 2;
+
   private final String id;
   private final SourceSpec spec;
   private final int segmentRows;
   private final Consumer<Source> onSealed;
   private final Runnable admission;
   private final long maxHeadBytes;
+  private final SourceStorage storage;
+  private final SerialLane sealer;
 
   private final Object lock = new Object();
   private volatile Schema schema = Schema.empty();
-  private volatile List<Segment> sealed = List.of();
-  private SegmentBuilder head;
-  private long nextSegmentId;
-  private long version;
+  private volatile List<Segment> sealed = List.of(); // written under lock
+  private volatile List<PendingSeal> sealing = List.of(); // written under lock
+  private SegmentBuilder head; // guarded by lock
+  private long headLastPosition; // guarded by lock
+  private long nextSegmentId; // guarded by lock
+  private long version; // guarded by lock
+  private boolean closed; // guarded by lock
   private volatile FrozenHead frozenHead;
-  private long evictedSegments;
-  private long evictedRows;
+  private long evictedSegments; // guarded by lock
+  private long evictedRows; // guarded by lock
   private volatile long headBytes;
   private volatile long sealedBytes;
+
+  /** Orders the publications of the source's state (seals, drops) with each other. */
+  private final Object commitLock = new Object();
+
+  private long publishedPosition; // guarded by commitLock
 
   private record FrozenHead(long version, Segment segment) {}
 
   /**
+   * How a source is set up: its definition, limits, storage and the engine's hooks.
+   *
    * @param id the source id
    * @param spec the definition
    * @param segmentRows rows per sealed segment
-   * @param onSealed told after each seal (the engine enforces its memory limit there)
-   * @param admission asked before each append; throws {@link WritesRefusedException} to refuse it
    * @param maxHeadBytes the head is sealed when it holds this many bytes, even before {@code
-   *     segmentRows} rows
+   *     segmentRows} rows ({@link Long#MAX_VALUE}: only by rows)
+   * @param onSealed told after each seal (the engine enforces its memory and disk limits there)
+   * @param admission asked before each append; throws {@link WritesRefusedException} to refuse it
+   * @param storage where accepted events and sealed segments are kept
+   * @param sealers the pool sealing runs on (the source seals one head at a time)
    */
-  Source(
+  public record Setup(
       String id,
       SourceSpec spec,
       int segmentRows,
+      long maxHeadBytes,
       Consumer<Source> onSealed,
       Runnable admission,
-      long maxHeadBytes) {
-    this.id = Objects.requireNonNull(id);
-    this.spec = spec;
-    this.segmentRows = segmentRows;
-    this.onSealed = onSealed;
-    this.admission = admission;
-    this.maxHeadBytes = maxHeadBytes;
-    this.head = new SegmentBuilder(Math.min(segmentRows, 1024));
+      SourceStorage storage,
+      java.util.concurrent.Executor sealers) {}
+
+  /**
+   * What a source held when it was last published: its columns, sealed segments and next segment
+   * id, and the log position its segments reach (events after it are replayed).
+   *
+   * @param columns the columns in the order they appeared
+   * @param segments the sealed segments, oldest first, each with the source's reference
+   * @param nextSegmentId the id the next sealed segment gets
+   * @param logPosition events logged up to here are in the segments
+   */
+  public record Restored(
+      List<ColumnSpec> columns, List<Segment> segments, long nextSegmentId, long logPosition) {}
+
+  private Source(Setup setup) {
+    this.id = Objects.requireNonNull(setup.id());
+    this.spec = setup.spec();
+    this.segmentRows = setup.segmentRows();
+    this.onSealed = setup.onSealed();
+    this.admission = setup.admission();
+    this.maxHeadBytes = setup.maxHeadBytes();
+    this.storage = setup.storage();
+    this.sealer = new SerialLane(setup.sealers());
+    this.head = newHead();
     if (spec.implicitColumn() != null) {
       define(spec.implicitColumn(), ColumnType.STRING);
     }
@@ -76,25 +121,55 @@ public final class Source {
   }
 
   /**
-   * Creates a source; the engine is the usual caller.
+   * Creates an empty source; the engine is the usual caller.
    *
-   * @param id the source id
-   * @param spec the definition
-   * @param segmentRows rows per sealed segment
-   * @param onSealed told after each seal
-   * @param admission asked before each append; throws {@link WritesRefusedException} to refuse it
-   * @param maxHeadBytes the head is sealed when it holds this many bytes ({@link Long#MAX_VALUE}:
-   *     only by rows)
+   * @param setup how the source is set up
    * @return the source
    */
-  public static Source create(
-      String id,
-      SourceSpec spec,
-      int segmentRows,
-      Consumer<Source> onSealed,
-      Runnable admission,
-      long maxHeadBytes) {
-    return new Source(id, spec, segmentRows, onSealed, admission, maxHeadBytes);
+  public static Source create(Setup setup) {
+    return new Source(setup);
+  }
+
+  /**
+   * Creates a source from what its storage held; then {@link #replay} the logged events after
+   * {@link Restored#logPosition}.
+   *
+   * @param setup how the source is set up
+   * @param restored the published state
+   * @return the source
+   */
+  public static Source restore(Setup setup, Restored restored) {
+    Source s = new Source(setup);
+    synchronized (s.lock) {
+      for (ColumnSpec c : restored.columns()) {
+        if (s.schema.column(c.name()).isEmpty()) {
+          s.define(c.name(), c.type());
+        }
+      }
+      s.nextSegmentId = restored.nextSegmentId();
+      s.headLastPosition = restored.logPosition();
+      s.setSealed(restored.segments());
+    }
+    synchronized (s.commitLock) {
+      s.publishedPosition = restored.logPosition();
+    }
+    return s;
+  }
+
+  /**
+   * Adds a logged event back into the head after a restart; it is not logged again.
+   *
+   * @param event the event as it was logged
+   * @param position its log position
+   * @throws RejectedEventException when it no longer fits the source (never for an event this
+   *     source logged)
+   */
+  public void replay(Event event, long position) {
+    synchronized (lock) {
+      Accepted a = validate(event);
+      appendLocked(a.row(), event.timestamp(), position);
+      headBytes = head.bytes() + pendingBytes();
+    }
   }
 
   /**
@@ -119,77 +194,138 @@ public final class Source {
   }
 
   /**
-   * Appends one event.
+   * Appends one event; when it returns, the event is durable as the storage's fsync policy says.
    *
    * @param event the event
    * @throws RejectedEventException when the event cannot be stored; nothing of it is kept
    * @throws WritesRefusedException when the engine refuses writes for now (memory)
+   * @throws RuntimeException when the storage failed (nothing of the event is kept)
    */
   public void append(Event event) {
-    admission.run();
-    boolean sealedNow;
-    synchronized (lock) {
-      sealedNow = appendLocked(event);
-      headBytes = head.bytes();
-    }
-    if (sealedNow) {
-      onSealed.accept(this);
+    AppendResult r = append(List.of(event), true);
+    if (!r.rejections().isEmpty()) {
+      throw new RejectedEventException(r.rejections().get(0).reason());
     }
   }
 
   /**
-   * Appends events, keeping the valid ones.
+   * Appends events, keeping the valid ones; when it returns, they are durable as the storage's
+   * fsync policy says.
    *
    * @param events the events
    * @return how many were stored and why the others were not
    * @throws WritesRefusedException when the engine refuses writes for now (memory); nothing of the
    *     batch is kept
+   * @throws RuntimeException when the storage failed (nothing of the batch is kept)
    */
   public AppendResult appendBatch(List<Event> events) {
+    return append(events, false);
+  }
+
+  private AppendResult append(List<Event> events, boolean single) {
     admission.run();
     List<AppendResult.Rejection> rejections = new ArrayList<>();
-    boolean sealedAny = false;
+    List<PendingSeal> handedOver = new ArrayList<>();
+    long position;
+    boolean wait;
     synchronized (lock) {
+      if (closed) {
+        throw new WritesRefusedException("source " + id + " is dropped or its engine is closed");
+      }
+      storage.checkWritable();
+      List<Accepted> accepted = new ArrayList<>(events.size());
       for (int i = 0; i < events.size(); i++) {
         try {
-          sealedAny |= appendLocked(events.get(i));
+          accepted.add(validate(events.get(i)));
         } catch (RejectedEventException e) {
+          if (single) {
+            throw e;
+          }
           rejections.add(new AppendResult.Rejection(i, e.getMessage()));
         }
       }
-      headBytes = head.bytes();
+      if (accepted.isEmpty()) {
+        return new AppendResult(0, rejections);
+      }
+      List<LoggedEvent> logged = new ArrayList<>(accepted.size());
+      for (Accepted a : accepted) {
+        logged.add(a.event());
+      }
+      position = storage.log(logged);
+      long first = position == 0 ? 0 : position - accepted.size() + 1;
+      for (int i = 0; i < accepted.size(); i++) {
+        Accepted a = accepted.get(i);
+        PendingSeal p = appendLocked(a.row(), a.event().timestamp(), position == 0 ? 0 : first + i);
+        if (p != null) {
+          handedOver.add(p);
+        }
+      }
+      headBytes = head.bytes() + pendingBytes();
+      wait = sealing.size() > MAX_PENDING_SEALS;
     }
-    if (sealedAny) {
-      onSealed.accept(this);
+    storage.awaitDurable(position);
+    if (wait) {
+      awaitSealsBelow(MAX_PENDING_SEALS + 1);
     }
     return new AppendResult(events.size() - rejections.size(), rejections);
   }
 
-  /** Seals the head now (if it has rows), for example before a benchmark or a shutdown. */
+  /** Seals the head now (if it has rows) and waits until every head handed over is sealed. */
   public void seal() {
-    boolean sealedNow;
     synchronized (lock) {
-      sealedNow = sealLocked();
-      headBytes = head.bytes();
+      rotateLocked();
+      headBytes = head.bytes() + pendingBytes();
     }
-    if (sealedNow) {
-      onSealed.accept(this);
+    awaitSealing();
+  }
+
+  /**
+   * Waits until every head handed to the sealing thread so far is sealed and listed (or the storage
+   * failed, which it reports).
+   */
+  public void awaitSealing() {
+    awaitSealsBelow(1);
+  }
+
+  private void awaitSealsBelow(int count) {
+    while (true) {
+      List<PendingSeal> now = sealing;
+      if (now.size() < count) {
+        return;
+      }
+      PendingSeal oldest = now.get(0);
+      oldest.awaitFinished();
+      if (Thread.currentThread().isInterrupted() || oldest.cancelled()) {
+        return;
+      }
+      synchronized (lock) {
+        if (sealing.contains(oldest)) {
+          return; // finished without being listed: the storage failed
+        }
+      }
     }
   }
 
   /**
-   * A consistent view for one query.
+   * A consistent view for one query; {@link Snapshot#close() close} it when done.
    *
-   * @return the sealed segments and the frozen head, oldest first
+   * @return the sealed segments, the heads being sealed and the frozen head, oldest first
    */
   public Snapshot snapshot() {
     List<Segment> segments;
+    List<PendingSeal> pending;
     SegmentBuilder copy = null;
     long v;
     long headId;
     FrozenHead cached;
     synchronized (lock) {
       segments = sealed;
+      for (Segment s : segments) {
+        if (!s.acquire()) {
+          throw new IllegalStateException("a listed segment was released: " + s.id());
+        }
+      }
+      pending = sealing;
       v = version;
       headId = nextSegmentId;
       cached = frozenHead;
@@ -197,33 +333,63 @@ public final class Source {
         copy = head.copy();
       }
     }
-    Segment headSegment = null;
-    if (cached != null && cached.version() == v) {
-      headSegment = cached.segment();
-    } else if (copy != null) {
-      headSegment = copy.build(headId, spec.implicitColumn());
-      FrozenHead fresh = new FrozenHead(v, headSegment);
-      synchronized (lock) {
-        if (version == v) {
-          frozenHead = fresh;
+    List<Segment> all = new ArrayList<>(segments.size() + pending.size() + 1);
+    all.addAll(segments);
+    try {
+      for (PendingSeal p : pending) {
+        all.add(p.segment());
+      }
+      Segment headSegment = null;
+      if (cached != null && cached.version() == v) {
+        headSegment = cached.segment();
+      } else if (copy != null) {
+        headSegment = copy.build(headId, spec.implicitColumn());
+        FrozenHead fresh = new FrozenHead(v, headSegment);
+        synchronized (lock) {
+          if (version == v) {
+            frozenHead = fresh;
+          }
         }
       }
+      if (headSegment != null && headSegment.rows() > 0) {
+        all.add(headSegment);
+      }
+    } catch (RuntimeException | Error e) {
+      segments.forEach(Segment::release);
+      throw e;
     }
-    List<Segment> all = new ArrayList<>(segments.size() + 1);
-    all.addAll(segments);
-    if (headSegment != null && headSegment.rows() > 0) {
-      all.add(headSegment);
-    }
-    return new Snapshot(schema, List.copyOf(all));
+    return new Snapshot(schema, List.copyOf(all), segments);
   }
 
   /**
-   * The segments and schema a query runs on.
-   *
-   * @param schema the schema at snapshot time
-   * @param segments sealed segments and the frozen head
+   * The segments and schema a query runs on. Closing releases the references on mapped segments; a
+   * segment must not be read after that.
    */
-  public record Snapshot(Schema schema, List<Segment> segments) {
+  public static final class Snapshot implements AutoCloseable {
+    private final Schema schema;
+    private final List<Segment> segments;
+    private List<Segment> held;
+
+    Snapshot(Schema schema, List<Segment> segments, List<Segment> held) {
+      this.schema = schema;
+      this.segments = segments;
+      this.held = held;
+    }
+
+    /**
+     * @return the schema at snapshot time
+     */
+    public Schema schema() {
+      return schema;
+    }
+
+    /**
+     * @return sealed segments, heads being sealed and the frozen head, oldest first
+     */
+    public List<Segment> segments() {
+      return segments;
+    }
+
     /**
      * @return total rows
      */
@@ -234,55 +400,102 @@ public final class Source {
       }
       return n;
     }
+
+    /** Releases the segments' references (once). */
+    @Override
+    public synchronized void close() {
+      if (held != null) {
+        held.forEach(Segment::release);
+        held = null;
+      }
+    }
   }
 
   /**
-   * @return sealed segments, oldest first (the head is not included)
+   * @return sealed segments, oldest first (neither the head nor heads being sealed); read only
+   *     their id, rows and time range without a snapshot
    */
   public List<Segment> sealedSegments() {
     return sealed;
   }
 
   /**
-   * Drops a sealed segment to free memory.
+   * Drops a sealed heap segment to free memory (in-memory sources; mapped segments take no heap).
    *
    * @param segment a sealed segment of this source
    * @return whether it was still there
    */
   public boolean evict(Segment segment) {
+    if (dropSegments(s -> s == segment, false) == 0) {
+      return false;
+    }
     synchronized (lock) {
-      List<Segment> next = new ArrayList<>(sealed);
-      if (!next.remove(segment)) {
-        return false;
-      }
-      setSealed(next);
       evictedSegments++;
       evictedRows += segment.rows();
-      return true;
     }
+    return true;
   }
 
   /**
-   * @return the bytes the unsealed head holds (as of the last append or seal), without locking
+   * Drops the sealed segments that match, publishing the source's state without them; their files
+   * are deleted (or, when corrupt, moved to quarantine) once no query reads them.
+   *
+   * @param which the segments to drop
+   * @param corrupt whether they are dropped because their files do not verify
+   * @return how many were dropped
+   */
+  public int dropSegments(Predicate<Segment> which, boolean corrupt) {
+    List<Segment> gone = new ArrayList<>();
+    synchronized (commitLock) {
+      List<Segment> next = new ArrayList<>();
+      for (Segment s : sealed) {
+        (which.test(s) ? gone : next).add(s);
+      }
+      if (gone.isEmpty()) {
+        return 0;
+      }
+      long nextId;
+      synchronized (lock) {
+        if (closed) {
+          return 0;
+        }
+        nextId = nextSegmentId;
+      }
+      try {
+        storage.publish(next, publishedPosition, nextId, schema);
+      } catch (IOException | RuntimeException e) {
+        storage.fail("publishing source " + id + " without " + gone.size() + " segments", e);
+        return 0;
+      }
+      synchronized (lock) {
+        setSealed(next);
+      }
+    }
+    for (Segment s : gone) {
+      storage.discard(s, corrupt);
+    }
+    return gone.size();
+  }
+
+  /**
+   * @return the bytes the unsealed heads hold (as of the last append or seal), without locking
    */
   public long headBytes() {
     return headBytes;
   }
 
   /**
-   * @return the bytes of the sealed segments still held
+   * @return the heap bytes of the sealed segments still held (0 for segments mapped from files)
    */
   public long sealedBytes() {
     return sealedBytes;
   }
 
-  private void setSealed(List<Segment> segments) {
-    long total = 0;
-    for (Segment s : segments) {
-      total += s.bytes();
-    }
-    sealed = List.copyOf(segments);
-    sealedBytes = total;
+  /**
+   * @return bytes the source's files take on disk (0 without a data directory)
+   */
+  public long diskBytes() {
+    return storage.diskBytes();
   }
 
   /**
@@ -297,7 +510,10 @@ public final class Source {
     synchronized (lock) {
       segments = sealed;
       headRows = head.rows();
-      headBytes = head.bytes();
+      for (PendingSeal p : sealing) {
+        headRows += p.rows();
+      }
+      headBytes = this.headBytes;
       evSegments = evictedSegments;
       evRows = evictedRows;
     }
@@ -333,39 +549,142 @@ public final class Source {
         evRows);
   }
 
-  private boolean appendLocked(Event event) {
-    Object[] row = validate(event);
-    head.append(event.timestamp(), row);
+  /**
+   * Stops the source for good (the engine drops it or closes): appends are refused, no head is
+   * sealed any more (logged events are replayed at the next start), and the storage closes or drops
+   * everything. Queries holding snapshots keep reading until they close them.
+   *
+   * @param drop whether to delete what the source stored
+   */
+  public void shutdown(boolean drop) {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (PendingSeal p : sealing) {
+        p.cancel();
+      }
+    }
+    sealer.shutdown();
+    for (PendingSeal p : sealing) {
+      p.finish();
+    }
+    List<Segment> owned;
+    synchronized (commitLock) {
+      owned = sealed;
+    }
+    if (drop) {
+      storage.drop();
+      owned.forEach(s -> storage.discard(s, false));
+    } else {
+      storage.close();
+      owned.forEach(s -> s.retire(null));
+    }
+  }
+
+  private PendingSeal appendLocked(Object[] row, long timestamp, long position) {
+    head.append(timestamp, row);
+    headLastPosition = position;
     version++;
-    return (head.rows() >= segmentRows || headTooBig()) && sealLocked();
+    if (head.rows() >= segmentRows || headTooBig()) {
+      return rotateLocked();
+    }
+    return null;
   }
 
   /** Whether the head holds more than its byte budget; measured every 256 rows. */
   private boolean headTooBig() {
-    return maxHeadBytes != Long.MAX_VALUE
-        && (head.rows() & 255) == 0
-        && head.bytes() >= maxHeadBytes;
+    return (head.rows() & 255) == 0 && head.bytes() >= maxHeadBytes;
   }
 
-  private boolean sealLocked() {
-    if (head.rows() == 0) {
-      return false;
+  /** Hands the head to the sealing thread and starts a new one. */
+  private PendingSeal rotateLocked() {
+    if (head.rows() == 0 || closed) {
+      return null;
     }
-    Segment segment = head.build(nextSegmentId++, spec.implicitColumn());
-    List<Segment> next = new ArrayList<>(sealed);
-    next.add(segment);
-    setSealed(next);
-    head = new SegmentBuilder(Math.min(segmentRows, 1024));
+    PendingSeal p = new PendingSeal(head, nextSegmentId++, headLastPosition, spec.implicitColumn());
+    List<PendingSeal> next = new ArrayList<>(sealing);
+    next.add(p);
+    sealing = List.copyOf(next);
+    head = newHead();
     for (Schema.Column c : schema.columns()) {
       head.addColumn(c.name(), c.type());
     }
     version++;
     frozenHead = null;
-    return true;
+    storage.headHandedOver();
+    sealer.execute(() -> complete(p));
+    return p;
   }
 
+  /** On the sealing thread: build, store, publish, list. */
+  private void complete(PendingSeal p) {
+    try {
+      if (p.cancelled()) {
+        return;
+      }
+      Segment stored = storage.persist(p.segment());
+      synchronized (commitLock) {
+        long nextId;
+        synchronized (lock) {
+          if (closed) {
+            stored.retire(null); // its events are still in the log
+            return;
+          }
+          nextId = nextSegmentId;
+        }
+        List<Segment> next = new ArrayList<>(sealed);
+        next.add(stored);
+        long position = Math.max(publishedPosition, p.lastPosition());
+        storage.publish(next, position, nextId, schema);
+        publishedPosition = position;
+        synchronized (lock) {
+          setSealed(next);
+          List<PendingSeal> rest = new ArrayList<>(sealing);
+          rest.remove(p);
+          sealing = List.copyOf(rest);
+          headBytes = head.bytes() + pendingBytes();
+        }
+      }
+      storage.truncateLog(p.lastPosition());
+      onSealed.accept(this);
+    } catch (IOException | RuntimeException e) {
+      storage.fail("sealing segment " + p.id() + " of source " + id, e);
+    } catch (Error e) {
+      storage.fail("sealing segment " + p.id() + " of source " + id, e);
+      throw e;
+    } finally {
+      p.finish();
+    }
+  }
+
+  private long pendingBytes() {
+    long total = 0;
+    for (PendingSeal p : sealing) {
+      total += p.bytes();
+    }
+    return total;
+  }
+
+  private void setSealed(List<Segment> segments) {
+    long total = 0;
+    for (Segment s : segments) {
+      total += s.heapBytes();
+    }
+    sealed = List.copyOf(segments);
+    sealedBytes = total;
+  }
+
+  private SegmentBuilder newHead() {
+    return new SegmentBuilder(Math.min(segmentRows, 1024));
+  }
+
+  /** A validated event: as the log keeps it, and as a head row (values by column ordinal). */
+  private record Accepted(LoggedEvent event, Object[] row) {}
+
   /** Checks and converts every field; defines new columns only when the whole event is valid. */
-  private Object[] validate(Event event) {
+  private Accepted validate(Event event) {
     if (event.timestamp() < 0) {
       throw new RejectedEventException(
           "timestamp " + event.timestamp() + " is before 1970; epoch milliseconds expected");
@@ -417,7 +736,7 @@ public final class Source {
     for (int i = 0; i < n; i++) {
       row[now.column(names[i]).orElseThrow().ordinal()] = byName[i];
     }
-    return row;
+    return new Accepted(new LoggedEvent(event.timestamp(), names, byName, n), row);
   }
 
   private void define(String name, ColumnType type) {

@@ -49,4 +49,25 @@ final class Durable {
       ch.force(true);
     }
   }
+
+  /**
+   * Deletes a directory and everything under it, deepest first, and forces its parent.
+   *
+   * @param root the directory (nothing happens when it does not exist)
+   * @throws IOException when something cannot be deleted
+   */
+  static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+    Path parent = root.toAbsolutePath().getParent();
+    if (parent != null) {
+      forceDirectory(parent);
+    }
+  }
 }

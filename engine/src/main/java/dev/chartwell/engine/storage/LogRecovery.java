@@ -33,11 +33,28 @@ final class LogRecovery {
    * @param dir the log directory (exists)
    * @param io opens files
    * @param sync whether to force what recovery changed (and what it found) to the disk
+   * @param startAfter positions up to here are kept elsewhere: a log without files starts after it,
+   *     and a log whose records all precede it is replaced by an empty one starting after it
    * @return the verified files
    * @throws IOException when reading fails
    * @throws StorageCorruptedException when bytes are bad and no torn write explains them
    */
-  static Result recover(Path dir, ChannelFactory io, boolean sync) throws IOException {
+  static Result recover(Path dir, ChannelFactory io, boolean sync, long startAfter)
+      throws IOException {
+    Result r = recover(dir, io, sync);
+    if (r.lastSeq() >= startAfter) {
+      return r;
+    }
+    for (LogFile f : r.files()) {
+      f.close();
+      Files.deleteIfExists(f.path);
+    }
+    List<LogFile> files = new ArrayList<>();
+    files.add(LogFile.create(io, dir, startAfter + 1, sync));
+    return new Result(files, startAfter, r.report());
+  }
+
+  private static Result recover(Path dir, ChannelFactory io, boolean sync) throws IOException {
     TreeMap<Long, Path> found = new TreeMap<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path p : entries) {

@@ -139,6 +139,28 @@ public record Manifest(
     return Optional.empty();
   }
 
+  /**
+   * @param dir a source's directory
+   * @return whether it holds a manifest (valid or not)
+   * @throws IOException when the directory cannot be read
+   */
+  static boolean exists(Path dir) throws IOException {
+    return generations(dir).length > 0;
+  }
+
+  /**
+   * Deletes every manifest of a directory (dropping the source: a directory without a manifest is
+   * deleted at the next start).
+   *
+   * @param dir a source's directory
+   * @throws IOException when a manifest cannot be deleted
+   */
+  static void deleteAll(Path dir) throws IOException {
+    for (long g : generations(dir)) {
+      Files.deleteIfExists(dir.resolve(fileName(g)));
+    }
+  }
+
   /** Removes temporary files a publication interrupted by a crash left behind. */
   static void removeTemporaries(Path dir) throws IOException {
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "*" + TEMPORARY)) {

@@ -24,6 +24,24 @@ public final class StorageFailedException extends RuntimeException {
   }
 
   /**
+   * @param directory the directory of the failed storage
+   * @param what what was being done, in words ("writing segment 7")
+   * @param cause the error that failed it
+   */
+  public StorageFailedException(Path directory, String what, Throwable cause) {
+    super(
+        "the storage in "
+            + directory
+            + " failed while "
+            + what
+            + " ("
+            + describe(cause)
+            + "); it refuses writes until the engine is started again",
+        cause);
+    this.directory = directory;
+  }
+
+  /**
    * @return the directory of the failed log
    */
   public Path directory() {
@@ -31,14 +49,16 @@ public final class StorageFailedException extends RuntimeException {
   }
 
   private static String message(Path directory, Throwable cause) {
-    String why =
-        cause instanceof ClosedByInterruptException
-            ? "a thread was interrupted during file I/O, which closes the file channel"
-            : String.valueOf(cause);
     return "write-ahead log in "
         + directory
         + " failed ("
-        + why
+        + describe(cause)
         + "); it refuses appends until it is opened again";
+  }
+
+  private static String describe(Throwable cause) {
+    return cause instanceof ClosedByInterruptException
+        ? "a thread was interrupted during file I/O, which closes the file channel"
+        : String.valueOf(cause);
   }
 }

@@ -126,6 +126,7 @@ public final class WriteAheadLog implements Closeable {
   private RecordBuffer spare = new RecordBuffer(); // guarded by ioLock
   private volatile LogFile current; // switched under ioLock holding the sync token
   private volatile long writtenSeq;
+  private volatile boolean rollRequested;
 
   private WriteAheadLog(
       Path dir,
@@ -195,6 +196,30 @@ public final class WriteAheadLog implements Closeable {
 
   static WriteAheadLog open(Path dir, FsyncPolicy policy, long rollBytes, ChannelFactory io)
       throws IOException {
+    return open(dir, policy, rollBytes, io, 0);
+  }
+
+  /**
+   * Opens (creating when missing) and recovers the log in a directory whose records up to a
+   * position are kept elsewhere (in published segment files): a new log starts after that position,
+   * and a log whose records all precede it (its newer files were lost) is replaced by an empty one
+   * starting after it, so that positions are never reused.
+   *
+   * @param dir the log's directory, used by no other log
+   * @param policy when to fsync
+   * @param startAfter the last position kept elsewhere (0: none)
+   * @return the open log
+   * @throws StorageCorruptedException when the files hold bad bytes that are not a torn tail
+   * @throws IOException when the directory cannot be read or written, or another log has it open
+   */
+  public static WriteAheadLog openAfter(Path dir, FsyncPolicy policy, long startAfter)
+      throws IOException {
+    return open(dir, policy, DEFAULT_ROLL_BYTES, ChannelFactory.FILES, startAfter);
+  }
+
+  static WriteAheadLog open(
+      Path dir, FsyncPolicy policy, long rollBytes, ChannelFactory io, long startAfter)
+      throws IOException {
     Objects.requireNonNull(dir, "dir");
     Objects.requireNonNull(policy, "policy");
     if (rollBytes < MIN_ROLL_BYTES) {
@@ -211,7 +236,7 @@ public final class WriteAheadLog implements Closeable {
     }
     FileChannel lockChannel = LogFiles.lock(dir);
     try {
-      LogRecovery.Result recovered = LogRecovery.recover(dir, io, sync);
+      LogRecovery.Result recovered = LogRecovery.recover(dir, io, sync, startAfter);
       return new WriteAheadLog(dir, policy, rollBytes, io, recovered, lockChannel);
     } catch (IOException | RuntimeException | Error e) {
       lockChannel.close(); // releases the lock
@@ -326,6 +351,15 @@ public final class WriteAheadLog implements Closeable {
    */
   public void replay(long afterPosition, RecordConsumer consumer) throws IOException {
     files.replay(afterPosition, writtenSeq, consumer);
+  }
+
+  /**
+   * Starts a new file with the next record (unless the current one has none), whatever the roll
+   * size: records written before this call and records written after it are then in different
+   * files, so that the earlier ones can be deleted as a whole once they are kept elsewhere.
+   */
+  public void rollBeforeNextWrite() {
+    rollRequested = true;
   }
 
   /**
@@ -460,7 +494,9 @@ public final class WriteAheadLog implements Closeable {
       boolean interrupted = Thread.interrupted();
       try {
         LogFile file = current;
-        if (file.size() > LogFile.HEADER_BYTES && file.size() + batch.bytes() > rollBytes) {
+        if (file.size() > LogFile.HEADER_BYTES
+            && (rollRequested || file.size() + batch.bytes() > rollBytes)) {
+          rollRequested = false;
           roll(batch.firstSeq());
           file = current;
         }

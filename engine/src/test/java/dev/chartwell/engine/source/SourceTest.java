@@ -17,6 +17,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class SourceTest {
+  private static final java.util.concurrent.Executor SEALER =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "test-sealer");
+            t.setDaemon(true);
+            return t;
+          });
   private final AtomicInteger seals = new AtomicInteger();
 
   private Source source(int segmentRows, ColumnSpec... declared) {
@@ -24,7 +31,15 @@ class SourceTest {
         new SourceSpec(
             null, "logs", SourceKind.LOG, "Timestamp", "Body", "Body", List.of(declared));
     return Source.create(
-        "s1", spec, segmentRows, s -> seals.incrementAndGet(), () -> {}, Long.MAX_VALUE);
+        new Source.Setup(
+            "s1",
+            spec,
+            segmentRows,
+            Long.MAX_VALUE,
+            s -> seals.incrementAndGet(),
+            () -> {},
+            SourceStorage.inMemory(),
+            SEALER));
   }
 
   private static Event event(long ts, Object... kv) {
@@ -244,6 +259,7 @@ class SourceTest {
     }
     List<Segment> segments = s.snapshot().segments();
     assertEquals(2, segments.size());
+    s.awaitSealing();
     assertEquals(1, s.sealedSegments().size());
     assertEquals(1, seals.get());
     List<Long> first =
@@ -260,6 +276,7 @@ class SourceTest {
     for (int i = 0; i < 25; i++) {
       s.append(event(i, "i", (long) i));
     }
+    s.awaitSealing();
     assertEquals(2, s.sealedSegments().size());
     assertEquals(List.of(10, 10, 5), s.snapshot().segments().stream().map(Segment::rows).toList());
     s.seal();
@@ -289,6 +306,7 @@ class SourceTest {
     for (int i = 0; i < 25; i++) {
       s.append(event(i, "Body", "msg " + i, "status", 200L + i % 3));
     }
+    s.awaitSealing();
     SourceStats st = s.stats();
     assertEquals(25, st.rows());
     assertEquals(2, st.segments());
