@@ -1,0 +1,148 @@
+package dev.chartwell.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.chartwell.engine.segment.Segment;
+import dev.chartwell.engine.segment.SegmentRows;
+import dev.chartwell.engine.source.Source;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kills ({@code kill -9}) a process that appends to a durable engine, at random moments, many times
+ * on the same data directory: after every kill, each acknowledged event is there exactly once, no
+ * event is there twice, every segment file verifies, and the next process goes on.
+ */
+class EngineCrashTest {
+  static final int RUNS = 24;
+
+  @TempDir Path tmp;
+
+  @Test
+  void everyAcknowledgedEventSurvivesAKillExactlyOnce() throws Exception {
+    long seed = new Random().nextLong();
+    Random random = new Random(seed);
+    Path dir = tmp.resolve("data");
+    Map<String, Set<Long>> acknowledged = new HashMap<>();
+    long events = 0;
+    for (int run = 0; run < RUNS; run++) {
+      List<String> lines = runAndKill(dir, run, 100 + random.nextInt(700));
+      String what = "seed " + seed + ", run " + run;
+      assertTrue(!lines.isEmpty() && lines.get(0).equals("ready end"), what + ": " + lines);
+      for (String line : lines) {
+        String[] w = line.split(" ");
+        if (w.length == 5 && w[0].equals("ack") && w[4].equals("end")) {
+          long first = Long.parseLong(w[2]);
+          Set<Long> keys = acknowledged.computeIfAbsent(w[1], k -> new HashSet<>());
+          for (int i = 0; i < Integer.parseInt(w[3]); i++) {
+            keys.add(first + i);
+          }
+        }
+      }
+      try (Engine engine =
+          Engine.builder().dataDirectory(dir).segmentRows(500).reporter(l -> {}).build()) {
+        for (String id : List.of("a", "b")) {
+          Source s = engine.source(id).orElse(null);
+          Set<Long> acked = acknowledged.getOrDefault(id, Set.of());
+          if (s == null) {
+            assertTrue(acked.isEmpty(), what + ": source " + id + " is gone");
+            continue;
+          }
+          Set<Long> present = keys(s, what);
+          for (long k : acked) {
+            assertTrue(
+                present.contains(k), what + ": acknowledged " + id + "/" + k + " is missing");
+          }
+          events = Math.max(events, present.size());
+        }
+      }
+    }
+    int acks = acknowledged.values().stream().mapToInt(Set::size).sum();
+    System.out.printf("engine crash test: %d kills, %d acknowledged events%n", RUNS, acks);
+    assertTrue(acks > RUNS * 100, "the child made progress: " + acks);
+  }
+
+  /** The keys of every event of a source; fails when one is there twice or a file is damaged. */
+  private static Set<Long> keys(Source s, String what) {
+    Set<Long> keys = new HashSet<>();
+    try (Source.Snapshot snap = s.snapshot()) {
+      for (Segment seg : snap.segments()) {
+        assertNull(seg.verify(), what);
+        for (Map<String, Object> row : SegmentRows.read(seg)) {
+          long key = (Long) row.get("key");
+          assertTrue(keys.add(key), what + ": " + s.id() + "/" + key + " is there twice");
+          assertEquals(
+              EngineCrashChild.event((int) (key / 1_000_000_000L), key % 1_000_000_000L)
+                  .timestamp(),
+              (long) row.get("@ts"),
+              what);
+        }
+      }
+    }
+    return keys;
+  }
+
+  /** Starts the child, kills it some milliseconds after it is ready, and returns its output. */
+  private static List<String> runAndKill(Path dir, int run, long millis) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            java,
+            "-Xmx256m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            System.getProperty("java.class.path"),
+            EngineCrashChild.class.getName(),
+            dir.toString(),
+            Integer.toString(run));
+    pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+    Process child = pb.start();
+    List<String> lines = new ArrayList<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(
+                      new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                  synchronized (lines) {
+                    lines.add(line);
+                    lines.notifyAll();
+                  }
+                }
+              } catch (java.io.IOException e) {
+                // the pipe closed with the process
+              }
+            });
+    reader.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    synchronized (lines) {
+      while (lines.isEmpty() && child.isAlive() && System.nanoTime() < deadline) {
+        lines.wait(100);
+      }
+    }
+    Thread.sleep(millis);
+    child.destroyForcibly(); // SIGKILL
+    assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child ended");
+    reader.join(30_000);
+    synchronized (lines) {
+      return new ArrayList<>(lines);
+    }
+  }
+}
