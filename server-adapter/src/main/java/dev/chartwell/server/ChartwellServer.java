@@ -101,16 +101,15 @@ public final class ChartwellServer implements AutoCloseable {
     SourceCatalog catalog = null;
     Resources resources = null;
     Accounts.Bootstrap boot = null;
-    Engine engine =
-        Engine.builder()
-            .workerThreads(config.threads())
-            .queryLimits(
-                QueryLimits.defaults(config.threads())
-                    .withTimeout(config.queryTimeout())
-                    .withMemoryBytes(config.queryMemoryBytes()))
-            .maxMemoryBytes(config.maxMemoryBytes())
-            .maxHeapOccupancy(MAX_HEAP_OCCUPANCY)
-            .build();
+    Engine engine;
+    try {
+      engine = engine(config, log);
+    } catch (RuntimeException e) {
+      recovery.close();
+      api.stop(1);
+      dir.close();
+      throw e;
+    }
     try {
       accounts = Accounts.open(dir.root(), json.mapper(), Clock.systemUTC());
       catalog = SourceCatalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC());
@@ -183,7 +182,8 @@ public final class ChartwellServer implements AutoCloseable {
                   catalog,
                   engine,
                   json.mapper(),
-                  "http://" + host + ":" + api.port()));
+                  "http://" + host + ":" + api.port(),
+                  line -> log.println("chartwell: " + line)));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new IOException("interrupted while loading the demo data", e);
@@ -214,6 +214,28 @@ public final class ChartwellServer implements AutoCloseable {
       dir.close();
       throw e;
     }
+  }
+
+  /**
+   * Opens the engine on {@code <data-dir>/engine}: every source the last process kept, with its
+   * logged events replayed (which prints progress lines when there is much to do).
+   */
+  private static Engine engine(ServerConfig config, PrintStream log) {
+    Engine.Builder b =
+        Engine.builder()
+            .dataDirectory(config.dataDir().resolve("engine"))
+            .fsyncPolicy(config.fsync())
+            .reporter(line -> log.println("chartwell: " + line))
+            .workerThreads(config.threads())
+            .queryLimits(
+                QueryLimits.defaults(config.threads())
+                    .withTimeout(config.queryTimeout())
+                    .withMemoryBytes(config.queryMemoryBytes()))
+            .maxMemoryBytes(config.maxMemoryBytes())
+            .maxHeapOccupancy(MAX_HEAP_OCCUPANCY);
+    config.retention().ifPresent(b::retention);
+    config.maxDiskBytes().ifPresent(b::maxDiskBytes);
+    return b.build();
   }
 
   /**

@@ -16,9 +16,9 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
- * {@code --demo}: the service {@code demo}, its log source {@code demo-logs} (both created once and
- * kept across restarts) and about a million deterministic synthetic log events over the 24 hours
- * before start (events live in memory, so they are generated again at each start).
+ * {@code --demo}: the service {@code demo}, its log source {@code demo-logs} and about a million
+ * deterministic synthetic log events over the 24 hours before the first start, all created once and
+ * kept in the data directory (a later start finds them there and loads nothing).
  */
 final class Demo {
   static final int EVENTS = 1_000_000;
@@ -49,7 +49,8 @@ final class Demo {
       SourceCatalog catalog,
       Engine engine,
       ObjectMapper mapper,
-      String baseUrl)
+      String baseUrl,
+      java.util.function.Consumer<String> progress)
       throws InterruptedException {
     Optional<ObjectNode> existing =
         services.list(org.id()).stream()
@@ -93,7 +94,18 @@ final class Demo {
     long end = System.currentTimeMillis();
     Source source = engine.source(sourceId).orElseThrow();
     if (source.stats().rows() == 0) {
+      progress.accept(
+          String.format(
+              java.util.Locale.ROOT,
+              "loading %,d demo events (once: they are kept in the data directory)",
+              EVENTS));
+      long t0 = System.nanoTime();
       load(source, end);
+      progress.accept(
+          String.format(
+              java.util.Locale.ROOT,
+              "loaded the demo events in %.1f s",
+              (System.nanoTime() - t0) / 1e9));
     }
     for (int i = 0;
         i < 100 && !services.get(org.id(), serviceId).get("state").asText().equals("running");

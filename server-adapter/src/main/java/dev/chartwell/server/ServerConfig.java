@@ -1,5 +1,6 @@
 package dev.chartwell.server;
 
+import dev.chartwell.engine.storage.FsyncPolicy;
 import dev.chartwell.server.http.ApiServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -30,6 +32,9 @@ import java.util.regex.Pattern;
  * @param queryTimeout how long a chart query may run
  * @param queryMemoryBytes the most heap one chart query may hold
  * @param maxMemoryBytes the most bytes of events held in memory before ingestion is refused
+ * @param fsync when ingested events are forced to disk
+ * @param retention how long events are kept, if limited
+ * @param maxDiskBytes the most bytes of event files before the oldest are dropped, if limited
  * @param http the HTTP front's timeouts and limits
  */
 public record ServerConfig(
@@ -47,6 +52,9 @@ public record ServerConfig(
     Duration queryTimeout,
     long queryMemoryBytes,
     long maxMemoryBytes,
+    FsyncPolicy fsync,
+    Optional<Duration> retention,
+    OptionalLong maxDiskBytes,
     ApiServer.Options http) {
 
   /** The default of {@code --max-memory}: half of the heap. */
@@ -104,6 +112,14 @@ public record ServerConfig(
               "SIZE",
               "1/2 of heap",
               "events held in memory before ingestion answers 503"),
+          new Flag(
+              "fsync",
+              "POLICY",
+              "request",
+              "request, interval:<ms> or never: when ingested events reach the disk"),
+          new Flag("retention", "DURATION", "off", "drop events older than this (30d, 12h, 2w)"),
+          new Flag(
+              "max-disk", "SIZE", "off", "drop the oldest events when their files exceed this"),
           new Flag("idle-timeout", "DURATION", "30s", "close connections idle this long"),
           new Flag(
               "header-timeout", "DURATION", "10s", "time to send a request's line and headers"),
@@ -113,6 +129,7 @@ public record ServerConfig(
           new Flag("max-header-bytes", "SIZE", "16k", "request line plus headers, 1k-1m"));
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
+  private static final Pattern RETENTION = Pattern.compile("(\\d{1,6})(m|h|d|w)");
   private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final Pattern SECRET = Pattern.compile("[\\x21-\\x7e]{8,256}");
   private static final Pattern IPV4 =
@@ -180,6 +197,9 @@ public record ServerConfig(
         v.duration("query-timeout", Duration.ofSeconds(30), Duration.ofMillis(1)),
         v.size("query-memory", defaultQueryMemory()),
         v.size("max-memory", defaultMaxMemory()),
+        v.fsync(),
+        v.retention(),
+        v.maxDisk(),
         new ApiServer.Options(
             v.duration("idle-timeout", Duration.ofSeconds(30)),
             v.duration("header-timeout", Duration.ofSeconds(10)),
@@ -294,7 +314,11 @@ public record ServerConfig(
       if (value.isEmpty()) {
         return dflt;
       }
-      String s = value.get().trim().toLowerCase(Locale.ROOT);
+      return size(name, value.get().trim().toLowerCase(Locale.ROOT), min, max);
+    }
+
+    private long size(String name, String given, long min, long max) throws ConfigException {
+      String s = given;
       long unit = 1;
       if (!s.isEmpty() && "kmg".indexOf(s.charAt(s.length() - 1)) >= 0) {
         unit = 1L << (10 * ("kmg".indexOf(s.charAt(s.length() - 1)) + 1));
@@ -310,7 +334,9 @@ public record ServerConfig(
       }
       String range = min == 1 && max == 1L << 40 ? "" : " from " + min + " to " + max + " bytes";
       throw bad(
-          name, value.get(), "must be a positive size in bytes, optionally with k, m or g" + range);
+          name,
+          raw(name).orElse(given),
+          "must be a positive size in bytes, optionally with k, m or g" + range);
     }
 
     /**
@@ -346,6 +372,57 @@ public record ServerConfig(
           "must be a duration from "
               + min.toMillis()
               + "ms to 24h with a unit: ms, s, m or h (for example 30s)");
+    }
+
+    FsyncPolicy fsync() throws ConfigException {
+      Optional<String> value = raw("fsync");
+      if (value.isEmpty()) {
+        return FsyncPolicy.REQUEST;
+      }
+      try {
+        return FsyncPolicy.parse(value.get().trim());
+      } catch (IllegalArgumentException e) {
+        throw bad("fsync", value.get(), e.getMessage());
+      }
+    }
+
+    /** A retention: a whole number of minutes, hours, days or weeks, at least one minute. */
+    Optional<Duration> retention() throws ConfigException {
+      Optional<String> value = raw("retention");
+      if (value.isEmpty() || value.get().trim().equalsIgnoreCase("off")) {
+        return Optional.empty();
+      }
+      java.util.regex.Matcher m = RETENTION.matcher(value.get().trim().toLowerCase(Locale.ROOT));
+      if (m.matches()) {
+        long n = Long.parseLong(m.group(1));
+        Duration d =
+            switch (m.group(2)) {
+              case "m" -> Duration.ofMinutes(n);
+              case "h" -> Duration.ofHours(n);
+              case "d" -> Duration.ofDays(n);
+              default -> Duration.ofDays(7 * n);
+            };
+        if (n > 0) {
+          return Optional.of(d);
+        }
+      }
+      throw bad(
+          "retention",
+          value.get(),
+          "must be a positive whole number of minutes, hours, days or weeks with its unit m, h, d"
+              + " or w (for example 30d), or off");
+    }
+
+    OptionalLong maxDisk() throws ConfigException {
+      Optional<String> value = raw("max-disk");
+      if (value.isEmpty() || value.get().trim().equalsIgnoreCase("off")) {
+        return OptionalLong.empty();
+      }
+      String s = value.get().trim().toLowerCase(Locale.ROOT);
+      if (s.endsWith("t")) {
+        s = s.substring(0, s.length() - 1) + "000g";
+      }
+      return OptionalLong.of(size("max-disk", s, 1L << 20, 1L << 50));
     }
 
     Optional<String> orgId() throws ConfigException {

@@ -15,17 +15,41 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code --demo}: created once, loaded at every start, and the printed query works. */
+/** {@code --demo}: created and loaded once (the events are kept), and the printed query works. */
 class DemoIntegrationTest {
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   @TempDir Path dataDir;
 
+  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
   private ChartwellServer start() throws Exception {
+    log.reset();
     return ChartwellServer.start(
         ServerConfig.parse(
             new String[] {"--port", "0", "--data-dir", dataDir.toString(), "--demo"}, Map.of()),
-        new PrintStream(new ByteArrayOutputStream(), true));
+        new PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /** Every demo event: the printed query without its filter, from an hour earlier. */
+  private static long total(HttpTestClient http, String body, String token) throws Exception {
+    com.fasterxml.jackson.databind.node.ObjectNode query =
+        (com.fasterxml.jackson.databind.node.ObjectNode)
+            MAPPER.readTree(
+                body.replace(
+                    ",\"where\":\"SeverityText:error\",\"groupBy\":[\"ServiceName\"]", ""));
+    query.put("startTime", query.get("startTime").longValue() - 3_600_000L);
+    String all = MAPPER.writeValueAsString(query);
+    long total = 0;
+    for (JsonNode row :
+        MAPPER
+            .readTree(
+                http.send("POST", "/api/v2/charts/series", all, "Authorization", "Bearer " + token)
+                    .body())
+            .get("data")) {
+      total += row.get("series_0.data").longValue();
+    }
+    return total;
   }
 
   private static String fact(List<String> banner, String prefix) {
@@ -57,19 +81,8 @@ class DemoIntegrationTest {
       assertTrue(data.size() > 20, "a non-empty chart: " + data.size() + " rows");
       assertTrue(data.get(0).get("series_0.data").longValue() > 0);
 
-      String all =
-          body.replace(",\"where\":\"SeverityText:error\",\"groupBy\":[\"ServiceName\"]", "");
-      long total = 0;
-      for (JsonNode row :
-          MAPPER
-              .readTree(
-                  http.send(
-                          "POST", "/api/v2/charts/series", all, "Authorization", "Bearer " + token)
-                      .body())
-              .get("data")) {
-        total += row.get("series_0.data").longValue();
-      }
-      assertEquals(Demo.EVENTS, total);
+      assertEquals(Demo.EVENTS, total(http, body, token));
+      assertTrue(log.toString().contains("loading 1,000,000 demo events"), log.toString());
     }
     try (ChartwellServer again = start()) {
       assertEquals(serviceId, fact(again.banner(), "demo service id: "), "created once");
@@ -77,11 +90,14 @@ class DemoIntegrationTest {
       String token = fact(again.banner(), "demo token: ");
       String curl = fact(again.banner(), "try: ");
       String body = curl.substring(curl.indexOf("-d '") + 4, curl.lastIndexOf("' http"));
+      HttpTestClient http = new HttpTestClient(again.port());
       HttpResponse<String> r =
-          new HttpTestClient(again.port())
-              .send("POST", "/api/v2/charts/series", body, "Authorization", "Bearer " + token);
+          http.send("POST", "/api/v2/charts/series", body, "Authorization", "Bearer " + token);
       assertEquals(200, r.statusCode(), r.body());
-      assertTrue(MAPPER.readTree(r.body()).get("data").size() > 20, "events are loaded again");
+      assertTrue(MAPPER.readTree(r.body()).get("data").size() > 20, "the kept events answer");
+      assertEquals(Demo.EVENTS, total(http, body, token), "kept, not loaded again");
+      assertTrue(!log.toString().contains("loading"), log.toString());
+      assertTrue(log.toString().contains("opening 1 sources"), log.toString());
     }
   }
 }

@@ -42,6 +42,38 @@ class ServerConfigTest {
   }
 
   @Test
+  void storageFlags() throws Exception {
+    ServerConfig d = parse(Map.of());
+    assertEquals(dev.chartwell.engine.storage.FsyncPolicy.REQUEST, d.fsync());
+    assertEquals(Optional.empty(), d.retention());
+    assertEquals(java.util.OptionalLong.empty(), d.maxDiskBytes());
+    ServerConfig c =
+        parse(Map.of("CHARTWELL_RETENTION", "30d"), "--fsync", "interval:250", "--max-disk=50g");
+    assertEquals(dev.chartwell.engine.storage.FsyncPolicy.interval(250), c.fsync());
+    assertEquals(Optional.of(java.time.Duration.ofDays(30)), c.retention());
+    assertEquals(java.util.OptionalLong.of(50L << 30), c.maxDiskBytes());
+    assertEquals(
+        dev.chartwell.engine.storage.FsyncPolicy.NEVER, parse(Map.of(), "--fsync=never").fsync());
+    assertEquals(
+        Optional.of(java.time.Duration.ofDays(14)), parse(Map.of(), "--retention=2w").retention());
+    assertEquals(
+        Optional.of(java.time.Duration.ofHours(12)),
+        parse(Map.of(), "--retention=12h").retention());
+    assertEquals(Optional.empty(), parse(Map.of(), "--retention=off").retention());
+    assertEquals(
+        java.util.OptionalLong.of(2_000L << 30), parse(Map.of(), "--max-disk=2t").maxDiskBytes());
+    assertTrue(error(Map.of(), "--fsync", "sometimes").startsWith("--fsync: "));
+    assertTrue(error(Map.of(), "--fsync", "interval:0").startsWith("--fsync: "));
+    assertEquals(
+        "--retention: must be a positive whole number of minutes, hours, days or weeks with its"
+            + " unit m, h, d or w (for example 30d), or off, got '30 days'",
+        error(Map.of(), "--retention", "30 days"));
+    assertTrue(error(Map.of(), "--retention", "0d").startsWith("--retention: "));
+    assertTrue(error(Map.of(), "--max-disk", "100k").startsWith("--max-disk: "), "below 1m");
+    assertTrue(error(Map.of(), "--max-disk", "lots").startsWith("--max-disk: "));
+  }
+
+  @Test
   void queryAndMemoryLimits() throws Exception {
     ServerConfig c =
         parse(

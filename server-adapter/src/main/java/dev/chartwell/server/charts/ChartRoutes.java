@@ -20,6 +20,7 @@ import dev.chartwell.engine.query.UnknownSourceException;
 import dev.chartwell.engine.source.AppendResult;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.WritesRefusedException;
+import dev.chartwell.engine.storage.StorageFailedException;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.clickstack.SourceCatalog;
 import dev.chartwell.server.http.ApiException;
@@ -159,14 +160,13 @@ public final class ChartRoutes {
           } catch (WritesRefusedException e) {
             throw new ApiException(
                 ErrorCode.SERVICE_UNAVAILABLE,
-                String.format(
-                    Locale.ROOT,
-                    "%s; %d events of this request before line %d were stored, nothing from"
-                        + " that line on",
-                    e.getMessage(),
-                    reader.accepted(),
-                    lines.get(0)),
+                partly(e.getMessage(), reader, lines.get(0)),
                 Map.of("Retry-After", String.valueOf(RETRY_AFTER_SECONDS)));
+          } catch (StorageFailedException e) {
+            // A disk write or fsync failed: no retry helps until the disk is fixed and the
+            // server restarted, so no Retry-After.
+            throw new ApiException(
+                ErrorCode.SERVICE_UNAVAILABLE, partly(e.getMessage(), reader, lines.get(0)));
           }
           List<Map.Entry<Integer, String>> out = new ArrayList<>();
           for (AppendResult.Rejection x : r.rejections()) {
@@ -174,6 +174,15 @@ public final class ChartRoutes {
           }
           return out;
         });
+  }
+
+  private static String partly(String why, EventReader reader, long line) {
+    return String.format(
+        Locale.ROOT,
+        "%s; %d events of this request before line %d were stored, nothing from that line on",
+        why,
+        reader.accepted(),
+        line);
   }
 
   /** The answer to a query the engine stopped or refused, naming the limit. */

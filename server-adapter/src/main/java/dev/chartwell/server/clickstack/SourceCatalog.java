@@ -67,7 +67,9 @@ public final class SourceCatalog implements AutoCloseable {
    * @param engine the engine holding the events
    * @param mapper JSON codec
    * @param clock time source
-   * @return the catalog, with an (empty) engine source for every stored definition
+   * @return the catalog, with an engine source for every stored definition: the one the engine kept
+   *     on disk, or a new, empty one; engine sources without a definition (a create or delete the
+   *     last process did not finish) are dropped
    * @throws IOException when the store cannot be opened
    */
   public static SourceCatalog open(Path dataDir, Engine engine, ObjectMapper mapper, Clock clock)
@@ -75,8 +77,24 @@ public final class SourceCatalog implements AutoCloseable {
     SourceCatalog c =
         new SourceCatalog(
             JsonStore.open(dataDir, Collection.SOURCES, mapper), engine, mapper, clock);
+    java.util.Set<String> defined = new java.util.HashSet<>();
     for (ObjectNode s : c.docs.list(s -> true)) {
-      engine.createSource(spec(s.get("id").asText(), s));
+      String id = s.get("id").asText();
+      defined.add(id);
+      SourceSpec spec = spec(id, s);
+      Optional<dev.chartwell.engine.source.Source> kept = engine.source(id);
+      if (kept.isPresent() && !sameStorage(kept.get().spec(), spec)) {
+        engine.dropSource(id); // a replace the last process did not finish
+        kept = Optional.empty();
+      }
+      if (kept.isEmpty()) {
+        engine.createSource(spec);
+      }
+    }
+    for (dev.chartwell.engine.source.Source s : engine.sources()) {
+      if (!defined.contains(s.id())) {
+        engine.dropSource(s.id());
+      }
     }
     return c;
   }
@@ -141,9 +159,7 @@ public final class SourceCatalog implements AutoCloseable {
     s.put("_warehouseId", warehouseId);
     SourceSpec before = spec(id, old);
     SourceSpec after = spec(id, s);
-    if (!before.timestampColumn().equals(after.timestampColumn())
-        || !java.util.Objects.equals(before.implicitColumn(), after.implicitColumn())
-        || !before.columns().equals(after.columns())) {
+    if (!sameStorage(before, after)) {
       engine.dropSource(id);
       engine.createSource(after);
     }
@@ -173,6 +189,13 @@ public final class SourceCatalog implements AutoCloseable {
       docs.remove(s.get("id").asText());
       engine.dropSource(s.get("id").asText());
     }
+  }
+
+  /** Whether events stored under one definition are still right under the other. */
+  private static boolean sameStorage(SourceSpec before, SourceSpec after) {
+    return before.timestampColumn().equals(after.timestampColumn())
+        && java.util.Objects.equals(before.implicitColumn(), after.implicitColumn())
+        && before.columns().equals(after.columns());
   }
 
   private ObjectNode stored(String warehouseId, String id) {

@@ -42,13 +42,7 @@ public final class DocumentStore implements AutoCloseable {
    */
   public static DocumentStore open(Path dataDir, Collection collection) throws IOException {
     Path file = dataDir.resolve(collection.fileName());
-    ChronicleMapBuilder<String, String> builder =
-        ChronicleMap.of(String.class, String.class)
-            .name(collection.mapName())
-            .entries(collection.maxEntries())
-            .averageKeySize(40)
-            .averageValueSize(collection.averageDocumentBytes())
-            .maxBloatFactor(4.0);
+    ChronicleMapBuilder<String, String> builder = shaped(collection);
     // A marker file exists while the store is open. Found at start, it means the last process
     // died with the store open (kill -9, power loss): the file is then opened through recovery,
     // which releases segment locks that process may have held. The data directory lock makes this
@@ -63,6 +57,47 @@ public final class DocumentStore implements AutoCloseable {
       Files.createFile(marker);
     }
     return new DocumentStore(map, marker, collection);
+  }
+
+  /** The typical key: a 24-hex-digit id or a UUID, as UTF-8 with its length. */
+  private static final int KEY_BYTES = 40;
+
+  /** Chronicle Map's own bytes per entry beyond key and value, in chunks' terms. */
+  private static final int ENTRY_OVERHEAD = 16;
+
+  /**
+   * Sizes a collection's map to start small and grow: one segment whose tiers each hold two of the
+   * largest documents, so that any document fits one tier, and as many extra tiers as {@link
+   * Collection#maxEntries} typical documents need (plus a quarter). Chronicle Map allocates a new
+   * tier only when the ones it has are full, so an empty map is about two largest documents long
+   * instead of {@code maxEntries} typical ones (an empty data directory: about 10 MB instead of 283
+   * MB), and a full one holds what it holds today. Management writes are rare, so one segment (one
+   * lock) is plenty.
+   */
+  static ChronicleMapBuilder<String, String> shaped(Collection c) {
+    int average = c.averageDocumentBytes();
+    int chunk = Integer.highestOneBit(Math.max(64, average / 4));
+    long largestChunks = chunks(c.maxDocumentBytes(), chunk);
+    long chunksPerTier = 2 * largestChunks;
+    long entriesPerTier = Math.max(1, chunksPerTier / chunks(average, chunk));
+    double tiers = Math.ceil(1.25 * c.maxEntries() / entriesPerTier) + 1;
+    return ChronicleMap.of(String.class, String.class)
+        .name(c.mapName())
+        .entries(entriesPerTier)
+        .averageKeySize(KEY_BYTES)
+        .averageValueSize(average)
+        .actualSegments(1)
+        .entriesPerSegment(entriesPerTier)
+        .actualChunkSize(chunk)
+        .actualChunksPerSegmentTier(chunksPerTier)
+        .maxBloatFactor(Math.min(MAX_BLOAT, tiers));
+  }
+
+  /** Chronicle Map's limit on extra tiers relative to the configured entries. */
+  private static final double MAX_BLOAT = 1000;
+
+  private static long chunks(int documentBytes, int chunk) {
+    return (documentBytes + KEY_BYTES + ENTRY_OVERHEAD + chunk - 1) / chunk;
   }
 
   /**

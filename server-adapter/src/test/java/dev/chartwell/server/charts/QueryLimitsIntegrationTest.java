@@ -29,6 +29,7 @@ class QueryLimitsIntegrationTest {
   ChartwellServer server;
   HttpTestClient http;
   String token;
+  String serviceId;
   String sourceId;
 
   void start(String... flags) throws Exception {
@@ -36,7 +37,7 @@ class QueryLimitsIntegrationTest {
     http = new HttpTestClient(server.port());
     JsonNode created =
         admin("POST", BASE, "{\"name\":\"Limits\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
-    String serviceId = created.get("service").get("id").textValue();
+    serviceId = created.get("service").get("id").textValue();
     token = created.get("password").textValue();
     for (int i = 0; i < 100; i++) {
       if (admin("GET", BASE + "/" + serviceId, null).get("state").textValue().equals("running")) {
@@ -67,6 +68,10 @@ class QueryLimitsIntegrationTest {
   }
 
   HttpResponse<String> ingest(int events) throws Exception {
+    return ingest(sourceId, events);
+  }
+
+  HttpResponse<String> ingest(String source, int events) throws Exception {
     StringBuilder ndjson = new StringBuilder();
     for (int i = 0; i < events; i++) {
       ndjson
@@ -82,7 +87,7 @@ class QueryLimitsIntegrationTest {
     }
     return http.send(
         "POST",
-        "/api/v2/sources/" + sourceId + "/events",
+        "/api/v2/sources/" + source + "/events",
         ndjson.toString(),
         "Authorization",
         "Bearer " + token,
@@ -152,14 +157,29 @@ class QueryLimitsIntegrationTest {
     assertTrue(count.body().contains("200000"), count.body());
   }
 
+  /**
+   * Sealed segments live in files, so what {@code --max-memory} bounds is the unsealed heads (each
+   * sealed at a sixteenth of the limit, at least 1 MB): two other sources holding most of a head
+   * each leave the third little room.
+   */
   @Test
   void ingestionPastMaxMemoryIsA503ThatKeepsWhatItAccepted() throws Exception {
-    start("--max-memory", "1m");
+    start("--max-memory", "2m");
+    for (String name : new String[] {"other1", "other2"}) {
+      String other =
+          admin(
+                  "POST",
+                  BASE + "/" + serviceId + "/clickstack/sources",
+                  "{\"name\":\"" + name + "\",\"kind\":\"log\"}")
+              .get("id")
+              .textValue();
+      assertEquals(200, ingest(other, 4_000).statusCode());
+    }
     HttpResponse<String> r = ingest(100_000);
     assertEquals(503, r.statusCode(), r.body());
     assertEquals("5", r.headers().firstValue("Retry-After").orElse(null));
     String text = error(r);
-    assertTrue(text.contains("reached the limit of 1 MB"), text);
+    assertTrue(text.contains("reached the limit of 2 MB"), text);
     long stored =
         Long.parseLong(text.replaceAll(".*; (\\d+) events of this request before line.*", "$1"));
     assertTrue(stored > 0 && stored < 100_000, text);

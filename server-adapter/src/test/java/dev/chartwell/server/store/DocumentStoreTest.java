@@ -98,6 +98,23 @@ class DocumentStoreTest {
     }
   }
 
+  /** The maps start small and grow: each still holds the documents it is sized for. */
+  @ParameterizedTest
+  @EnumSource(Collection.class)
+  void everyCollectionGrowsToItsMaxEntriesOfTypicalDocuments(Collection c) throws IOException {
+    String typical = document(c.averageDocumentBytes());
+    try (DocumentStore store = DocumentStore.open(dir, c)) {
+      for (long i = 0; i < c.maxEntries(); i++) {
+        store.put(String.format("%024x", i), typical);
+      }
+      store.put("largest", document(c.maxDocumentBytes()));
+      assertEquals(Optional.of(typical), store.get(String.format("%024x", c.maxEntries() - 1)));
+    }
+    try (DocumentStore store = DocumentStore.open(dir, c)) {
+      assertEquals(c.maxEntries() + 1, store.values().size());
+    }
+  }
+
   @Test
   void utf8LengthCountsLikeTheEncoder() {
     for (String s : new String[] {"", "abc", "\u00e9", "\u20ac", "\ud83d\ude00"}) {
