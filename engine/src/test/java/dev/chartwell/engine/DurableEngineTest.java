@@ -200,15 +200,16 @@ class DurableEngineTest {
   }
 
   @Test
-  void aDroppedSourceKeepsItsFilesUntilTheLastQueryLetsGo() {
+  void aDroppedSourceKeepsItsFilesUntilTheLastQueryLetsGo() throws IOException {
     try (Engine engine = open()) {
       Source s = engine.createSource(spec("q"));
       s.appendBatch(events(0, 250));
       s.awaitSealing();
-      Path segments = dir.resolve("sources/q/segments");
       try (Source.Snapshot snap = s.snapshot()) {
         engine.dropSource("q");
-        assertTrue(Files.exists(segments), "a snapshot still reads them");
+        assertFalse(Files.exists(dir.resolve("sources/q")), "the id is free at once");
+        assertEquals(2, files(dir.resolve("dropped"), ".seg").size(), "a snapshot reads them");
+        engine.createSource(spec("q")).append(event(1));
         long rows = 0;
         for (Segment seg : snap.segments()) {
           assertNull(seg.verify());
@@ -216,7 +217,8 @@ class DurableEngineTest {
         }
         assertEquals(250, rows);
       }
-      assertFalse(Files.exists(dir.resolve("sources/q")), "deleted once released");
+      assertEquals(List.of(), files(dir.resolve("dropped"), ".seg"), "deleted once released");
+      assertEquals(1, rows(engine.source("q").orElseThrow()).size());
     }
   }
 

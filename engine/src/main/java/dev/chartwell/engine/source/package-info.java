@@ -2,6 +2,8 @@
  * Sources and their events: the definition ({@link dev.chartwell.engine.source.SourceSpec}), the
  * dynamic schema (a field becomes a column with the type of its first value; later values are
  * converted only when nothing is lost), and {@link dev.chartwell.engine.source.Source}, which
- * serializes appends, seals its head into segments and hands queries consistent snapshots.
+ * serializes appends, has its {@link dev.chartwell.engine.source.SourceStorage} log them, hands
+ * full heads to a sealing thread that turns them into segments, and gives queries consistent
+ * snapshots (with references on the mapped segments they read).
  */
 package dev.chartwell.engine.source;

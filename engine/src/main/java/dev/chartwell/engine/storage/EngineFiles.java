@@ -24,11 +24,13 @@ import java.util.regex.Pattern;
  * &lt;root&gt;/engine.lock          locked while an engine has the directory open
  * &lt;root&gt;/sources/&lt;id&gt;/        one source's files ({@link SourceFiles})
  * &lt;root&gt;/quarantine/          files that failed verification, moved aside, never read again
+ * &lt;root&gt;/dropped/             dropped sources' files, until no query reads them
  * </pre>
  */
 public final class EngineFiles implements Closeable {
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
   private static final String LOCK = "engine.lock";
+  private static final String DROPPED = "dropped";
 
   private final Path sources;
   private final FileChannel lock;
@@ -39,7 +41,9 @@ public final class EngineFiles implements Closeable {
     this.sources = root.resolve("sources");
     this.lock = lock;
     this.verifier = new Verifier(reporter);
-    this.context = new StorageContext(policy, root.resolve("quarantine"), reporter, verifier::add);
+    this.context =
+        new StorageContext(
+            policy, root.resolve("quarantine"), root.resolve(DROPPED), reporter, verifier::add);
   }
 
   /**
@@ -69,6 +73,12 @@ public final class EngineFiles implements Closeable {
       ch.close();
       throw new IOException(
           "the data directory " + root + " is in use by another engine (" + LOCK + " is locked)");
+    }
+    try {
+      Durable.deleteTree(root.resolve(DROPPED)); // sources dropped before the last stop
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
     }
     return new EngineFiles(root, ch, policy, reporter);
   }

@@ -43,8 +43,7 @@ public final class SourceFiles implements SourceStorage {
   private static final String SEGMENT_SUFFIX = ".seg";
   private static final String TEMPORARY = ".tmp";
 
-  private final Path dir;
-  private final Path segmentsDir;
+  private volatile Path dir; // moves once, when the source is dropped
   private final StorageContext context;
   private final boolean forces;
   private WriteAheadLog wal; // set before the storage is used
@@ -59,7 +58,6 @@ public final class SourceFiles implements SourceStorage {
 
   private SourceFiles(Path dir, StorageContext context, Manifest manifest) {
     this.dir = dir;
-    this.segmentsDir = dir.resolve(SEGMENTS);
     this.context = context;
     this.forces = context.policy().mode() != FsyncPolicy.Mode.NEVER;
     this.manifest = manifest;
@@ -286,6 +284,7 @@ public final class SourceFiles implements SourceStorage {
 
   @Override
   public Segment persist(Segment built) throws IOException {
+    Path segmentsDir = dir.resolve(SEGMENTS);
     Path target = segmentsDir.resolve(fileName(built.id()));
     Path tmp = segmentsDir.resolve(fileName(built.id()) + TEMPORARY);
     try (FileChannel ch =
@@ -356,27 +355,26 @@ public final class SourceFiles implements SourceStorage {
   @Override
   public void discard(Segment segment, boolean corrupt) {
     long length = segment.bytes();
-    Path file = segment.file();
-    segment.retire(
-        () -> {
-          if (corrupt) {
-            context.quarantine(file, manifestSpecId(), "its content checksum does not match");
-          } else {
-            try {
-              Files.deleteIfExists(file);
-            } catch (IOException e) {
-              context.report("could not delete segment file " + file + ": " + e);
-            }
-          }
-          segmentBytes.addAndGet(-length);
-          if (files.decrementAndGet() == 0 && dropped) {
-            deleteTree(dir);
-          }
-        });
+    String name = segment.file().getFileName().toString();
+    segment.retire(() -> released(name, length, corrupt));
   }
 
-  private synchronized String manifestSpecId() {
-    return manifest.spec().id();
+  /** A discarded segment's last reader let go: its file goes (or is set aside). */
+  private synchronized void released(String name, long length, boolean corrupt) {
+    Path file = dir.resolve(SEGMENTS).resolve(name);
+    if (corrupt) {
+      context.quarantine(file, manifest.spec().id(), "its content checksum does not match");
+    } else {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        context.report("could not delete segment file " + file + ": " + e);
+      }
+    }
+    segmentBytes.addAndGet(-length);
+    if (files.decrementAndGet() == 0 && dropped) {
+      deleteTree(dir);
+    }
   }
 
   @Override
@@ -396,15 +394,26 @@ public final class SourceFiles implements SourceStorage {
     return segmentBytes.get() + (wal == null ? 0 : wal.bytesOnDisk());
   }
 
+  /**
+   * Drops the source's files: its manifests are deleted first (durably; a folder without one is
+   * deleted at the next start), then the folder is moved to the engine's {@code dropped/} folder,
+   * which frees the source id at once, and it is deleted when the last query reading one of its
+   * segments is done.
+   */
   @Override
-  public void drop() {
+  public synchronized void drop() {
     dropped = true;
     closeLog();
     try {
       Manifest.deleteAll(dir);
       Durable.forceDirectory(dir);
+      Path moved = context.dropped().resolve(dir.getFileName() + "-" + System.nanoTime());
+      Files.createDirectories(context.dropped());
+      Files.move(dir, moved, StandardCopyOption.ATOMIC_MOVE);
+      Durable.forceDirectory(moved.getParent());
+      dir = moved;
     } catch (IOException e) {
-      context.report("could not delete the manifests of dropped source " + dir + ": " + e);
+      context.report("could not set aside the files of dropped source " + dir + ": " + e);
     }
     if (files.get() == 0) {
       deleteTree(dir);

@@ -14,11 +14,16 @@ import java.util.function.Consumer;
  *
  * @param policy when to fsync the write-ahead logs
  * @param quarantine the folder damaged files are moved to
+ * @param dropped the folder dropped sources' files wait in until no query reads them
  * @param reporter told about every problem found and every file set aside, in one line each
  * @param verifier given every segment file opened after start, to verify it in the background
  */
 public record StorageContext(
-    FsyncPolicy policy, Path quarantine, Consumer<String> reporter, Consumer<Segment> verifier) {
+    FsyncPolicy policy,
+    Path quarantine,
+    Path dropped,
+    Consumer<String> reporter,
+    Consumer<Segment> verifier) {
 
   /**
    * @param line a problem, in our words
