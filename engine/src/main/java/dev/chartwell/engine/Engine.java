@@ -112,7 +112,7 @@ public final class Engine implements AutoCloseable {
     QueryLimits queryLimits =
         b.queryLimits != null ? b.queryLimits : QueryLimits.defaults(b.workerThreads);
     this.queries = new QueryEngine(this::source, workers, b.workerThreads, queryLimits, timer);
-    this.sealers = daemonPool(Math.max(1, b.workerThreads / 2), "chartwell-sealer-");
+    this.sealers = daemonPool(b.workerThreads, "chartwell-sealer-");
     this.maintenance = new ScheduledThreadPoolExecutor(1, daemon("chartwell-maintenance"));
     this.limits = new StorageLimits(b.retention, b.maxDiskBytes, b.clock, this::sources);
     EngineFiles opened = null;

@@ -5,9 +5,10 @@ import dev.chartwell.engine.segment.SegmentBuilder;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A full head on its way to becoming a sealed segment. It is built once, by the sealing thread or
- * by the first query that needs it before then (the other waits), and stays visible to queries
- * until the sealed segment replaces it.
+ * A full head on its way to becoming a sealed segment. It is built once, by whichever thread gets
+ * there first (a sealing thread building ahead, the source's sealing lane, or a query that needs it
+ * before then; the others wait for that build), and stays visible to queries until the sealed
+ * segment replaces it.
  */
 final class PendingSeal {
   private final long id;
@@ -16,6 +17,7 @@ final class PendingSeal {
   private final CountDownLatch done = new CountDownLatch(1);
   private SegmentBuilder rows; // guarded by this; dropped once built
   private Segment built; // guarded by this
+  private boolean building; // guarded by this
   private final long bytes;
   private final int rowCount;
   private volatile boolean cancelled;
@@ -58,14 +60,66 @@ final class PendingSeal {
   }
 
   /**
-   * @return the segment, built now unless it was before
+   * @return the segment, built now unless it was before (or waiting for the thread building it)
    */
-  synchronized Segment segment() {
-    if (built == null) {
-      built = rows.build(id, implicitColumn);
-      rows = null;
+  Segment segment() {
+    SegmentBuilder toBuild;
+    synchronized (this) {
+      boolean interrupted = false;
+      while ((toBuild = claim()) == null && built == null) {
+        try {
+          wait(); // another thread is building it
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      if (toBuild == null) {
+        return built;
+      }
     }
-    return built;
+    return build(toBuild);
+  }
+
+  /**
+   * Builds the segment unless another thread builds or built it: a sealing thread working ahead.
+   */
+  void buildAhead() {
+    SegmentBuilder toBuild;
+    synchronized (this) {
+      toBuild = cancelled ? null : claim();
+    }
+    if (toBuild != null) {
+      build(toBuild);
+    }
+  }
+
+  /** The rows to build if nobody has started; the caller holds the monitor. */
+  private SegmentBuilder claim() {
+    if (built != null || building) {
+      return null;
+    }
+    building = true;
+    return rows;
+  }
+
+  private Segment build(SegmentBuilder toBuild) {
+    Segment segment = null;
+    try {
+      segment = toBuild.build(id, implicitColumn);
+      return segment;
+    } finally {
+      synchronized (this) {
+        building = false;
+        if (segment != null) {
+          built = segment;
+          rows = null;
+        }
+        notifyAll();
+      }
+    }
   }
 
   /** The source no longer wants it sealed (dropped or closed). */

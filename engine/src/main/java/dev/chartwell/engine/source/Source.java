@@ -42,6 +42,7 @@ public final class Source {
   private final long maxHeadBytes;
   private final SourceStorage storage;
   private final SerialLane sealer;
+  private final java.util.concurrent.Executor buildAhead;
 
   private final Object lock = new Object();
   private volatile Schema schema = Schema.empty();
@@ -109,6 +110,7 @@ public final class Source {
     this.maxHeadBytes = setup.maxHeadBytes();
     this.storage = setup.storage();
     this.sealer = new SerialLane(setup.sealers());
+    this.buildAhead = setup.sealers();
     this.head = newHead();
     if (spec.implicitColumn() != null) {
       define(spec.implicitColumn(), ColumnType.STRING);
@@ -615,6 +617,7 @@ public final class Source {
     frozenHead = null;
     storage.headHandedOver();
     sealer.execute(() -> complete(p));
+    buildAhead.execute(p::buildAhead); // builds in parallel with the lane's publishing
     return p;
   }
 
