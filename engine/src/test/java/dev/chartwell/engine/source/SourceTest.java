@@ -288,6 +288,78 @@ class SourceTest {
     assertEquals(27, s.snapshot().rows());
   }
 
+  /** A storage whose log fails on demand, as a full disk would. */
+  private static final class FailingLog implements SourceStorage {
+    private final SourceStorage memory = SourceStorage.inMemory();
+    volatile boolean failing;
+
+    @Override
+    public void checkWritable() {}
+
+    @Override
+    public long log(List<LoggedEvent> events) {
+      if (failing) {
+        throw new IllegalStateException("no space left on device");
+      }
+      return 0;
+    }
+
+    @Override
+    public void headHandedOver() {}
+
+    @Override
+    public void awaitDurable(long position) {}
+
+    @Override
+    public Segment persist(Segment built) {
+      return built;
+    }
+
+    @Override
+    public void publish(List<Segment> segments, long logPosition, long nextId, Schema schema) {}
+
+    @Override
+    public void truncateLog(long position) {}
+
+    @Override
+    public void discard(Segment segment, boolean corrupt) {}
+
+    @Override
+    public void fail(String what, Throwable cause) {
+      memory.fail(what, cause);
+    }
+
+    @Override
+    public long diskBytes() {
+      return 0;
+    }
+
+    @Override
+    public void drop() {}
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void aBatchTheLogCannotTakeLeavesNothingBehind() {
+    FailingLog storage = new FailingLog();
+    SourceSpec spec =
+        new SourceSpec(null, "logs", SourceKind.LOG, "Timestamp", "Body", "Body", List.of());
+    Source s =
+        Source.create(
+            new Source.Setup("f", spec, 100, Long.MAX_VALUE, x -> {}, () -> {}, storage, SEALER));
+    s.appendBatch(List.of(event(1, "Body", "kept")));
+    storage.failing = true;
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> s.appendBatch(List.of(event(2, "Body", "lost"), event(3, "Body", "lost"))));
+    assertEquals("no space left on device", e.getMessage());
+    assertThrows(IllegalStateException.class, () -> s.append(event(4, "Body", "lost")));
+    assertEquals(List.of(Map.of("@ts", 1L, "Body", "kept")), allRows(s));
+  }
+
   @Test
   void frozenHeadIsReusedUntilTheNextAppend() {
     Source s = source(100);
