@@ -494,10 +494,15 @@ public final class Source {
   }
 
   /**
-   * @return bytes the source's files take on disk (0 without a data directory)
+   * @return bytes of the source's listed segment files and its log (0 without a data directory); a
+   *     dropped segment's file no longer counts, even while a query still reads it
    */
   public long diskBytes() {
-    return storage.diskBytes();
+    long total = storage.logBytes();
+    for (Segment s : sealed) {
+      total += s.heapBytes() == 0 ? s.bytes() : 0;
+    }
+    return total;
   }
 
   /**

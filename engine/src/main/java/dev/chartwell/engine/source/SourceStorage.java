@@ -95,9 +95,9 @@ public interface SourceStorage {
   void fail(String what, Throwable cause);
 
   /**
-   * @return bytes on disk (0 in memory)
+   * @return bytes of the log on disk (0 in memory)
    */
-  long diskBytes();
+  long logBytes();
 
   /** The source is dropped: remove everything it stored, durably, once no query reads it. */
   void drop();
@@ -149,7 +149,7 @@ public interface SourceStorage {
     }
 
     @Override
-    public long diskBytes() {
+    public long logBytes() {
       return 0;
     }
 

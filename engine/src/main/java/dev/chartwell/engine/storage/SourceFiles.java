@@ -19,7 +19,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -48,7 +47,6 @@ public final class SourceFiles implements SourceStorage {
   private final boolean forces;
   private WriteAheadLog wal; // set before the storage is used
   private final EventCodec codec = new EventCodec(); // used under the source's lock
-  private final AtomicLong segmentBytes = new AtomicLong();
   private final AtomicInteger files = new AtomicInteger();
   private Manifest manifest; // guarded by this
   private long truncatable; // guarded by this: the log position of the manifest before it
@@ -309,7 +307,6 @@ public final class SourceFiles implements SourceStorage {
 
   private Segment opened(Segment s) {
     files.incrementAndGet();
-    segmentBytes.addAndGet(s.bytes());
     return s;
   }
 
@@ -354,13 +351,12 @@ public final class SourceFiles implements SourceStorage {
 
   @Override
   public void discard(Segment segment, boolean corrupt) {
-    long length = segment.bytes();
     String name = segment.file().getFileName().toString();
-    segment.retire(() -> released(name, length, corrupt));
+    segment.retire(() -> released(name, corrupt));
   }
 
   /** A discarded segment's last reader let go: its file goes (or is set aside). */
-  private synchronized void released(String name, long length, boolean corrupt) {
+  private synchronized void released(String name, boolean corrupt) {
     Path file = dir.resolve(SEGMENTS).resolve(name);
     if (corrupt) {
       context.quarantine(file, manifest.spec().id(), "its content checksum does not match");
@@ -371,7 +367,6 @@ public final class SourceFiles implements SourceStorage {
         context.report("could not delete segment file " + file + ": " + e);
       }
     }
-    segmentBytes.addAndGet(-length);
     if (files.decrementAndGet() == 0 && dropped) {
       deleteTree(dir);
     }
@@ -390,8 +385,8 @@ public final class SourceFiles implements SourceStorage {
   }
 
   @Override
-  public long diskBytes() {
-    return segmentBytes.get() + (wal == null ? 0 : wal.bytesOnDisk());
+  public long logBytes() {
+    return wal == null ? 0 : wal.bytesOnDisk();
   }
 
   /**

@@ -330,7 +330,7 @@ class SourceTest {
     }
 
     @Override
-    public long diskBytes() {
+    public long logBytes() {
       return 0;
     }
 
