@@ -4,6 +4,10 @@ import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.source.Event;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceSpec;
+import dev.chartwell.engine.storage.FsyncPolicy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +19,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -23,9 +28,14 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Ingestion through the Java API: {@code appendBatch} of bench-logs events into a fresh source,
- * sealing included, reported as events per second. One source serializes its appends, so "all
- * cores" means one source per thread.
+ * Ingestion through the Java API: {@code appendBatch} of bench-logs events, 10,000 per call, into a
+ * fresh source, four segments' worth (1,048,576 events) per invocation, sealing included (the
+ * invocation ends when the last segment is sealed, and with {@code disk} written, mapped and
+ * published). Sealing runs on the engine's sealing threads while appends go on, as it does in
+ * steady ingestion. One source serializes its appends, so "all cores" means one source per thread.
+ *
+ * <p>{@code storage}: {@code heap} (no data directory) or {@code disk} (a temporary data directory,
+ * with {@code fsync} as the policy: {@code request}, {@code interval:100} or {@code never}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -36,17 +46,32 @@ import org.openjdk.jmh.annotations.Warmup;
     value = 1,
     jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+UseParallelGC"})
 public class IngestBenchmark {
-  static final int EVENTS = 262_144; // one segment
+  static final int SEGMENT = 262_144;
+  static final int EVENTS = 4 * SEGMENT;
+
+  /** {@code heap} or {@code disk}. */
+  @Param({"heap", "disk"})
+  public String storage;
+
+  /** The fsync policy with {@code disk}. */
+  @Param({"request"})
+  public String fsync;
 
   private Engine engine;
+  private Path dir;
   private List<List<Event>> batches;
 
-  /** Generates the events once. */
+  /** Generates one segment's events once; they are appended four times per invocation. */
   @Setup(Level.Trial)
-  public void setUp() {
-    engine = Engine.builder().build();
+  public void setUp() throws IOException {
+    Engine.Builder b = Engine.builder().reporter(line -> {});
+    if (storage.equals("disk")) {
+      dir = Files.createTempDirectory("chartwell-ingest");
+      b.dataDirectory(dir).fsyncPolicy(FsyncPolicy.parse(fsync));
+    }
+    engine = b.build();
     batches = new ArrayList<>();
-    BenchLogs gen = new BenchLogs(EVENTS, 42);
+    BenchLogs gen = new BenchLogs(SEGMENT, 42);
     List<Event> batch = new ArrayList<>();
     while (gen.hasNext()) {
       batch.add(gen.next());
@@ -58,17 +83,22 @@ public class IngestBenchmark {
     batches.add(batch);
   }
 
-  /** Frees the engine. */
+  /** Frees the engine and its files. */
   @TearDown(Level.Trial)
-  public void tearDown() {
+  public void tearDown() throws IOException {
     engine.close();
+    if (dir != null) {
+      BenchData.deleteTree(dir);
+    }
   }
 
   private long ingest() {
     Source s = engine.createSource(SourceSpec.logs("ingest"));
     long accepted = 0;
-    for (List<Event> b : batches) {
-      accepted += s.appendBatch(b).accepted();
+    for (int round = 0; round < EVENTS / SEGMENT; round++) {
+      for (List<Event> b : batches) {
+        accepted += s.appendBatch(b).accepted();
+      }
     }
     s.seal();
     engine.dropSource(s.id());

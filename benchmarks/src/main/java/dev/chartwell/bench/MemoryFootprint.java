@@ -16,9 +16,10 @@ import java.util.SplittableRandom;
 /**
  * Bytes per event by column, after sealing, of one of two data sets: {@code typical} (time, four
  * low-cardinality strings, a status code, a double) or {@code bench-logs} ({@link BenchLogs}, with
- * its unique trace ids and templated bodies). Run: {@code java -cp
+ * its unique trace ids and templated bodies), in memory or ({@code disk}) in segment files, where
+ * it also counts every file of the data directory. Run: {@code java -cp
  * benchmarks/target/chartwell-bench.jar dev.chartwell.bench.MemoryFootprint [typical|bench-logs]
- * [rows]}.
+ * [rows] [memory|disk]}.
  */
 public final class MemoryFootprint {
   private static final String[] SERVICES = {
@@ -35,9 +36,11 @@ public final class MemoryFootprint {
    * @param args optional data set ({@code typical}, the default, or {@code bench-logs}) and row
    *     count (default 2,000,000)
    */
-  public static void main(String[] args) {
+  public static void main(String[] args) throws java.io.IOException {
     String dataSet = args.length > 0 ? args[0] : "typical";
     int rows = args.length > 1 ? Integer.parseInt(args[1]) : 2_000_000;
+    boolean disk = args.length > 2 && args[2].equals("disk");
+    java.nio.file.Path dir = disk ? java.nio.file.Files.createTempDirectory("footprint") : null;
     Iterator<Event> events =
         switch (dataSet) {
           case "typical" -> typical(rows);
@@ -46,7 +49,11 @@ public final class MemoryFootprint {
               throw new IllegalArgumentException(
                   "unknown data set '" + dataSet + "' (typical or bench-logs)");
         };
-    try (Engine engine = Engine.builder().build()) {
+    Engine.Builder builder = Engine.builder().reporter(line -> {});
+    if (disk) {
+      builder.dataDirectory(dir);
+    }
+    try (Engine engine = builder.build()) {
       Source source =
           engine.createSource(
               new SourceSpec(null, dataSet, SourceKind.LOG, "Timestamp", null, null, List.of()));
@@ -70,7 +77,38 @@ public final class MemoryFootprint {
       }
       System.out.printf(
           Locale.ROOT, "%-26s %8.2f bytes/event%n", "total", per(stats.bytes(), rows));
+      if (disk) {
+        printFiles(dir, rows);
+      }
+    } finally {
+      if (disk) {
+        BenchData.deleteTree(dir);
+      }
     }
+  }
+
+  /** Every file of a data directory by kind, in bytes per event. */
+  private static void printFiles(java.nio.file.Path dir, int rows) throws java.io.IOException {
+    java.util.Map<String, Long> byKind = new java.util.TreeMap<>();
+    try (var walk = java.nio.file.Files.walk(dir)) {
+      for (java.nio.file.Path p : walk.filter(java.nio.file.Files::isRegularFile).toList()) {
+        String name = p.getFileName().toString();
+        String kind =
+            name.endsWith(".seg")
+                ? "segment files"
+                : name.endsWith(".log")
+                    ? "write-ahead log"
+                    : name.startsWith("manifest-") ? "manifests" : "other";
+        byKind.merge(kind, java.nio.file.Files.size(p), Long::sum);
+      }
+    }
+    long total = 0;
+    for (var e : byKind.entrySet()) {
+      System.out.printf(
+          Locale.ROOT, "on disk: %-17s %8.2f bytes/event%n", e.getKey(), per(e.getValue(), rows));
+      total += e.getValue();
+    }
+    System.out.printf(Locale.ROOT, "on disk: %-17s %8.2f bytes/event%n", "total", per(total, rows));
   }
 
   private static Iterator<Event> typical(int rows) {

@@ -6,10 +6,11 @@ import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.engine.query.Granularity;
 import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.source.SourceSpec;
-import java.util.ArrayList;
+import dev.chartwell.engine.storage.FsyncPolicy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -44,13 +45,20 @@ public class QueryBenchmark {
   public int rows;
 
   /**
+   * Where the events live: {@code heap} (an in-memory engine) or {@code disk} (a data directory:
+   * segment files mapped into memory). The directory is {@code -Dchartwell.bench.dir} when given
+   * (kept, and opened as it is by a later run with the same rows: a restart), else a temporary one.
+   */
+  @Param({"heap"})
+  public String storage;
+
+  /**
    * The loaded data set, kept for the life of the JVM: with {@code -f 0} all six queries share one
    * load instead of generating the events six times.
    */
-  private static Loaded shared;
+  private static BenchData.Loaded shared;
 
-  private record Loaded(
-      int rows, Engine engine, String sourceId, long errors, long timeouts, long svc3Failures) {}
+  private static String sharedKey;
 
   private Engine engine;
   private ChartQuery q1;
@@ -60,15 +68,17 @@ public class QueryBenchmark {
   private ChartQuery q5;
   private ChartQuery q6;
 
-  /** Loads (once per JVM and size) and checks. */
+  /** Loads (once per JVM, size and storage) and checks. */
   @Setup(Level.Trial)
   public void load() {
     synchronized (QueryBenchmark.class) {
-      if (shared == null || shared.rows() != rows) {
+      String key = rows + "/" + storage;
+      if (shared == null || !key.equals(sharedKey)) {
         if (shared != null) {
           shared.engine().close();
         }
-        shared = generate(rows);
+        shared = load(rows, storage);
+        sharedKey = key;
       }
     }
     engine = shared.engine();
@@ -76,10 +86,10 @@ public class QueryBenchmark {
     long end = BenchLogs.END;
     long q4Start = start + 6 * 3_600_000L;
     long q4End = q4Start + 6 * 3_600_000L;
-    long errors = shared.errors();
-    long timeouts = shared.timeouts();
-    long svc3Failures = shared.svc3Failures();
-    String id = shared.sourceId();
+    long errors = shared.counts().errors();
+    long timeouts = shared.counts().timeouts();
+    long svc3Failures = shared.counts().svc3Failures();
+    String id = BenchData.SOURCE;
     Granularity m1 = Granularity.named("1m").orElseThrow();
     Granularity m5 = Granularity.named("5m").orElseThrow();
     q1 = query(start, end, m1, Series.of(id, AggFn.COUNT, null, "SeverityText:error"));
@@ -136,35 +146,32 @@ public class QueryBenchmark {
     }
   }
 
-  private static Loaded generate(int rows) {
-    Engine engine = Engine.builder().build();
-    Source source = engine.createSource(SourceSpec.logs("bench-logs"));
-    long q4Start = BenchLogs.END - BenchLogs.SPAN + 6 * 3_600_000L;
-    long q4End = q4Start + 6 * 3_600_000L;
-    long errors = 0;
-    long timeouts = 0;
-    long svc3Failures = 0;
-    BenchLogs gen = new BenchLogs(rows, 42);
-    List<Event> batch = new ArrayList<>(10_000);
-    while (gen.hasNext()) {
-      Event e = gen.next();
-      errors += "error".equals(e.fields().get("SeverityText")) ? 1 : 0;
-      timeouts += ((String) e.fields().get("Body")).contains("timeout") ? 1 : 0;
-      if (e.timestamp() >= q4Start
-          && e.timestamp() <= q4End
-          && "svc-3".equals(e.fields().get("ServiceName"))
-          && (Long) e.fields().get("status") >= 500) {
-        svc3Failures++;
-      }
-      batch.add(e);
-      if (batch.size() == 10_000) {
-        source.appendBatch(batch);
-        batch.clear();
-      }
+  private static BenchData.Loaded load(int rows, String storage) {
+    if (storage.equals("heap")) {
+      return BenchData.inMemory(rows);
     }
-    source.appendBatch(batch);
-    source.seal();
-    return new Loaded(rows, engine, source.id(), errors, timeouts, svc3Failures);
+    if (!storage.equals("disk")) {
+      throw new IllegalArgumentException("storage is heap or disk, not " + storage);
+    }
+    String dir = System.getProperty("chartwell.bench.dir");
+    try {
+      Path path = dir != null ? Path.of(dir) : Files.createTempDirectory("chartwell-bench");
+      if (dir == null) {
+        Runtime.getRuntime()
+            .addShutdownHook(
+                new Thread(
+                    () -> {
+                      try {
+                        BenchData.deleteTree(path);
+                      } catch (IOException e) {
+                        System.err.println("could not delete " + path + ": " + e);
+                      }
+                    }));
+      }
+      return BenchData.onDisk(path, rows, FsyncPolicy.REQUEST);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static ChartQuery query(long start, long end, Granularity g, Series... series) {

@@ -3,6 +3,7 @@ package dev.chartwell.engine;
 import dev.chartwell.engine.source.Event;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.storage.FsyncPolicy;
+import dev.chartwell.engine.testing.KilledChild;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -27,20 +28,7 @@ final class EngineCrashChild {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     int run = Integer.parseInt(args[1]);
-    Thread orphanGuard =
-        new Thread(
-            () -> {
-              try {
-                while (System.in.read() >= 0) {
-                  // the test never writes; end of input means it is gone
-                }
-              } catch (java.io.IOException e) {
-                // treat like end of input
-              }
-              Runtime.getRuntime().halt(3);
-            });
-    orphanGuard.setDaemon(true);
-    orphanGuard.start();
+    KilledChild.haltWhenParentGoes();
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     Engine engine =
         Engine.builder()

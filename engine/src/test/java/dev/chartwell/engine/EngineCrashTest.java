@@ -7,18 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.segment.SegmentRows;
 import dev.chartwell.engine.source.Source;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.chartwell.engine.testing.KilledChild;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +36,9 @@ class EngineCrashTest {
     Map<String, Set<Long>> acknowledged = new HashMap<>();
     long events = 0;
     for (int run = 0; run < RUNS; run++) {
-      List<String> lines = runAndKill(dir, run, 100 + random.nextInt(700));
+      List<String> lines =
+          KilledChild.runAndKill(
+              EngineCrashChild.class, 100 + random.nextInt(700), dir.toString(), "" + run);
       String what = "seed " + seed + ", run " + run;
       assertTrue(!lines.isEmpty() && lines.get(0).equals("ready end"), what + ": " + lines);
       for (String line : lines) {
@@ -94,55 +92,5 @@ class EngineCrashTest {
       }
     }
     return keys;
-  }
-
-  /** Starts the child, kills it some milliseconds after it is ready, and returns its output. */
-  private static List<String> runAndKill(Path dir, int run, long millis) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb =
-        new ProcessBuilder(
-            java,
-            "-Xmx256m",
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
-            "-cp",
-            System.getProperty("java.class.path"),
-            EngineCrashChild.class.getName(),
-            dir.toString(),
-            Integer.toString(run));
-    pb.redirectError(ProcessBuilder.Redirect.INHERIT);
-    Process child = pb.start();
-    List<String> lines = new ArrayList<>();
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(
-                      new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                  synchronized (lines) {
-                    lines.add(line);
-                    lines.notifyAll();
-                  }
-                }
-              } catch (java.io.IOException e) {
-                // the pipe closed with the process
-              }
-            });
-    reader.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    synchronized (lines) {
-      while (lines.isEmpty() && child.isAlive() && System.nanoTime() < deadline) {
-        lines.wait(100);
-      }
-    }
-    Thread.sleep(millis);
-    child.destroyForcibly(); // SIGKILL
-    assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child ended");
-    reader.join(30_000);
-    synchronized (lines) {
-      return new ArrayList<>(lines);
-    }
   }
 }

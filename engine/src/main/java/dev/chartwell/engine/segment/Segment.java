@@ -110,13 +110,28 @@ public final class Segment {
     return maxTimestamp;
   }
 
+  /** One timestamp in every {@link #SAMPLE_EVERY} rows, read once: a small index on the heap. */
+  private volatile long[] sampled;
+
+  private static final int SAMPLE_SHIFT = 8;
+  private static final int SAMPLE_EVERY = 1 << SAMPLE_SHIFT;
+
   /**
    * @param ts a timestamp
    * @return the first row whose timestamp is at least {@code ts} ({@link #rows()} when none)
    */
   public int firstRowAtOrAfter(long ts) {
-    int lo = 0;
-    int hi = rows;
+    // Narrow the range with the sampled timestamps (heap) before reading packed ones.
+    long[] samples = sampled();
+    int s = java.util.Arrays.binarySearch(samples, ts);
+    // k: the first sample at or after ts (samples[k] is row k << SAMPLE_SHIFT's timestamp); a
+    // match among equal samples may not be the first, so step back
+    int k = s >= 0 ? s : -s - 1;
+    while (k > 0 && samples[k - 1] >= ts) {
+      k--;
+    }
+    int lo = k == 0 ? 0 : ((k - 1) << SAMPLE_SHIFT) + 1;
+    int hi = Math.min(rows, k << SAMPLE_SHIFT); // samples[k] >= ts: the answer is no later
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (timestamps.get(mid) < ts) {
@@ -126,6 +141,18 @@ public final class Segment {
       }
     }
     return lo;
+  }
+
+  private long[] sampled() {
+    long[] s = sampled;
+    if (s == null) {
+      s = new long[(rows + SAMPLE_EVERY - 1) >> SAMPLE_SHIFT];
+      for (int i = 0; i < s.length; i++) {
+        s[i] = timestamps.get(i << SAMPLE_SHIFT);
+      }
+      sampled = s;
+    }
+    return s;
   }
 
   /**

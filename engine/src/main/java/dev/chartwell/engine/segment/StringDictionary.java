@@ -1,6 +1,9 @@
 package dev.chartwell.engine.segment;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.IntBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -15,6 +18,9 @@ import java.util.List;
  * file ({@link SegmentFile}); entries are compared as bytes, without decoding them.
  */
 public final class StringDictionary {
+  private static final VarHandle BIG_ENDIAN_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
   private final ByteBuffer data; // big-endian, for prefix keys
   private final IntBuffer offsets;
   private final int size;
@@ -64,7 +70,7 @@ public final class StringDictionary {
     if (n < 1 || offsets.get(0) != 0 || offsets.get(n - 1) != data.capacity()) {
       throw new IllegalArgumentException("dictionary offsets do not match its data");
     }
-    return new StringDictionary(data.order(java.nio.ByteOrder.BIG_ENDIAN), offsets);
+    return new StringDictionary(data.order(ByteOrder.BIG_ENDIAN), offsets);
   }
 
   /**
@@ -114,15 +120,21 @@ public final class StringDictionary {
   /** Compares an entry with the UTF-8 bytes of a string, in {@link String#compareTo} order. */
   private int compareTo(int id, byte[] key) {
     int from = offsets.get(id);
-    int to = offsets.get(id + 1);
-    int n = Math.min(to - from, key.length);
-    for (int i = 0; i < n; i++) {
+    int length = offsets.get(id + 1) - from;
+    int n = Math.min(length, key.length);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+      if (data.getLong(from + i) != (long) BIG_ENDIAN_LONG.get(key, i)) {
+        break; // the difference is within these 8 bytes
+      }
+    }
+    for (; i < n; i++) {
       byte a = data.get(from + i);
       if (a != key[i]) {
         return utf16Rank(a & 0xFF) - utf16Rank(key[i] & 0xFF);
       }
     }
-    return Integer.compare(to - from, key.length);
+    return Integer.compare(length, key.length);
   }
 
   /**

@@ -23,19 +23,51 @@ final class Durable {
    * @throws IOException when any step fails (the target is then unchanged)
    */
   static void writeAtomically(Path tmp, Path target, ByteBuffer content) throws IOException {
+    writeAtomically(
+        tmp,
+        target,
+        ch -> {
+          while (content.hasRemaining()) {
+            ch.write(content);
+          }
+        },
+        true);
+  }
+
+  /** Writes a file's content to a channel. */
+  @FunctionalInterface
+  interface Writer {
+    /**
+     * @param ch the new file, open for writing at position 0
+     * @throws IOException when writing fails
+     */
+    void write(FileChannel ch) throws IOException;
+  }
+
+  /**
+   * @param tmp the temporary name, in the target's directory
+   * @param target the final name
+   * @param content writes the file
+   * @param force whether to force the file and the directory (else the OS writes them back)
+   * @throws IOException when any step fails (the target is then unchanged)
+   */
+  static void writeAtomically(Path tmp, Path target, Writer content, boolean force)
+      throws IOException {
     try (FileChannel ch =
         FileChannel.open(
             tmp,
             StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE)) {
-      while (content.hasRemaining()) {
-        ch.write(content);
+      content.write(ch);
+      if (force) {
+        ch.force(true);
       }
-      ch.force(true);
     }
     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    forceDirectory(target.getParent());
+    if (force) {
+      forceDirectory(target.getParent());
+    }
   }
 
   /**

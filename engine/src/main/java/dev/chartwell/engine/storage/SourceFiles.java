@@ -11,11 +11,9 @@ import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceSpec;
 import dev.chartwell.engine.source.SourceStorage;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -285,21 +283,7 @@ public final class SourceFiles implements SourceStorage {
     Path segmentsDir = dir.resolve(SEGMENTS);
     Path target = segmentsDir.resolve(fileName(built.id()));
     Path tmp = segmentsDir.resolve(fileName(built.id()) + TEMPORARY);
-    try (FileChannel ch =
-        FileChannel.open(
-            tmp,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
-      SegmentFile.write(built, ch);
-      if (forces) {
-        ch.force(true);
-      }
-    }
-    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    if (forces) {
-      Durable.forceDirectory(segmentsDir);
-    }
+    Durable.writeAtomically(tmp, target, ch -> SegmentFile.write(built, ch), forces);
     Segment mapped = opened(SegmentFile.open(target, built.id(), this::corrupt));
     context.opened(mapped);
     return mapped;

@@ -288,69 +288,34 @@ class SourceTest {
     assertEquals(27, s.snapshot().rows());
   }
 
-  /** A storage whose log fails on demand, as a full disk would. */
-  private static final class FailingLog implements SourceStorage {
-    private final SourceStorage memory = SourceStorage.inMemory();
-    volatile boolean failing;
-
-    @Override
-    public void checkWritable() {}
-
-    @Override
-    public long log(List<LoggedEvent> events) {
-      if (failing) {
-        throw new IllegalStateException("no space left on device");
-      }
-      return 0;
-    }
-
-    @Override
-    public void headHandedOver() {}
-
-    @Override
-    public void awaitDurable(long position) {}
-
-    @Override
-    public Segment persist(Segment built) {
-      return built;
-    }
-
-    @Override
-    public void publish(List<Segment> segments, long logPosition, long nextId, Schema schema) {}
-
-    @Override
-    public void truncateLog(long position) {}
-
-    @Override
-    public void discard(Segment segment, boolean corrupt) {}
-
-    @Override
-    public void fail(String what, Throwable cause) {
-      memory.fail(what, cause);
-    }
-
-    @Override
-    public long logBytes() {
-      return 0;
-    }
-
-    @Override
-    public void drop() {}
-
-    @Override
-    public void close() {}
-  }
-
   @Test
   void aBatchTheLogCannotTakeLeavesNothingBehind() {
-    FailingLog storage = new FailingLog();
+    // An in-memory storage whose log fails on demand, as a full disk would.
+    SourceStorage memory = SourceStorage.inMemory();
+    java.util.concurrent.atomic.AtomicBoolean failing =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    SourceStorage storage =
+        (SourceStorage)
+            java.lang.reflect.Proxy.newProxyInstance(
+                SourceStorage.class.getClassLoader(),
+                new Class<?>[] {SourceStorage.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("log") && failing.get()) {
+                    throw new IllegalStateException("no space left on device");
+                  }
+                  try {
+                    return method.invoke(memory, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
     SourceSpec spec =
         new SourceSpec(null, "logs", SourceKind.LOG, "Timestamp", "Body", "Body", List.of());
     Source s =
         Source.create(
             new Source.Setup("f", spec, 100, Long.MAX_VALUE, x -> {}, () -> {}, storage, SEALER));
     s.appendBatch(List.of(event(1, "Body", "kept")));
-    storage.failing = true;
+    failing.set(true);
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,

@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.chartwell.engine.testing.KilledChild;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,7 +40,9 @@ class WalCrashTest {
     List<Ack> acks = new ArrayList<>();
     int cuts = 0;
     for (int run = 0; run < RUNS; run++) {
-      List<String> lines = runAndKill(dir, run, 50 + random.nextInt(300));
+      List<String> lines =
+          KilledChild.runAndKill(
+              WalCrashChild.class, 50 + random.nextInt(300), dir.toString(), "" + run);
       assertTrue(
           lines.size() >= 1 && lines.get(0).startsWith("ready "), "seed " + seed + ": " + lines);
       for (String line : lines) {
@@ -93,56 +92,6 @@ class WalCrashTest {
       }
       String last = a.run() + ":" + a.thread() + ":" + (a.counter() + a.count() - 1);
       assertEquals(a.last(), positionOf.get(last), what + ": position of " + last);
-    }
-  }
-
-  /** Starts the child, kills it some milliseconds after it is ready, and returns its output. */
-  private static List<String> runAndKill(Path dir, int run, long millis) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb =
-        new ProcessBuilder(
-            java,
-            "-Xmx64m",
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
-            "-cp",
-            System.getProperty("java.class.path"),
-            WalCrashChild.class.getName(),
-            dir.toString(),
-            Integer.toString(run));
-    pb.redirectError(ProcessBuilder.Redirect.INHERIT);
-    Process child = pb.start();
-    List<String> lines = new ArrayList<>();
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(
-                      new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                  synchronized (lines) {
-                    lines.add(line);
-                    lines.notifyAll();
-                  }
-                }
-              } catch (java.io.IOException e) {
-                // the pipe closed with the process
-              }
-            });
-    reader.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    synchronized (lines) {
-      while (lines.isEmpty() && child.isAlive() && System.nanoTime() < deadline) {
-        lines.wait(100);
-      }
-    }
-    Thread.sleep(millis);
-    child.destroyForcibly();
-    assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child ended");
-    reader.join(30_000);
-    synchronized (lines) {
-      return new ArrayList<>(lines);
     }
   }
 }

@@ -1,0 +1,94 @@
+package dev.chartwell.bench;
+
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.query.AggFn;
+import dev.chartwell.engine.query.ChartQuery;
+import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.query.Granularity;
+import dev.chartwell.engine.query.Series;
+import dev.chartwell.engine.storage.FsyncPolicy;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How long a restart takes with the {@code bench-logs} data set on disk: opening the data directory
+ * (manifests read, segment files mapped, logs replayed), the first answer of Q1 over the last hour
+ * and over all 24 hours (which verifies every segment file it reads first), and the background
+ * verification of every file. Run: {@code java -cp benchmarks/target/chartwell-bench.jar
+ * dev.chartwell.bench.RestartTime ROWS DIR} (loads DIR first unless it holds the data set).
+ */
+public final class RestartTime {
+  private RestartTime() {}
+
+  /**
+   * @param args rows and the data directory
+   */
+  public static void main(String[] args) throws Exception {
+    int rows = Integer.parseInt(args[0]);
+    Path dir = Path.of(args[1]);
+    BenchData.onDisk(dir, rows, FsyncPolicy.REQUEST).engine().close();
+    CountDownLatch verified = new CountDownLatch(1);
+    long t0 = System.nanoTime();
+    Engine engine =
+        Engine.builder()
+            .dataDirectory(dir)
+            .reporter(
+                line -> {
+                  System.out.println("engine: " + line);
+                  if (line.startsWith("verified the segment files found at start")) {
+                    verified.countDown();
+                  }
+                })
+            .build();
+    long opened = System.nanoTime();
+    long lastHour = count(engine, BenchLogs.END - 3_600_000L, BenchLogs.END);
+    long firstAnswer = System.nanoTime();
+    long all = count(engine, BenchLogs.END - BenchLogs.SPAN, BenchLogs.END);
+    long fullAnswer = System.nanoTime();
+    verified.await(10, TimeUnit.MINUTES);
+    long done = System.nanoTime();
+    System.gc();
+    java.lang.management.MemoryUsage heap =
+        java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    int segments = engine.source(BenchData.SOURCE).orElseThrow().sealedSegments().size();
+    System.out.printf(
+        Locale.ROOT,
+        "heap in use after a full collection: %,d MB with %,d segment files mapped (%,d MB of"
+            + " files; the heap's maximum is %,d MB)%n",
+        heap.getUsed() >> 20,
+        segments,
+        engine.diskBytes() >> 20,
+        heap.getMax() >> 20);
+    System.out.printf(
+        Locale.ROOT,
+        "%,d events: opened in %.2f s; first answer (Q1, last hour, %,d errors) at %.2f s;"
+            + " Q1 over 24 h (%,d errors) at %.2f s; every file verified at %.2f s%n",
+        rows,
+        (opened - t0) / 1e9,
+        lastHour,
+        (firstAnswer - t0) / 1e9,
+        all,
+        (fullAnswer - t0) / 1e9,
+        (done - t0) / 1e9);
+    engine.close();
+  }
+
+  private static long count(Engine engine, long start, long end) {
+    ChartResult r =
+        engine.query(
+            new ChartQuery(
+                start,
+                end,
+                Granularity.named("1m").orElseThrow(),
+                List.of(Series.of(BenchData.SOURCE, AggFn.COUNT, null, "SeverityText:error")),
+                null));
+    long sum = 0;
+    for (ChartResult.Row row : r.rows()) {
+      sum += row.values().get(0).longValue();
+    }
+    return sum;
+  }
+}
