@@ -150,7 +150,7 @@ public final class ChartwellServer implements AutoCloseable {
           new Authenticator.None(),
           config.maxRequestBytes(),
           req -> Response.json(200, Map.of("status", "ok")));
-      OrganizationRoutes.register(router, accounts, config.maxRequestBytes());
+      OrganizationRoutes.register(router, accounts, json, config.maxRequestBytes());
       KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
       ServiceRoutes.register(router, accounts, services, json, config.maxRequestBytes());
       SourceRoutes.register(router, accounts, services, catalog, json, config.maxRequestBytes());
