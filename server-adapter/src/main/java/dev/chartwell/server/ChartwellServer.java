@@ -18,6 +18,7 @@ import dev.chartwell.server.management.KeyRoutes;
 import dev.chartwell.server.management.OrganizationRoutes;
 import dev.chartwell.server.management.ServiceRoutes;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.management.SingleMachineRoutes;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
 import java.io.IOException;
@@ -153,6 +154,7 @@ public final class ChartwellServer implements AutoCloseable {
       OrganizationRoutes.register(router, accounts, json, config.maxRequestBytes());
       KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
       ServiceRoutes.register(router, accounts, services, json, config.maxRequestBytes());
+      SingleMachineRoutes.register(router, accounts, services, json, config.maxRequestBytes());
       SourceRoutes.register(router, accounts, services, catalog, json, config.maxRequestBytes());
       ResourceRoutes.register(
           router, accounts, services, catalog, resources, json, config.maxRequestBytes());

@@ -14,7 +14,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -134,7 +133,7 @@ public final class Accounts implements AutoCloseable {
     if (admin.isPresent()) {
       return new Bootstrap(org, admin.get().keyId(), Optional.empty());
     }
-    String newId = hasher.randomToken(20).toUpperCase(Locale.ROOT);
+    String newId = keys.newKeyId();
     String newSecret = hasher.randomToken(40);
     keys.putAdmin(newId, org.id(), newSecret);
     return new Bootstrap(org, newId, Optional.of(newSecret));

@@ -11,14 +11,14 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
  * The API keys of every organization, durable under the data directory, keyed by the key id that
  * clients send as their HTTP Basic user name. Each key also has a UUID, by which the API's paths
- * name it. Keys written before keys had UUIDs get one when the store opens.
+ * name it; for the keys Chartwell generates, the two are the same UUID. Keys written before keys
+ * had UUIDs get one when the store opens.
  */
 final class ApiKeys {
   private final DocumentStore keys;
@@ -78,6 +78,20 @@ final class ApiKeys {
   }
 
   /**
+   * A fresh key id. It is a UUID, so that the key's id and the user name its clients send are one
+   * and the same (keys given by {@code --api-key KEYID:SECRET} keep their KEYID as user name).
+   *
+   * @return an id no key has
+   */
+  String newKeyId() {
+    String keyId;
+    do {
+      keyId = UUID.randomUUID().toString();
+    } while (keys.get(keyId).isPresent());
+    return keyId;
+  }
+
+  /**
    * @param keyId a Basic user name
    * @return the key
    */
@@ -116,15 +130,12 @@ final class ApiKeys {
    * @return the key and its secret
    */
   synchronized Accounts.CreatedKey create(String organizationId, KeyRules.KeyChange change) {
-    String keyId;
-    do {
-      keyId = hasher.randomToken(20).toUpperCase(Locale.ROOT);
-    } while (keys.get(keyId).isPresent());
+    String keyId = newKeyId();
     String secret = hasher.randomToken(40);
     SecretHasher.Hashed h = hasher.hash(secret);
     StoredKey key =
         new StoredKey(
-            UUID.randomUUID().toString(),
+            keyId,
             keyId,
             organizationId,
             change.name().orElseThrow(),
@@ -149,7 +160,10 @@ final class ApiKeys {
    */
   synchronized void putAdmin(String keyId, String organizationId, String secret) {
     SecretHasher.Hashed h = hasher.hash(secret);
-    String id = byKeyId(keyId).map(StoredKey::id).orElse(UUID.randomUUID().toString());
+    String id =
+        byKeyId(keyId)
+            .map(StoredKey::id)
+            .orElse(ServiceRules.isUuid(keyId) ? keyId : UUID.randomUUID().toString());
     write(
         new StoredKey(
             id,
