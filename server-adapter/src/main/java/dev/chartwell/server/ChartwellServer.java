@@ -3,10 +3,11 @@ package dev.chartwell.server;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.query.QueryCounters;
 import dev.chartwell.engine.query.QueryLimits;
+import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.charts.TableRoutes;
 import dev.chartwell.server.clickstack.ResourceRoutes;
 import dev.chartwell.server.clickstack.Resources;
-import dev.chartwell.server.clickstack.SourceCatalog;
 import dev.chartwell.server.clickstack.SourceRoutes;
 import dev.chartwell.server.http.ApiServer;
 import dev.chartwell.server.http.Authenticator;
@@ -44,7 +45,7 @@ public final class ChartwellServer implements AutoCloseable {
   private final DataDirectory dataDirectory;
   private final Accounts accounts;
   private final Services services;
-  private final SourceCatalog catalog;
+  private final Catalog catalog;
   private final Resources resources;
   private final Engine engine;
   private final ApiServer api;
@@ -54,7 +55,7 @@ public final class ChartwellServer implements AutoCloseable {
       DataDirectory dataDirectory,
       Accounts accounts,
       Services services,
-      SourceCatalog catalog,
+      Catalog catalog,
       Resources resources,
       Engine engine,
       ApiServer api,
@@ -99,7 +100,7 @@ public final class ChartwellServer implements AutoCloseable {
     }
     Accounts accounts = null;
     Services services = null;
-    SourceCatalog catalog = null;
+    Catalog catalog = null;
     Resources resources = null;
     Accounts.Bootstrap boot = null;
     Engine engine =
@@ -114,8 +115,8 @@ public final class ChartwellServer implements AutoCloseable {
             .build();
     try {
       accounts = Accounts.open(dir.root(), json.mapper(), Clock.systemUTC());
-      catalog = SourceCatalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC());
-      SourceCatalog sources = catalog;
+      catalog = Catalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC());
+      Catalog sources = catalog;
       resources = Resources.open(dir.root(), json.mapper(), Clock.systemUTC());
       Resources owned = resources;
       Services[] holder = new Services[1];
@@ -158,6 +159,7 @@ public final class ChartwellServer implements AutoCloseable {
       SourceRoutes.register(router, accounts, services, catalog, json, config.maxRequestBytes());
       ResourceRoutes.register(
           router, accounts, services, catalog, resources, json, config.maxRequestBytes());
+      TableRoutes.register(router, services, catalog, json, config.maxRequestBytes());
       ChartRoutes.register(
           router,
           services,

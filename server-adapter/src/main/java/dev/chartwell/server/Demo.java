@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.source.Event;
 import dev.chartwell.engine.source.Source;
-import dev.chartwell.server.clickstack.SourceCatalog;
+import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.management.Organization;
 import dev.chartwell.server.management.Services;
 import java.util.ArrayList;
@@ -46,7 +46,7 @@ final class Demo {
   static List<String> ensure(
       Organization org,
       Services services,
-      SourceCatalog catalog,
+      Catalog catalog,
       Engine engine,
       ObjectMapper mapper,
       String baseUrl)
@@ -77,7 +77,7 @@ final class Demo {
     }
     String warehouse = services.get(org.id(), serviceId).get("dataWarehouseId").asText();
     String sourceId =
-        catalog.list(warehouse).stream()
+        catalog.sources(warehouse).stream()
             .filter(s -> s.get("name").asText().equals("demo-logs"))
             .findFirst()
             .map(s -> s.get("id").asText())
@@ -88,10 +88,10 @@ final class Demo {
                   def.put("kind", "log");
                   def.put("serviceNameExpression", "ServiceName");
                   def.put("severityTextExpression", "SeverityText");
-                  return catalog.create(warehouse, def).get("id").asText();
+                  return catalog.createSource(warehouse, def).get("id").asText();
                 });
     long end = System.currentTimeMillis();
-    Source source = engine.source(sourceId).orElseThrow();
+    Source source = catalog.engineSourceOf(warehouse, sourceId).orElseThrow();
     if (source.stats().rows() == 0) {
       load(source, end);
     }

@@ -35,7 +35,9 @@ record ServicePrincipal(ObjectNode service) implements Principal {
   void requireWritable() {
     if (service.path("isReadonly").asBoolean(false)) {
       throw ApiException.forbidden(
-          "service " + service.get("id").asText() + " is read-only and cannot ingest events");
+          "service "
+              + service.get("id").asText()
+              + " is read-only and cannot write events or tables");
     }
   }
 }

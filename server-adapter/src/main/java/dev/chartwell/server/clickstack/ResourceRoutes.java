@@ -1,5 +1,6 @@
 package dev.chartwell.server.clickstack;
 
+import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
@@ -33,7 +34,7 @@ public final class ResourceRoutes {
       Router router,
       Accounts accounts,
       Services services,
-      SourceCatalog catalog,
+      Catalog catalog,
       Resources resources,
       Json json,
       long maxBodyBytes) {

@@ -262,7 +262,9 @@ public interface FieldType {
       }
       JsonNode t = v.get(tag);
       ObjectShape branch = t != null && t.isTextual() ? branches.get(t.textValue()) : null;
-      if (branch == null) {
+      if (t == null || t.isNull()) {
+        p.add(ObjectShape.at(path, tag), "is required");
+      } else if (branch == null) {
         p.add(ObjectShape.at(path, tag), "must be one of " + String.join(", ", tags));
       } else {
         branch.check(v, path, p);
