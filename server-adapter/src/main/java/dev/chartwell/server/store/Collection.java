@@ -92,4 +92,43 @@ public enum Collection {
   public int maxDocumentBytes() {
     return maxDocumentBytes;
   }
+
+  /**
+   * @param document a document's JSON, as it would be stored
+   * @return why it is too large to store, if it is
+   */
+  public java.util.Optional<String> sizeProblem(String document) {
+    long bytes = utf8Length(document);
+    if (bytes <= maxDocumentBytes) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        "the "
+            + noun
+            + " is larger than "
+            + maxDocumentBytes
+            + " bytes (as stored JSON: "
+            + bytes
+            + " bytes)");
+  }
+
+  static long utf8Length(String s) {
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n++;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
 }

@@ -109,7 +109,7 @@ public interface FieldType {
       if (!whole || !v.canConvertToLong() || v.longValue() < min || v.longValue() > max) {
         p.add(
             path,
-            max == Long.MAX_VALUE
+            max >= Integer.MAX_VALUE
                 ? "must be an integer of at least " + min
                 : "must be an integer from " + min + " to " + max);
       }
