@@ -202,6 +202,12 @@ public final class Catalog implements AutoCloseable {
       TableRules.bind(s, existing.get(), p);
     }
     SourceRules.fillDefaults(s, existing.isEmpty());
+    if (existing.isEmpty()
+        && s.path("implicitColumnExpression")
+            .asText("")
+            .equals(s.get("timestampValueExpression").asText())) {
+      p.add("implicitColumnExpression", "cannot be the timestamp column");
+    }
     p.throwIfAny();
     s.put("_warehouseId", warehouse);
     s.put(

@@ -184,6 +184,10 @@ final class SourceRules {
           "session",
           Map.of("timestampValueExpression", "Timestamp"));
 
+  /** The expressions whose empty value means their default. */
+  private static final List<String> DEFAULTED =
+      List.of("timestampValueExpression", "bodyExpression", "implicitColumnExpression");
+
   private SourceRules() {}
 
   /**
@@ -200,6 +204,11 @@ final class SourceRules {
       return;
     }
     SOURCE.check(body, "", problems);
+    for (String f : DEFAULTED) {
+      if (body.path(f).isTextual() && body.get(f).textValue().isEmpty()) {
+        body.remove(f); // empty means "use the default"
+      }
+    }
     if (problems.isEmpty()) {
       body.put("connection", body.path("connection").asText(Connections.BUILT_IN));
       Connections.check("connection", body.get("connection").textValue(), problems);

@@ -120,6 +120,14 @@ class SourceApiIntegrationTest {
     assertEquals("Body", log.get("implicitColumnExpression").textValue());
     assertEquals("Timestamp, Body", log.get("defaultTableSelectExpression").textValue());
     assertFalse(log.get("id").textValue().equals("ignored"));
+    JsonNode empty =
+        ok(
+            send(
+                "POST",
+                sources(svc),
+                "{\"name\":\"e\",\"kind\":\"log\",\"timestampValueExpression\":\"\",\"bodyExpression\":\"\"}"));
+    assertEquals("Timestamp", empty.get("timestampValueExpression").textValue(), "empty: default");
+    assertEquals("Body", empty.get("bodyExpression").textValue());
 
     JsonNode trace = ok(send("POST", sources(svc), "{\"name\":\"spans\",\"kind\":\"trace\"}"));
     assertEquals("Duration", trace.get("durationExpression").textValue());
@@ -150,7 +158,7 @@ class SourceApiIntegrationTest {
                     + trace.get("id").textValue()
                     + "\"}"));
     assertEquals(trace.get("id"), session.get("traceSourceId"));
-    assertEquals(4, ok(send("GET", sources(svc), null)).size());
+    assertEquals(5, ok(send("GET", sources(svc), null)).size());
   }
 
   @Test
@@ -237,6 +245,7 @@ class SourceApiIntegrationTest {
         "{\"name\":\"x\",\"kind\":\"session\"} | traceSourceId: is required",
         "{\"name\":\"x\",\"kind\":\"metric\",\"from\":{\"databaseName\":\"default\"},\"metricTables\":{}} | from.tableName: is required when metricTables names no table",
         "{\"name\":5,\"kind\":\"log\"} | name: must be a string",
+        "{\"name\":\"x\",\"kind\":\"log\",\"timestampValueExpression\":\"Body\"} | implicitColumnExpression: cannot be the timestamp column",
         "[] | request body must be a JSON object",
       })
   void invalidDefinitionsAre400NamingTheField(String body, String message) throws Exception {
