@@ -185,7 +185,6 @@ public final class ChartwellServer implements AutoCloseable {
                   boot.organization(),
                   services,
                   catalog,
-                  engine,
                   json.mapper(),
                   "http://" + host + ":" + api.port()));
         } catch (InterruptedException e) {

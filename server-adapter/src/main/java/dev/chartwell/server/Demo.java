@@ -2,7 +2,6 @@ package dev.chartwell.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.source.Event;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.server.catalog.Catalog;
@@ -44,12 +43,7 @@ final class Demo {
    * @return the lines to print: service id, token, source id and a curl command
    */
   static List<String> ensure(
-      Organization org,
-      Services services,
-      Catalog catalog,
-      Engine engine,
-      ObjectMapper mapper,
-      String baseUrl)
+      Organization org, Services services, Catalog catalog, ObjectMapper mapper, String baseUrl)
       throws InterruptedException {
     Optional<ObjectNode> existing =
         services.list(org.id()).stream()

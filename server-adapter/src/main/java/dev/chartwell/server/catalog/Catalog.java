@@ -8,6 +8,7 @@ import dev.chartwell.engine.source.Schema;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceSpec;
 import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.ErrorCode;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
 import dev.chartwell.server.validation.Problems;
@@ -123,12 +124,8 @@ public final class Catalog implements AutoCloseable {
    * @return the new source
    */
   public synchronized ObjectNode createSource(String warehouse, JsonNode body) {
-    ObjectNode s = checkedSource(warehouse, body, null);
     String now = now();
-    s.put("id", newId());
-    s.put("createdAt", now);
-    s.put("updatedAt", now);
-    return saveSource(warehouse, s);
+    return saveSource(checkedSource(warehouse, body, newId(), now, now));
   }
 
   /**
@@ -146,11 +143,7 @@ public final class Catalog implements AutoCloseable {
       // A replacement that names no table keeps reading the one it read.
       body = ((ObjectNode) body).deepCopy().set("from", old.get("from"));
     }
-    ObjectNode s = checkedSource(warehouse, body, id);
-    s.put("id", id);
-    s.put("createdAt", old.get("createdAt").asText());
-    s.put("updatedAt", now());
-    return saveSource(warehouse, s);
+    return saveSource(checkedSource(warehouse, body, id, old.get("createdAt").asText(), now()));
   }
 
   /**
@@ -164,7 +157,12 @@ public final class Catalog implements AutoCloseable {
     sources.remove(id);
   }
 
-  private ObjectNode checkedSource(String warehouse, JsonNode body, String replacing) {
+  /**
+   * Checks a source, binds it to its table and makes it ready to store, creating its table (last,
+   * once nothing can refuse the source any more) when there is none.
+   */
+  private ObjectNode checkedSource(
+      String warehouse, JsonNode body, String id, String createdAt, String updatedAt) {
     if (!body.isObject()) {
       throw ApiException.badRequest("request body must be a JSON object");
     }
@@ -180,7 +178,7 @@ public final class Catalog implements AutoCloseable {
     String kind = s.get("kind").textValue();
     for (Map.Entry<String, String> ref : SourceRules.references(kind).entrySet()) {
       String other = s.path(ref.getKey()).asText(null);
-      if (other != null && !other.equals(replacing)) {
+      if (other != null && !other.equals(id)) {
         String otherKind =
             sources
                 .get(other)
@@ -209,16 +207,25 @@ public final class Catalog implements AutoCloseable {
       p.add("implicitColumnExpression", "cannot be the timestamp column");
     }
     p.throwIfAny();
+    s.put("id", id);
+    s.put("createdAt", createdAt);
+    s.put("updatedAt", updatedAt);
     s.put("_warehouseId", warehouse);
-    s.put(
-        "_tableId",
-        existing.isPresent()
-            ? existing.get().get("id").asText()
-            : newTable(warehouse, database, table, s).get("id").asText());
+    s.put("_tableId", existing.map(t -> t.get("id").asText()).orElseGet(this::newId));
+    // Measured before a new table is made, so that a source too large to store leaves nothing.
+    Collection.SOURCES
+        .sizeProblem(s.toString())
+        .ifPresent(
+            tooLarge -> {
+              throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, tooLarge);
+            });
+    if (existing.isEmpty()) {
+      s.put("_tableId", newTable(warehouse, database, table, s).get("id").asText());
+    }
     return s;
   }
 
-  private ObjectNode saveSource(String warehouse, ObjectNode s) {
+  private ObjectNode saveSource(ObjectNode s) {
     sources.put(s.get("id").asText(), s);
     return sourceView(s);
   }

@@ -203,6 +203,31 @@ class TableApiIntegrationTest {
         "the same definition again changes nothing");
   }
 
+  @Test
+  void aSourceTooLargeToStoreLeavesNoTableBehind() throws Exception {
+    StringBuilder settings = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      settings
+          .append(i == 0 ? "" : ",")
+          .append("{\"setting\":\"s")
+          .append(i)
+          .append("\",\"value\":\"")
+          .append("v".repeat(90))
+          .append("\"}");
+    }
+    HttpResponse<String> r =
+        http.send(
+            "POST",
+            SERVICES + "/" + serviceId + "/clickstack/sources",
+            "{\"name\":\"big\",\"kind\":\"log\",\"querySettings\":[" + settings + "]}",
+            "Authorization",
+            ADMIN);
+    assertEquals(
+        "PAYLOAD_TOO_LARGE: the source is larger than 262144 bytes",
+        MAPPER.readTree(r.body()).get("error").textValue().substring(0, 57));
+    assertEquals(0, data(bearer("GET", "/api/v2/tables", null)).size());
+  }
+
   @ParameterizedTest(name = "[{index}] {1}")
   @CsvSource(
       delimiter = '|',
