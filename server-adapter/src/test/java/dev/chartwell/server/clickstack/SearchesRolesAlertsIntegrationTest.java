@@ -147,6 +147,8 @@ class SearchesRolesAlertsIntegrationTest {
     assertEquals("Admin", roles.get(0).get("name").textValue());
     assertEquals(true, roles.get(0).get("isPredefined").booleanValue());
     assertEquals("Read Only", roles.get(1).get("name").textValue());
+    assertEquals(
+        roles.get(1), ok(send("GET", path(svc, "roles") + "/" + RoleRules.READ_ONLY_ID, null)));
     JsonNode bot =
         ok(
             send(
