@@ -63,16 +63,19 @@ public final class Catalog implements AutoCloseable {
   public static Catalog open(Path dataDir, Engine engine, ObjectMapper mapper, Clock clock)
       throws IOException {
     Tables tables = Tables.open(dataDir, mapper);
-    JsonStore sources;
+    JsonStore sources = null;
     try {
       sources = JsonStore.open(dataDir, Collection.SOURCES, mapper);
+      LegacySources.migrate(sources, tables, mapper);
+      tables.reconcile(engine);
+      return new Catalog(sources, tables, engine, mapper, clock);
     } catch (IOException | RuntimeException e) {
+      if (sources != null) {
+        sources.close();
+      }
       tables.close();
       throw e;
     }
-    LegacySources.migrate(sources, tables, mapper);
-    tables.reconcile(engine);
-    return new Catalog(sources, tables, engine, mapper, clock);
   }
 
   // ------------------------------------------------------------------ sources
