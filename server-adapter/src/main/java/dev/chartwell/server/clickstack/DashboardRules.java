@@ -111,7 +111,8 @@ final class DashboardRules {
     Map<String, Set<String>> tabs = containers(d.get("containers"), p);
     Set<String> oldTiles = ids(old, "tiles");
     Set<String> used = new HashSet<>();
-    for (int i = 0; i < d.path("tiles").size(); i++) {
+    int tiles = d.path("tiles").isArray() ? d.get("tiles").size() : 0;
+    for (int i = 0; tiles <= MAX_TILES && i < tiles; i++) {
       if (d.get("tiles").get(i) instanceof ObjectNode tile) {
         tile(tile, "tiles[" + i + "]", tabs, sourceExists, p);
         assignId(tile, oldTiles, used, newId);
@@ -119,7 +120,7 @@ final class DashboardRules {
     }
     Set<String> oldFilters = ids(old, "filters");
     Set<String> usedFilters = new HashSet<>();
-    for (int i = 0; i < d.path("filters").size(); i++) {
+    for (int i = 0; d.path("filters").isArray() && i < d.get("filters").size(); i++) {
       if (d.get("filters").get(i) instanceof ObjectNode f) {
         filter(f, "filters[" + i + "]", sourceExists, p);
         assignId(f, oldFilters, usedFilters, newId);
@@ -133,7 +134,7 @@ final class DashboardRules {
           p);
     }
     JsonNode values = d.path("savedFilterValues");
-    for (int i = 0; i < values.size(); i++) {
+    for (int i = 0; values.isArray() && i < values.size(); i++) {
       if (values.get(i).path("condition").isTextual()) {
         TileRules.where(
             values.get(i).get("condition").textValue(),
@@ -150,7 +151,7 @@ final class DashboardRules {
       TileRules.sourceId(f.get("sourceId").textValue(), path + ".sourceId", sourceExists, p);
     }
     JsonNode applies = f.path("appliesToSourceIds");
-    for (int j = 0; j < applies.size(); j++) {
+    for (int j = 0; applies.isArray() && j < applies.size(); j++) {
       if (applies.get(j).isTextual()) {
         TileRules.sourceId(
             applies.get(j).textValue(), path + ".appliesToSourceIds[" + j + "]", sourceExists, p);
@@ -191,7 +192,7 @@ final class DashboardRules {
   /** Container ids (unique) with the ids of their tabs (unique within the container). */
   private static Map<String, Set<String>> containers(JsonNode containers, Problems p) {
     Map<String, Set<String>> tabs = new HashMap<>();
-    for (int i = 0; i < containers.size(); i++) {
+    for (int i = 0; containers.isArray() && i < containers.size(); i++) {
       JsonNode c = containers.get(i);
       String id = c.path("id").asText(null);
       if (id == null) {
@@ -203,7 +204,7 @@ final class DashboardRules {
       }
       Set<String> ids = new HashSet<>();
       JsonNode list = c.path("tabs");
-      for (int j = 0; j < list.size(); j++) {
+      for (int j = 0; list.isArray() && j < list.size(); j++) {
         String tab = list.get(j).path("id").asText(null);
         if (tab != null && !ids.add(tab)) {
           p.add("containers[" + i + "].tabs[" + j + "].id", "'" + tab + "' is used twice");

@@ -1,5 +1,8 @@
 package dev.chartwell.server.clickstack;
 
+import static dev.chartwell.engine.query.QueryValidationException.MAX_LISTED;
+import static dev.chartwell.engine.query.QueryValidationException.MAX_PROBLEM_LENGTH;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -158,18 +161,31 @@ public final class Resources implements AutoCloseable {
     if (p.isEmpty()) {
       Collection.DASHBOARDS.sizeProblem(doc.toString()).ifPresent(tooLarge -> p.add("", tooLarge));
     }
+    // As many as a 400 would name, and how many more there are.
     List<Map<String, String>> errors = new ArrayList<>();
-    for (Problems.Problem problem : p.list()) {
-      Map<String, String> e = new LinkedHashMap<>();
-      e.put("path", problem.path().replaceAll("\\[(\\d+)]", ".$1"));
-      e.put("message", problem.message());
-      errors.add(e);
+    List<Problems.Problem> found = p.list();
+    for (Problems.Problem problem : found.subList(0, Math.min(found.size(), MAX_LISTED))) {
+      errors.add(error(problem.path().replaceAll("\\[(\\d+)]", ".$1"), problem.message()));
+    }
+    if (found.size() > MAX_LISTED) {
+      errors.add(error("", "and " + (found.size() - MAX_LISTED) + " more"));
     }
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("valid", errors.isEmpty());
     result.put("errors", errors);
     result.put("normalized", errors.isEmpty() ? doc : null);
     return result;
+  }
+
+  private static Map<String, String> error(String path, String message) {
+    Map<String, String> e = new LinkedHashMap<>();
+    e.put("path", path);
+    int cut = MAX_PROBLEM_LENGTH;
+    if (message.length() > cut && Character.isHighSurrogate(message.charAt(cut - 1))) {
+      cut--; // never half a character
+    }
+    e.put("message", message.length() > cut ? message.substring(0, cut) + "..." : message);
+    return e;
   }
 
   /**

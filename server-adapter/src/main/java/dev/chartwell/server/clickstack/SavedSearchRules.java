@@ -79,7 +79,7 @@ final class SavedSearchRules {
     if (s.path("where").isTextual()) {
       TileRules.where(s.get("where").textValue(), s.path("whereLanguage").asText(), "where", p);
     }
-    for (int i = 0; i < s.path("filters").size(); i++) {
+    for (int i = 0; s.path("filters").isArray() && i < s.get("filters").size(); i++) {
       if (s.get("filters").get(i).path("condition").isTextual()) {
         TileRules.where(
             s.get("filters").get(i).get("condition").textValue(),

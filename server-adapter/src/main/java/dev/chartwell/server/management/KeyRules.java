@@ -102,7 +102,7 @@ final class KeyRules {
     Set<String> roles = new LinkedHashSet<>();
     boolean rolesGiven = body.has("roles") || body.has("assignedRoleIds");
     JsonNode legacy = body.path("roles");
-    for (int i = 0; i < legacy.size(); i++) {
+    for (int i = 0; legacy.isArray() && i < legacy.size(); i++) {
       String r = legacy.get(i).asText();
       if (r.equals("query_endpoints")) {
         p.add("roles[" + i + "]", "query_endpoints: Chartwell has no query endpoints");
@@ -111,7 +111,7 @@ final class KeyRules {
       }
     }
     JsonNode ids = body.path("assignedRoleIds");
-    for (int i = 0; i < ids.size(); i++) {
+    for (int i = 0; ids.isArray() && i < ids.size(); i++) {
       String id = ids.get(i).asText();
       Optional<SystemRole> role = SystemRole.byId(id);
       if (role.isEmpty()) {

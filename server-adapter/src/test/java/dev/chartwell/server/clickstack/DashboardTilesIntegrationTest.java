@@ -218,6 +218,14 @@ class DashboardTilesIntegrationTest {
     String createSays = error(send("POST", dashboards, invalid));
     assertTrue(createSays.contains("tiles[0].config.select[0].aggFn: must be one of"), createSays);
     assertEquals("[]", ok(send("GET", dashboards, null)).toString(), "nothing stored");
+    StringBuilder many = new StringBuilder();
+    for (int i = 0; i < 30; i++) {
+      many.append(i == 0 ? "" : ",").append(tile("{\"displayType\":\"gauge\"}"));
+    }
+    JsonNode capped = ok(send("POST", dashboards + "/validate", dashboard(many.toString())));
+    assertEquals(21, capped.get("errors").size(), "as many as a 400 names, then a count");
+    assertEquals(
+        "{\"path\":\"\",\"message\":\"and 10 more\"}", capped.get("errors").get(20).toString());
     assertEquals(
         "{\"path\":\"name\",\"message\":\"is required\"}",
         ok(send("POST", dashboards + "/validate", "{\"tiles\":[]}"))
