@@ -96,7 +96,14 @@ final class ScalingRules {
     }
     long low = minMem.orElse(base.minMemoryGb());
     long high = maxMem.orElse(base.horizontal() ? base.minMemoryGb() : base.maxMemoryGb());
-    if (low > high) {
+    if (low > high && (minTotal.isPresent() || maxTotal.isPresent())) {
+      r.problem(
+          "minTotalMemoryGb: must not exceed maxTotalMemoryGb ("
+              + low * Scaling.TOTAL_MEMORY_REPLICAS
+              + " > "
+              + high * Scaling.TOTAL_MEMORY_REPLICAS
+              + ")");
+    } else if (low > high) {
       r.problem("minReplicaMemoryGb: must not exceed maxReplicaMemoryGb");
     }
     return new Scaling(false, low, high, replicas, replicas, idleScaling, idleMinutes);

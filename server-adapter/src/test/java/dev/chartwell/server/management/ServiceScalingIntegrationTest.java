@@ -175,7 +175,8 @@ class ServiceScalingIntegrationTest {
         "scaling | {\"numReplicas\":21} | numReplicas: must be 2 to 20 for the first service of a warehouse",
         "scaling | {\"idleTimeoutMinutes\":4} | idleTimeoutMinutes: must be at least 5",
         "scaling | {\"maxTotalMemoryGb\":100} | maxTotalMemoryGb: must be a multiple of 12 from 24 to 1068",
-        "scaling | {\"minTotalMemoryGb\":480} | minReplicaMemoryGb: must not exceed maxReplicaMemoryGb",
+        "scaling | {\"minTotalMemoryGb\":480} | minTotalMemoryGb: must not exceed maxTotalMemoryGb (480 > 360)",
+        "scaling | {\"minTotalMemoryGb\":96,\"maxTotalMemoryGb\":48} | minTotalMemoryGb: must not exceed maxTotalMemoryGb (96 > 48)",
         "scaling | [] | request body must be a JSON object",
       })
   void badScalingRequestsAre400NamingTheField(String path, String body, String message)
