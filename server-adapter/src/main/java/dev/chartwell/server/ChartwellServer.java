@@ -6,6 +6,7 @@ import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ChartRoutes;
 import dev.chartwell.server.charts.TableRoutes;
+import dev.chartwell.server.charts.TimestampRoutes;
 import dev.chartwell.server.clickstack.ResourceRoutes;
 import dev.chartwell.server.clickstack.Resources;
 import dev.chartwell.server.clickstack.SourceRoutes;
@@ -160,6 +161,7 @@ public final class ChartwellServer implements AutoCloseable {
       ResourceRoutes.register(
           router, accounts, services, catalog, resources, json, config.maxRequestBytes());
       TableRoutes.register(router, services, catalog, json, config.maxRequestBytes());
+      TimestampRoutes.register(router, services, catalog, resources, config.maxRequestBytes());
       ChartRoutes.register(
           router,
           services,

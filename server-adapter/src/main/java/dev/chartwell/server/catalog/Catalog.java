@@ -101,6 +101,24 @@ public final class Catalog implements AutoCloseable {
   }
 
   /**
+   * @param warehouse the warehouse of the caller
+   * @param id a source id
+   * @return its id and the times it was created and last updated, which the document's shape of
+   *     sources has no place for (sources migrated from an earlier version: both their creation)
+   * @throws ApiException 404 when the warehouse has no such source
+   */
+  public Map<String, Object> sourceTimestamps(String warehouse, String id) {
+    ObjectNode s = storedSource(warehouse, id);
+    return Map.of(
+        "id",
+        id,
+        "createdAt",
+        s.get("createdAt").asText(),
+        "updatedAt",
+        s.get("updatedAt").asText());
+  }
+
+  /**
    * @param sourceId a source id
    * @return the warehouse it belongs to, if it exists
    */

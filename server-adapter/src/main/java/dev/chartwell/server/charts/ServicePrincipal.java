@@ -15,6 +15,10 @@ record ServicePrincipal(ObjectNode service) implements Principal {
     return "service " + service.get("id").asText();
   }
 
+  String id() {
+    return service.get("id").asText();
+  }
+
   String warehouseId() {
     return service.get("dataWarehouseId").asText();
   }

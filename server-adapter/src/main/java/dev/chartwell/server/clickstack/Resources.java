@@ -96,6 +96,25 @@ public final class Resources implements AutoCloseable {
   }
 
   /**
+   * @param kind a kind
+   * @param serviceId the service
+   * @param id a resource id
+   * @return its id and the times it was created and last updated, which the document's shapes of
+   *     dashboards and saved searches have no place for
+   * @throws ApiException 404 when the service has no such resource
+   */
+  public Map<String, Object> timestamps(Kind kind, String serviceId, String id) {
+    ObjectNode n = stored(kind, serviceId, id);
+    return Map.of(
+        "id",
+        id,
+        "createdAt",
+        n.get("createdAt").asText(),
+        "updatedAt",
+        n.get("updatedAt").asText());
+  }
+
+  /**
    * Creates ({@code id == null}) or replaces a resource. An {@code id} in the body is ignored, as
    * the document says of sources.
    *

@@ -234,6 +234,16 @@ class LegacyDataDirectoryTest {
                 "Bearer " + token));
     assertEquals(500.0, chart.get("data").get(0).get("series_0.data").doubleValue());
 
+    JsonNode stamps =
+        ok(http.send(
+                "GET",
+                "/api/v2/sources/" + LOGS + "/timestamps",
+                null,
+                "Authorization",
+                "Bearer " + token))
+            .get("data");
+    assertEquals("2026-01-01T00:00:01.000Z", stamps.get("createdAt").textValue(), "kept");
+
     server.close();
     start();
     JsonNode again =
