@@ -3,7 +3,6 @@ package dev.chartwell.server.catalog;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.store.JsonStore;
-import java.util.List;
 
 /**
  * Migrates sources stored before tables existed. Such a source held its own events and declared its
@@ -29,14 +28,9 @@ final class LegacySources {
       t.put("databaseName", Catalog.DEFAULT_DATABASE);
       t.put("tableName", name);
       t.put("timestampColumn", s.path("timestampValueExpression").asText("Timestamp"));
-      t.set("implicitColumn", s.path("implicitColumnExpression").deepCopy());
-      t.set("bodyColumn", s.path("bodyExpression").deepCopy());
+      t.put("implicitColumn", s.path("implicitColumnExpression").textValue());
+      t.put("bodyColumn", s.path("bodyExpression").textValue());
       t.set("columns", s.has("columns") ? s.get("columns") : mapper.createArrayNode());
-      for (String f : List.of("implicitColumn", "bodyColumn")) {
-        if (t.get(f).isMissingNode()) {
-          t.putNull(f);
-        }
-      }
       t.put("createdAt", s.path("createdAt").asText());
       t.put("_warehouseId", warehouse);
       t.put("_kind", s.path("kind").asText("log"));
