@@ -3,10 +3,12 @@ package dev.chartwell.server;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.query.QueryCounters;
 import dev.chartwell.engine.query.QueryLimits;
+import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.charts.TableRoutes;
+import dev.chartwell.server.charts.TimestampRoutes;
 import dev.chartwell.server.clickstack.ResourceRoutes;
 import dev.chartwell.server.clickstack.Resources;
-import dev.chartwell.server.clickstack.SourceCatalog;
 import dev.chartwell.server.clickstack.SourceRoutes;
 import dev.chartwell.server.http.ApiServer;
 import dev.chartwell.server.http.Authenticator;
@@ -18,6 +20,7 @@ import dev.chartwell.server.management.KeyRoutes;
 import dev.chartwell.server.management.OrganizationRoutes;
 import dev.chartwell.server.management.ServiceRoutes;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.management.SingleMachineRoutes;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
 import java.io.IOException;
@@ -43,7 +46,7 @@ public final class ChartwellServer implements AutoCloseable {
   private final DataDirectory dataDirectory;
   private final Accounts accounts;
   private final Services services;
-  private final SourceCatalog catalog;
+  private final Catalog catalog;
   private final Resources resources;
   private final Engine engine;
   private final ApiServer api;
@@ -53,7 +56,7 @@ public final class ChartwellServer implements AutoCloseable {
       DataDirectory dataDirectory,
       Accounts accounts,
       Services services,
-      SourceCatalog catalog,
+      Catalog catalog,
       Resources resources,
       Engine engine,
       ApiServer api,
@@ -98,7 +101,7 @@ public final class ChartwellServer implements AutoCloseable {
     }
     Accounts accounts = null;
     Services services = null;
-    SourceCatalog catalog = null;
+    Catalog catalog = null;
     Resources resources = null;
     Accounts.Bootstrap boot = null;
     Engine engine;
@@ -112,8 +115,8 @@ public final class ChartwellServer implements AutoCloseable {
     }
     try {
       accounts = Accounts.open(dir.root(), json.mapper(), Clock.systemUTC());
-      catalog = SourceCatalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC());
-      SourceCatalog sources = catalog;
+      catalog = Catalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC());
+      Catalog sources = catalog;
       resources = Resources.open(dir.root(), json.mapper(), Clock.systemUTC());
       Resources owned = resources;
       Services[] holder = new Services[1];
@@ -149,12 +152,15 @@ public final class ChartwellServer implements AutoCloseable {
           new Authenticator.None(),
           config.maxRequestBytes(),
           req -> Response.json(200, Map.of("status", "ok")));
-      OrganizationRoutes.register(router, accounts, config.maxRequestBytes());
+      OrganizationRoutes.register(router, accounts, json, config.maxRequestBytes());
       KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
       ServiceRoutes.register(router, accounts, services, json, config.maxRequestBytes());
+      SingleMachineRoutes.register(router, accounts, services, json, config.maxRequestBytes());
       SourceRoutes.register(router, accounts, services, catalog, json, config.maxRequestBytes());
       ResourceRoutes.register(
           router, accounts, services, catalog, resources, json, config.maxRequestBytes());
+      TableRoutes.register(router, services, catalog, json, config.maxRequestBytes());
+      TimestampRoutes.register(router, services, catalog, resources, config.maxRequestBytes());
       ChartRoutes.register(
           router,
           services,
@@ -180,7 +186,6 @@ public final class ChartwellServer implements AutoCloseable {
                   boot.organization(),
                   services,
                   catalog,
-                  engine,
                   json.mapper(),
                   "http://" + host + ":" + api.port(),
                   line -> log.println("chartwell: " + line)));

@@ -2,10 +2,9 @@ package dev.chartwell.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.source.Event;
 import dev.chartwell.engine.source.Source;
-import dev.chartwell.server.clickstack.SourceCatalog;
+import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.management.Organization;
 import dev.chartwell.server.management.Services;
 import java.util.ArrayList;
@@ -46,8 +45,7 @@ final class Demo {
   static List<String> ensure(
       Organization org,
       Services services,
-      SourceCatalog catalog,
-      Engine engine,
+      Catalog catalog,
       ObjectMapper mapper,
       String baseUrl,
       java.util.function.Consumer<String> progress)
@@ -78,7 +76,7 @@ final class Demo {
     }
     String warehouse = services.get(org.id(), serviceId).get("dataWarehouseId").asText();
     String sourceId =
-        catalog.list(warehouse).stream()
+        catalog.sources(warehouse).stream()
             .filter(s -> s.get("name").asText().equals("demo-logs"))
             .findFirst()
             .map(s -> s.get("id").asText())
@@ -89,10 +87,10 @@ final class Demo {
                   def.put("kind", "log");
                   def.put("serviceNameExpression", "ServiceName");
                   def.put("severityTextExpression", "SeverityText");
-                  return catalog.create(warehouse, def).get("id").asText();
+                  return catalog.createSource(warehouse, def).get("id").asText();
                 });
     long end = System.currentTimeMillis();
-    Source source = engine.source(sourceId).orElseThrow();
+    Source source = catalog.engineSourceOf(warehouse, sourceId).orElseThrow();
     if (source.stats().rows() == 0) {
       progress.accept(
           String.format(

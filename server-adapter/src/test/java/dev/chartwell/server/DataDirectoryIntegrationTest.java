@@ -44,10 +44,11 @@ class DataDirectoryIntegrationTest {
   }
 
   @Test
-  void eventsComeBackAfterARestartAndDeletedSourcesAndServicesTakeTheirFiles() throws Exception {
+  void eventsComeBackAfterARestartAndDeletedTablesAndServicesTakeTheirFiles() throws Exception {
     String serviceId;
     String token;
     String kept;
+    String keptTable;
     String deleted;
     try (ChartwellServer server = TestServers.start(dataDir)) {
       HttpTestClient http = new HttpTestClient(server.port());
@@ -64,9 +65,16 @@ class DataDirectoryIntegrationTest {
       deleted = source(http, serviceId, "deleted");
       assertEquals(200, ingest(http, token, kept, 3_000).statusCode());
       assertEquals(200, ingest(http, token, deleted, 1_000).statusCode());
-      assertTrue(Files.isDirectory(engineSource(deleted)));
+      keptTable = tableId(http, token, "kept");
+      String deletedTable = tableId(http, token, "deleted");
+      assertTrue(Files.isDirectory(engineTable(deletedTable)));
       admin(http, "DELETE", SERVICES + "/" + serviceId + "/clickstack/sources/" + deleted, null);
-      assertFalse(Files.exists(engineSource(deleted)), "a deleted source's files go");
+      assertTrue(Files.isDirectory(engineTable(deletedTable)), "a source's table outlives it");
+      HttpResponse<String> gone =
+          http.send(
+              "DELETE", "/api/v2/tables/default/deleted", null, "Authorization", "Bearer " + token);
+      assertEquals(200, gone.statusCode(), gone.body());
+      assertFalse(Files.exists(engineTable(deletedTable)), "a deleted table's files go");
     }
     try (ChartwellServer server = TestServers.start(dataDir)) {
       HttpTestClient http = new HttpTestClient(server.port());
@@ -76,14 +84,22 @@ class DataDirectoryIntegrationTest {
         Thread.sleep(50);
       }
       admin(http, "DELETE", SERVICES + "/" + serviceId, null); // terminating, then gone
-      for (int i = 0; i < 200 && Files.exists(engineSource(kept)); i++) {
+      for (int i = 0; i < 200 && Files.exists(engineTable(keptTable)); i++) {
         Thread.sleep(50);
       }
-      assertFalse(Files.exists(engineSource(kept)), "its warehouse's sources go with the service");
+      assertFalse(Files.exists(engineTable(keptTable)), "its warehouse's tables go with it");
     }
   }
 
-  private Path engineSource(String id) {
+  static String tableId(HttpTestClient http, String token, String table) throws Exception {
+    HttpResponse<String> r =
+        http.send(
+            "GET", "/api/v2/tables/default/" + table, null, "Authorization", "Bearer " + token);
+    assertEquals(200, r.statusCode(), r.body());
+    return MAPPER.readTree(r.body()).get("data").get("id").textValue();
+  }
+
+  private Path engineTable(String id) {
     return dataDir.resolve("engine").resolve("sources").resolve(id);
   }
 

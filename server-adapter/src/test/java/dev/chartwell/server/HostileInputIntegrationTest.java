@@ -118,12 +118,20 @@ class HostileInputIntegrationTest {
     List<Endpoint> out = new ArrayList<>();
     String json = "application/json";
     out.add(new Endpoint("POST", BASE + "/keys", ADMIN, json));
+    out.add(new Endpoint("PATCH", BASE + "/keys/ADMIN", ADMIN, json));
+    out.add(new Endpoint("PATCH", BASE, ADMIN, json));
     out.add(new Endpoint("POST", BASE + "/services", ADMIN, json));
     out.add(new Endpoint("PATCH", svc, ADMIN, json));
     out.add(new Endpoint("PATCH", svc + "/state", ADMIN, json));
+    out.add(new Endpoint("PATCH", svc + "/scaling", ADMIN, json));
+    out.add(new Endpoint("PATCH", svc + "/replicaScaling", ADMIN, json));
+    out.add(new Endpoint("PATCH", svc + "/backupConfiguration", ADMIN, json));
+    out.add(new Endpoint("POST", svc + "/serviceQueryEndpoint", ADMIN, json));
+    out.add(new Endpoint("POST", cs + "/dashboards/validate", ADMIN, json));
+    out.add(new Endpoint("PUT", "/api/v2/tables/default/hostile", bearer, json));
     out.add(new Endpoint("POST", cs + "/sources", ADMIN, json));
     out.add(new Endpoint("PUT", cs + "/sources/" + sourceId, ADMIN, json));
-    for (String kind : List.of("dashboards", "alerts", "webhooks")) {
+    for (String kind : List.of("dashboards", "alerts", "webhooks", "saved-searches", "roles")) {
       out.add(new Endpoint("POST", cs + "/" + kind, ADMIN, json));
       out.add(new Endpoint("PUT", cs + "/" + kind + "/0123456789abcdef01234567", ADMIN, json));
     }
@@ -182,6 +190,12 @@ class HostileInputIntegrationTest {
               + wrong
               + "}");
     }
+    // Lists that are objects with members, where the rules between fields walk lists.
+    text.add(
+        "{\"name\":\"n\",\"roles\":{\"a\":\"admin\"},\"assignedRoleIds\":{\"a\":1},"
+            + "\"tiles\":{\"a\":{}},\"filters\":{\"a\":1},\"containers\":{\"a\":1},"
+            + "\"savedFilterValues\":{\"a\":1},\"columns\":{\"a\":1},\"permissions\":{\"a\":1},"
+            + "\"sourceId\":\"x\"}");
     text.add("[" + "1,".repeat(100_000) + "1]");
     text.add("{\"name\":\"" + "x".repeat(900_000) + "\"}");
     text.add("{\"tiles\":[" + "{\"id\":\"t\"},".repeat(20_000) + "{}]}");

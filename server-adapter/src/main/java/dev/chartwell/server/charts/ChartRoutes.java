@@ -22,7 +22,7 @@ import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.WritesRefusedException;
 import dev.chartwell.engine.storage.StorageFailedException;
 import dev.chartwell.parser.WhereLanguage;
-import dev.chartwell.server.clickstack.SourceCatalog;
+import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.ErrorCode;
@@ -88,18 +88,12 @@ public final class ChartRoutes {
   public static void register(
       Router router,
       Services services,
-      SourceCatalog catalog,
+      Catalog catalog,
       Engine engine,
       Json json,
       long maxRequestBytes,
       long maxIngestBytes) {
-    Authenticator bearer =
-        new Authenticator.Bearer(
-            token ->
-                services
-                    .byToken(token)
-                    .map(ServicePrincipal::new)
-                    .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "invalid token")));
+    Authenticator bearer = bearer(services);
     ObjectMapper events = JsonMapper.builder().build(); // doubles as doubles, for ingestion speed
     router.add(
         "POST",
@@ -107,7 +101,7 @@ public final class ChartRoutes {
         bearer,
         maxIngestBytes,
         EVENT_BODIES,
-        req -> ingest(req, catalog, engine, events));
+        req -> ingest(req, catalog, events));
     router.add(
         "POST",
         "/api/v2/charts/series",
@@ -116,14 +110,27 @@ public final class ChartRoutes {
         req -> query(req, catalog, engine, json));
   }
 
-  private static Response ingest(
-      Request req, SourceCatalog catalog, Engine engine, ObjectMapper mapper)
+  /**
+   * @param services the services, whose passwords are the tokens
+   * @return the Bearer authenticator of the chart and data interface
+   */
+  static Authenticator bearer(Services services) {
+    return new Authenticator.Bearer(
+        token ->
+            services
+                .byToken(token)
+                .map(ServicePrincipal::new)
+                .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "invalid token")));
+  }
+
+  private static Response ingest(Request req, Catalog catalog, ObjectMapper mapper)
       throws java.io.IOException {
     ServicePrincipal p = req.principal(ServicePrincipal.class);
     p.requireRunning();
     p.requireWritable();
     String sourceId = req.pathParam("sourceId");
-    Source source = ownSource(catalog, engine, p, sourceId, "source " + sourceId + " not found");
+    // The events go to the table the source reads.
+    Source source = ownSource(catalog, p, sourceId, "source " + sourceId + " not found");
     EventReader reader = new EventReader(mapper, source.spec().timestampColumn());
     try {
       readEvents(req, source, reader);
@@ -200,25 +207,34 @@ public final class ChartRoutes {
   }
 
   private static Source ownSource(
-      SourceCatalog catalog, Engine engine, ServicePrincipal p, String sourceId, String message) {
-    if (!catalog.warehouseOf(sourceId).filter(p.warehouseId()::equals).isPresent()) {
-      throw ApiException.notFound(message);
-    }
-    return engine.source(sourceId).orElseThrow(() -> ApiException.notFound(message));
+      Catalog catalog, ServicePrincipal p, String sourceId, String message) {
+    return catalog
+        .engineSourceOf(p.warehouseId(), sourceId)
+        .orElseThrow(() -> ApiException.notFound(message));
   }
 
-  private static Response query(Request req, SourceCatalog catalog, Engine engine, Json json)
+  private static Response query(Request req, Catalog catalog, Engine engine, Json json)
       throws java.io.IOException {
     ServicePrincipal p = req.principal(ServicePrincipal.class);
     p.requireRunning();
-    ChartQuery q = parse(json.readTree(req.bodyBytes()));
-    for (int i = 0; i < q.series().size(); i++) {
-      String id = q.series().get(i).sourceId();
-      if (id != null) { // a missing id is reported by the query's validation
-        ownSource(
-            catalog, engine, p, id, "series[" + i + "].sourceId: source " + id + " not found");
-      }
+    ChartQuery asked = parse(json.readTree(req.bodyBytes()));
+    // Each series reads the table of its source: the engine knows tables, not sources.
+    List<Series> series = new ArrayList<>();
+    for (int i = 0; i < asked.series().size(); i++) {
+      Series s = asked.series().get(i);
+      String id = s.sourceId();
+      String table =
+          id == null // a missing id is reported by the query's validation
+              ? null
+              : ownSource(catalog, p, id, "series[" + i + "].sourceId: source " + id + " not found")
+                  .id();
+      series.add(
+          new Series(
+              table, s.aggFn(), s.field(), s.level(), s.where(), s.whereLanguage(), s.groupBy()));
     }
+    ChartQuery q =
+        new ChartQuery(
+            asked.startTime(), asked.endTime(), asked.granularity(), series, asked.returnType());
     ChartResult result;
     QueryControl control = new QueryControl();
     req.onClientDisconnect(() -> control.cancel("the client disconnected"));

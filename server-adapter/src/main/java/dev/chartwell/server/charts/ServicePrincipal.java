@@ -15,6 +15,10 @@ record ServicePrincipal(ObjectNode service) implements Principal {
     return "service " + service.get("id").asText();
   }
 
+  String id() {
+    return service.get("id").asText();
+  }
+
   String warehouseId() {
     return service.get("dataWarehouseId").asText();
   }
@@ -35,7 +39,9 @@ record ServicePrincipal(ObjectNode service) implements Principal {
   void requireWritable() {
     if (service.path("isReadonly").asBoolean(false)) {
       throw ApiException.forbidden(
-          "service " + service.get("id").asText() + " is read-only and cannot ingest events");
+          "service "
+              + service.get("id").asText()
+              + " is read-only and cannot write events or tables");
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.chartwell.server.clickstack;
 
+import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
@@ -8,11 +9,12 @@ import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.KeyPrincipal;
 import dev.chartwell.server.management.Services;
-import java.util.Map;
+import java.util.function.Predicate;
 
 /**
- * {@code .../services/{serviceId}/clickstack/dashboards}, {@code .../alerts} and {@code
- * .../webhooks}: list, create, get (not for webhooks), replace and delete.
+ * {@code .../services/{serviceId}/clickstack/dashboards}, {@code .../alerts}, {@code .../webhooks},
+ * {@code .../saved-searches} and {@code .../roles}: list, create, get (not for webhooks), replace
+ * and delete; and {@code POST .../dashboards/validate}.
  */
 public final class ResourceRoutes {
   private static final String BASE =
@@ -24,8 +26,8 @@ public final class ResourceRoutes {
    * @param router where to add the routes
    * @param accounts keys (authentication)
    * @param services the services
-   * @param catalog the sources (tile sourceIds)
-   * @param resources dashboards, alerts and webhooks
+   * @param catalog the sources (tile, filter and saved search sourceIds)
+   * @param resources the resources
    * @param json the JSON codec
    * @param maxBodyBytes body limit
    */
@@ -33,13 +35,24 @@ public final class ResourceRoutes {
       Router router,
       Accounts accounts,
       Services services,
-      SourceCatalog catalog,
+      Catalog catalog,
       Resources resources,
       Json json,
       long maxBodyBytes) {
     Authenticator auth = accounts.basicAuthenticator();
-    for (Resources.Kind kind : Resources.Kind.values()) {
-      String base = BASE + kind.name().toLowerCase(java.util.Locale.ROOT) + "s";
+    // Before the dashboard routes, so that "validate" is never taken for a dashboard id.
+    router.add(
+        "POST",
+        BASE + "dashboards/validate",
+        auth,
+        maxBodyBytes,
+        req -> {
+          Scope s = service(req, services, false);
+          return Response.envelope(
+              resources.validateDashboard(json.readTree(req.bodyBytes()), s.sources(catalog)));
+        });
+    for (Kind kind : Kind.values()) {
+      String base = BASE + kind.path();
       router.add(
           "GET",
           base,
@@ -55,13 +68,9 @@ public final class ResourceRoutes {
             Scope s = service(req, services, true);
             return Response.envelope(
                 resources.put(
-                    kind,
-                    s.id(),
-                    null,
-                    json.readTree(req.bodyBytes()),
-                    src -> catalog.warehouseOf(src).filter(s.warehouse()::equals).isPresent()));
+                    kind, s.id(), null, json.readTree(req.bodyBytes()), s.sources(catalog)));
           });
-      if (kind != Resources.Kind.WEBHOOK) {
+      if (kind != Kind.WEBHOOK) {
         router.add(
             "GET",
             base + "/{id}",
@@ -84,7 +93,7 @@ public final class ResourceRoutes {
                     s.id(),
                     req.pathParam("id"),
                     json.readTree(req.bodyBytes()),
-                    src -> catalog.warehouseOf(src).filter(s.warehouse()::equals).isPresent()));
+                    s.sources(catalog)));
           });
       router.add(
           "DELETE",
@@ -92,16 +101,17 @@ public final class ResourceRoutes {
           auth,
           maxBodyBytes,
           req -> {
-            int alerts =
-                resources.delete(kind, service(req, services, true).id(), req.pathParam("id"));
-            return kind == Resources.Kind.DASHBOARD
-                ? Response.envelope(Map.of("deletedAlerts", alerts))
-                : Response.emptyEnvelope();
+            resources.delete(kind, service(req, services, true).id(), req.pathParam("id"));
+            return Response.emptyEnvelope();
           });
     }
   }
 
-  private record Scope(String id, String warehouse) {}
+  private record Scope(String id, String warehouse) {
+    Predicate<String> sources(Catalog catalog) {
+      return src -> catalog.warehouseOf(src).filter(warehouse::equals).isPresent();
+    }
+  }
 
   private static Scope service(Request req, Services services, boolean write) {
     var s = services.get(KeyPrincipal.organization(req, write), req.pathParam("serviceId"));

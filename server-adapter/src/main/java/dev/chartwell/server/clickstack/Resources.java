@@ -1,12 +1,15 @@
 package dev.chartwell.server.clickstack;
 
+import static dev.chartwell.engine.query.QueryValidationException.MAX_LISTED;
+import static dev.chartwell.engine.query.QueryValidationException.MAX_PROBLEM_LENGTH;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
-import dev.chartwell.server.validation.Names;
+import dev.chartwell.server.validation.Problems;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -14,62 +17,29 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.EnumMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Dashboards, alerts and webhooks of a service, durable in Chronicle Map. Every document carries
- * its service; ids of another service are 404s. Validation names each problem's path ({@code
- * tiles[3].config.select[0].aggFn}).
+ * The dashboards, alerts, webhooks, saved searches and roles of each service, durable in Chronicle
+ * Map. Every document carries its service ({@code _serviceId}); ids of another service are 404s.
+ * Each kind is checked by its own rules, which name each problem's path ({@code
+ * tiles[3].config.select[0].aggFn}); references between them are checked on write and followed on
+ * delete (a dashboard or saved search takes its alerts along; a webhook used by an alert stays).
  */
 public final class Resources implements AutoCloseable {
-  static final List<String> DISPLAY_TYPES =
-      List.of(
-          "line",
-          "stacked_bar",
-          "bar",
-          "table",
-          "number",
-          "pie",
-          "search",
-          "markdown",
-          "heatmap",
-          "event_patterns");
-  static final List<String> INTERVALS = List.of("1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d");
-  static final List<String> THRESHOLD_TYPES =
-      List.of(
-          "above",
-          "below",
-          "above_exclusive",
-          "below_or_equal",
-          "equal",
-          "not_equal",
-          "between",
-          "not_between");
-  static final List<String> WEBHOOK_SERVICES = List.of("generic", "slack", "incidentio");
-  static final int MAX_TILES = 500;
-  static final int MAX_SELECT = 20;
-
-  /** The three kinds of resource. */
-  public enum Kind {
-    /** dashboards with tiles. */
-    DASHBOARD,
-    /** tile alerts. */
-    ALERT,
-    /** notification destinations. */
-    WEBHOOK
-  }
-
   private final Map<Kind, JsonStore> stores;
+  private final ObjectMapper mapper;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
 
-  private Resources(Map<Kind, JsonStore> stores, Clock clock) {
+  private Resources(Map<Kind, JsonStore> stores, ObjectMapper mapper, Clock clock) {
     this.stores = stores;
+    this.mapper = mapper;
     this.clock = clock;
   }
 
@@ -81,31 +51,30 @@ public final class Resources implements AutoCloseable {
    * @throws IOException when a store cannot be opened
    */
   public static Resources open(Path dataDir, ObjectMapper mapper, Clock clock) throws IOException {
-    JsonStore dashboards = JsonStore.open(dataDir, Collection.DASHBOARDS, mapper);
-    JsonStore alerts = null;
+    Map<Kind, JsonStore> stores = new EnumMap<>(Kind.class);
     try {
-      alerts = JsonStore.open(dataDir, Collection.ALERTS, mapper);
-      JsonStore webhooks = JsonStore.open(dataDir, Collection.WEBHOOKS, mapper);
-      return new Resources(
-          Map.of(Kind.DASHBOARD, dashboards, Kind.ALERT, alerts, Kind.WEBHOOK, webhooks), clock);
-    } catch (IOException | RuntimeException e) {
-      dashboards.close();
-      if (alerts != null) {
-        alerts.close();
+      for (Kind kind : Kind.values()) {
+        stores.put(kind, JsonStore.open(dataDir, kind.collection(), mapper));
       }
+    } catch (IOException | RuntimeException e) {
+      stores.values().forEach(JsonStore::close);
       throw e;
     }
+    return new Resources(stores, mapper, clock);
   }
 
   /**
    * @param kind a kind
    * @param serviceId the service
-   * @return its resources of that kind, oldest first
+   * @return its resources of that kind, oldest first (roles: the predefined ones first)
    */
   public List<ObjectNode> list(Kind kind, String serviceId) {
-    return stores.get(kind).list(n -> n.path("_serviceId").asText().equals(serviceId)).stream()
-        .map(Resources::view)
-        .toList();
+    List<ObjectNode> out = new ArrayList<>();
+    if (kind == Kind.ROLE) {
+      out.addAll(RoleRules.predefined(mapper));
+    }
+    stored(kind, serviceId).forEach(n -> out.add(view(kind, n)));
+    return out;
   }
 
   /**
@@ -116,34 +85,68 @@ public final class Resources implements AutoCloseable {
    * @throws ApiException 404 when the service has no such resource
    */
   public ObjectNode get(Kind kind, String serviceId, String id) {
-    return view(stored(kind, serviceId, id));
+    if (kind == Kind.ROLE) {
+      for (ObjectNode r : RoleRules.predefined(mapper)) {
+        if (r.get("id").asText().equals(id)) {
+          return r;
+        }
+      }
+    }
+    return view(kind, stored(kind, serviceId, id));
   }
 
   /**
-   * Creates ({@code id == null}) or replaces a resource.
+   * @param kind a kind
+   * @param serviceId the service
+   * @param id a resource id
+   * @return its id and the times it was created and last updated, which the document's shapes of
+   *     dashboards and saved searches have no place for
+   * @throws ApiException 404 when the service has no such resource
+   */
+  public Map<String, Object> timestamps(Kind kind, String serviceId, String id) {
+    ObjectNode n = stored(kind, serviceId, id);
+    return Map.of(
+        "id",
+        id,
+        "createdAt",
+        n.get("createdAt").asText(),
+        "updatedAt",
+        n.get("updatedAt").asText());
+  }
+
+  /**
+   * Creates ({@code id == null}) or replaces a resource. An {@code id} in the body is ignored, as
+   * the document says of sources.
    *
    * @param kind the kind
    * @param serviceId the service
    * @param id the resource to replace, or {@code null} to create one
    * @param body the definition
-   * @param sourceExists whether a source id belongs to the service's warehouse
+   * @param sourceExists whether a source id names a source of the service's warehouse
    * @return the stored resource
    */
   public synchronized ObjectNode put(
       Kind kind, String serviceId, String id, JsonNode body, Predicate<String> sourceExists) {
+    if (kind == Kind.ROLE && id != null) {
+      RoleRules.requireCustom(id);
+    }
     ObjectNode old = id == null ? null : stored(kind, serviceId, id);
     if (!body.isObject()) {
       throw ApiException.badRequest("request body must be a JSON object");
     }
-    List<String> problems = new ArrayList<>();
     ObjectNode doc = ((ObjectNode) body).deepCopy();
+    doc.remove("id"); // the path names the resource: an answer sent back as it came is fine
+    Problems p = new Problems();
     switch (kind) {
-      case DASHBOARD -> dashboard(doc, old, sourceExists, problems);
-      case ALERT -> alert(doc, serviceId, problems);
-      case WEBHOOK -> ResourceRules.webhook(doc, problems);
+      case DASHBOARD -> DashboardRules.check(doc, old, sourceExists, this::newId, p);
+      case ALERT -> AlertRules.check(doc, (k, ref) -> find(k, serviceId, ref), p);
+      case WEBHOOK -> WebhookRules.check(doc, old, p);
+      case SAVED_SEARCH -> SavedSearchRules.check(doc, sourceExists, p);
+      case ROLE -> RoleRules.check(doc, old, p);
     }
-    if (!problems.isEmpty()) {
-      throw ApiException.badRequest(problems);
+    p.throwIfAny();
+    if (kind == Kind.ROLE) {
+      RoleRules.requireUniqueName(doc.get("name").textValue(), roleNames(serviceId, id));
     }
     String now = Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString();
     doc.put("id", old == null ? newId() : id);
@@ -154,45 +157,91 @@ public final class Resources implements AutoCloseable {
     }
     doc.put("_serviceId", serviceId);
     stores.get(kind).put(doc.get("id").asText(), doc);
-    return view(doc);
+    return view(kind, doc);
   }
 
   /**
-   * Deletes a resource. A dashboard takes its alerts along; a webhook still used by an alert cannot
-   * be deleted.
+   * Says what creating a dashboard would say, storing nothing ({@code POST
+   * .../dashboards/validate}).
+   *
+   * @param body the dashboard
+   * @param sourceExists whether a source id names a source of the service's warehouse
+   * @return {@code {valid, errors: [{path, message}], normalized}}, paths dot-separated ({@code
+   *     tiles.0.config.select}), normalized the dashboard with its defaults (no ids given) when
+   *     valid
+   */
+  public Map<String, Object> validateDashboard(JsonNode body, Predicate<String> sourceExists) {
+    if (!body.isObject()) {
+      throw ApiException.badRequest("request body must be a JSON object");
+    }
+    ObjectNode doc = ((ObjectNode) body).deepCopy();
+    Problems p = new Problems();
+    DashboardRules.check(doc, null, sourceExists, null, p);
+    if (p.isEmpty()) {
+      Collection.DASHBOARDS.sizeProblem(doc.toString()).ifPresent(tooLarge -> p.add("", tooLarge));
+    }
+    // As many as a 400 would name, and how many more there are.
+    List<Map<String, String>> errors = new ArrayList<>();
+    List<Problems.Problem> found = p.list();
+    for (Problems.Problem problem : found.subList(0, Math.min(found.size(), MAX_LISTED))) {
+      errors.add(error(problem.path().replaceAll("\\[(\\d+)]", ".$1"), problem.message()));
+    }
+    if (found.size() > MAX_LISTED) {
+      errors.add(error("", "and " + (found.size() - MAX_LISTED) + " more"));
+    }
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("valid", errors.isEmpty());
+    result.put("errors", errors);
+    result.put("normalized", errors.isEmpty() ? doc : null);
+    return result;
+  }
+
+  private static Map<String, String> error(String path, String message) {
+    Map<String, String> e = new LinkedHashMap<>();
+    e.put("path", path);
+    int cut = MAX_PROBLEM_LENGTH;
+    if (message.length() > cut && Character.isHighSurrogate(message.charAt(cut - 1))) {
+      cut--; // never half a character
+    }
+    e.put("message", message.length() > cut ? message.substring(0, cut) + "..." : message);
+    return e;
+  }
+
+  /**
+   * Deletes a resource. A dashboard or saved search takes its alerts along; a webhook still used by
+   * an alert cannot be deleted; predefined roles cannot be deleted.
    *
    * @param kind the kind
    * @param serviceId the service
    * @param id the resource
-   * @return how many alerts were deleted with it
-   * @throws ApiException 409 for a webhook used by an alert
+   * @throws ApiException 404, or 409 for a webhook used by an alert and a predefined role
    */
-  public synchronized int delete(Kind kind, String serviceId, String id) {
-    stored(kind, serviceId, id);
-    int alerts = 0;
-    if (kind == Kind.WEBHOOK) {
-      for (ObjectNode a : list(Kind.ALERT, serviceId)) {
-        if (a.path("channel").path("webhookId").asText().equals(id)) {
-          throw ApiException.conflict(
-              "webhook "
-                  + id
-                  + " is used by alert "
-                  + a.get("id").asText()
-                  + (a.path("name").isTextual() ? " ('" + a.get("name").asText() + "')" : "")
-                  + "; delete or change that alert first");
-        }
-      }
+  public synchronized void delete(Kind kind, String serviceId, String id) {
+    if (kind == Kind.ROLE) {
+      RoleRules.requireCustom(id);
     }
-    if (kind == Kind.DASHBOARD) {
-      for (ObjectNode a : list(Kind.ALERT, serviceId)) {
-        if (a.path("dashboardId").asText().equals(id)) {
-          stores.get(Kind.ALERT).remove(a.get("id").asText());
-          alerts++;
-        }
+    stored(kind, serviceId, id);
+    for (ObjectNode a : stored(Kind.ALERT, serviceId)) {
+      boolean uses =
+          switch (kind) {
+            case WEBHOOK -> a.path("channel").path("webhookId").asText().equals(id);
+            case DASHBOARD -> a.path("dashboardId").asText().equals(id);
+            case SAVED_SEARCH -> a.path("savedSearchId").asText().equals(id);
+            default -> false;
+          };
+      if (uses && kind == Kind.WEBHOOK) {
+        throw ApiException.conflict(
+            "webhook "
+                + id
+                + " is used by alert "
+                + a.get("id").asText()
+                + (a.path("name").isTextual() ? " ('" + a.get("name").asText() + "')" : "")
+                + "; delete or change that alert first");
+      } else if (uses) {
+        stores.get(Kind.ALERT).remove(a.get("id").asText());
       }
     }
     stores.get(kind).remove(id);
-    return alerts;
   }
 
   /**
@@ -202,166 +251,24 @@ public final class Resources implements AutoCloseable {
    */
   public synchronized void dropService(String serviceId) {
     for (Kind kind : Kind.values()) {
-      for (ObjectNode n : list(kind, serviceId)) {
+      for (ObjectNode n : stored(kind, serviceId)) {
         stores.get(kind).remove(n.get("id").asText());
       }
     }
   }
 
-  private void dashboard(
-      ObjectNode d, ObjectNode old, Predicate<String> sourceExists, List<String> p) {
-    ResourceRules.requiredText(d, "name", "", p);
-    JsonNode tags = d.get("tags");
-    if (tags == null || tags.isNull()) {
-      d.putArray("tags");
-    } else if (!tags.isArray() || !ResourceRules.allText(tags)) {
-      p.add("tags: must be an array of strings");
-    } else {
-      for (int i = 0; i < tags.size(); i++) {
-        ResourceRules.add(p, Names.name("tags[" + i + "]", tags.get(i).textValue()));
+  private List<String> roleNames(String serviceId, String except) {
+    List<String> names = new ArrayList<>();
+    for (ObjectNode r : list(Kind.ROLE, serviceId)) {
+      if (!r.get("id").asText().equals(except)) {
+        names.add(r.get("name").asText());
       }
     }
-    JsonNode tiles = d.get("tiles");
-    if (tiles == null || !tiles.isArray()) {
-      p.add("tiles: is required (an array)");
-      return;
-    }
-    if (tiles.size() > MAX_TILES) {
-      p.add("tiles: at most " + MAX_TILES + " tiles, got " + tiles.size());
-      return;
-    }
-    Set<String> oldIds = new HashSet<>();
-    if (old != null) {
-      old.path("tiles").forEach(t -> oldIds.add(t.path("id").asText()));
-    }
-    Set<String> used = new HashSet<>();
-    for (int i = 0; i < tiles.size(); i++) {
-      String path = "tiles[" + i + "]";
-      JsonNode t = tiles.get(i);
-      if (!t.isObject()) {
-        p.add(path + ": must be an object");
-        continue;
-      }
-      ObjectNode tile = (ObjectNode) t;
-      ResourceRules.requiredText(tile, "name", path + ".", p);
-      ResourceRules.integer(tile, "x", 0, 23, path, p);
-      ResourceRules.integer(tile, "y", 0, Integer.MAX_VALUE, path, p);
-      ResourceRules.integer(tile, "w", 1, 24, path, p);
-      ResourceRules.integer(tile, "h", 1, Integer.MAX_VALUE, path, p);
-      String id = tile.path("id").isTextual() ? tile.get("id").textValue() : null;
-      // PUT keeps the ids of tiles that match existing ones and gives every other tile a new id.
-      tile.put("id", id != null && oldIds.contains(id) && used.add(id) ? id : newId());
-      used.add(tile.get("id").asText());
-      JsonNode c = tile.get("config");
-      if (c == null || !c.isObject()) {
-        p.add(path + ".config: is required (an object)");
-        continue;
-      }
-      String cp = path + ".config";
-      String display = c.path("displayType").isTextual() ? c.get("displayType").textValue() : null;
-      if (display == null || !DISPLAY_TYPES.contains(display)) {
-        p.add(cp + ".displayType: must be one of " + String.join(", ", DISPLAY_TYPES));
-      }
-      if (!c.path("sourceId").isTextual()) {
-        p.add(cp + ".sourceId: is required");
-      } else if (!sourceExists.test(c.get("sourceId").textValue())) {
-        p.add(
-            cp
-                + ".sourceId: source "
-                + c.get("sourceId").textValue()
-                + " does not exist in this service");
-      }
-      JsonNode select = c.get("select");
-      if (select == null || !select.isArray() || select.size() < 1 || select.size() > MAX_SELECT) {
-        p.add(cp + ".select: must hold 1 to " + MAX_SELECT + " items");
-      } else {
-        for (int j = 0; j < select.size(); j++) {
-          ResourceRules.selectItem(select.get(j), cp + ".select[" + j + "]", p);
-        }
-      }
-      JsonNode groupBy = c.get("groupBy");
-      if (groupBy != null
-          && !groupBy.isNull()
-          && !groupBy.isTextual()
-          && !(groupBy.isArray() && ResourceRules.allText(groupBy))) {
-        p.add(cp + ".groupBy: must be a field name or an array of field names");
-      } else if (groupBy != null && groupBy.isTextual()) {
-        ResourceRules.add(p, Names.expression(cp + ".groupBy", groupBy.textValue()));
-      } else if (groupBy != null && groupBy.isArray()) {
-        for (int j = 0; j < groupBy.size(); j++) {
-          ResourceRules.add(
-              p, Names.expression(cp + ".groupBy[" + j + "]", groupBy.get(j).textValue()));
-        }
-      }
-    }
+    return names;
   }
 
-  private void alert(ObjectNode a, String serviceId, List<String> p) {
-    String source = a.path("source").isTextual() ? a.get("source").textValue() : "tile";
-    if (!source.equals("tile")) {
-      p.add("source: must be tile (alerts on saved searches are not supported)");
-    }
-    a.put("source", "tile");
-    String dashboardId =
-        a.path("dashboardId").isTextual() ? a.get("dashboardId").textValue() : null;
-    String tileId = a.path("tileId").isTextual() ? a.get("tileId").textValue() : null;
-    if (dashboardId == null) {
-      p.add("dashboardId: is required");
-    }
-    if (tileId == null) {
-      p.add("tileId: is required");
-    }
-    if (dashboardId != null) {
-      ObjectNode dashboard = find(Kind.DASHBOARD, serviceId, dashboardId);
-      if (dashboard == null) {
-        p.add("dashboardId: dashboard " + dashboardId + " does not exist in this service");
-      } else if (tileId != null) {
-        boolean found = false;
-        for (JsonNode t : dashboard.path("tiles")) {
-          found |= t.path("id").asText().equals(tileId);
-        }
-        if (!found) {
-          p.add("tileId: tile " + tileId + " does not exist on dashboard " + dashboardId);
-        }
-      }
-    }
-    if (!a.path("threshold").isNumber()) {
-      p.add("threshold: is required (a number)");
-    }
-    ResourceRules.oneOf(a, "interval", INTERVALS, p);
-    ResourceRules.oneOf(a, "thresholdType", THRESHOLD_TYPES, p);
-    String type = a.path("thresholdType").asText();
-    if (type.equals("between") || type.equals("not_between")) {
-      if (!a.path("thresholdMax").isNumber()) {
-        p.add("thresholdMax: is required for " + type);
-      } else if (a.path("threshold").isNumber()
-          && a.get("thresholdMax").doubleValue() < a.get("threshold").doubleValue()) {
-        p.add("thresholdMax: must be at least threshold");
-      }
-    }
-    JsonNode channel = a.get("channel");
-    if (channel == null || !channel.isObject()) {
-      p.add("channel: is required ({\"type\":\"webhook\",\"webhookId\":...})");
-    } else {
-      if (!channel.path("type").asText().equals("webhook")) {
-        p.add("channel.type: must be webhook");
-      }
-      String webhookId =
-          channel.path("webhookId").isTextual() ? channel.get("webhookId").textValue() : null;
-      if (webhookId == null) {
-        p.add("channel.webhookId: is required");
-      } else if (find(Kind.WEBHOOK, serviceId, webhookId) == null) {
-        p.add("channel.webhookId: webhook " + webhookId + " does not exist in this service");
-      }
-    }
-    for (String f : List.of("name", "message", "note")) {
-      if (a.has(f) && !a.get(f).isNull() && !a.get(f).isTextual()) {
-        p.add(f + ": must be a string");
-      }
-    }
-    if (a.path("name").isTextual()) {
-      ResourceRules.add(p, Names.name("name", a.get("name").textValue()));
-    }
+  private List<ObjectNode> stored(Kind kind, String serviceId) {
+    return stores.get(kind).list(n -> n.path("_serviceId").asText().equals(serviceId));
   }
 
   private ObjectNode find(Kind kind, String serviceId, String id) {
@@ -375,8 +282,7 @@ public final class Resources implements AutoCloseable {
   private ObjectNode stored(Kind kind, String serviceId, String id) {
     ObjectNode n = find(kind, serviceId, id);
     if (n == null) {
-      throw ApiException.notFound(
-          kind.name().toLowerCase(java.util.Locale.ROOT) + " " + id + " does not exist");
+      throw ApiException.notFound(kind.noun() + " " + id + " does not exist");
     }
     return n;
   }
@@ -387,9 +293,10 @@ public final class Resources implements AutoCloseable {
     return HexFormat.of().formatHex(b);
   }
 
-  static ObjectNode view(ObjectNode n) {
+  private static ObjectNode view(Kind kind, ObjectNode n) {
     ObjectNode v = n.deepCopy();
     v.remove("_serviceId");
+    v.remove(kind.hidden());
     return v;
   }
 

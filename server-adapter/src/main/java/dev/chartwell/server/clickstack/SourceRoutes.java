@@ -1,5 +1,6 @@
 package dev.chartwell.server.clickstack;
 
+import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
@@ -32,7 +33,7 @@ public final class SourceRoutes {
       Router router,
       Accounts accounts,
       Services services,
-      SourceCatalog catalog,
+      Catalog catalog,
       Json json,
       long maxBodyBytes) {
     Authenticator auth = accounts.basicAuthenticator();
@@ -41,7 +42,7 @@ public final class SourceRoutes {
         BASE,
         auth,
         maxBodyBytes,
-        req -> Response.envelope(catalog.list(warehouse(req, services, false))));
+        req -> Response.envelope(catalog.sources(warehouse(req, services, false))));
     router.add(
         "POST",
         BASE,
@@ -49,7 +50,8 @@ public final class SourceRoutes {
         maxBodyBytes,
         req ->
             Response.envelope(
-                catalog.create(warehouse(req, services, true), json.readTree(req.bodyBytes()))));
+                catalog.createSource(
+                    warehouse(req, services, true), json.readTree(req.bodyBytes()))));
     router.add(
         "GET",
         BASE + "/{sourceId}",
@@ -57,7 +59,7 @@ public final class SourceRoutes {
         maxBodyBytes,
         req ->
             Response.envelope(
-                catalog.get(warehouse(req, services, false), req.pathParam("sourceId"))));
+                catalog.source(warehouse(req, services, false), req.pathParam("sourceId"))));
     router.add(
         "PUT",
         BASE + "/{sourceId}",
@@ -65,7 +67,7 @@ public final class SourceRoutes {
         maxBodyBytes,
         req ->
             Response.envelope(
-                catalog.replace(
+                catalog.replaceSource(
                     warehouse(req, services, true),
                     req.pathParam("sourceId"),
                     json.readTree(req.bodyBytes()))));
@@ -75,7 +77,7 @@ public final class SourceRoutes {
         auth,
         maxBodyBytes,
         req -> {
-          catalog.delete(warehouse(req, services, true), req.pathParam("sourceId"));
+          catalog.deleteSource(warehouse(req, services, true), req.pathParam("sourceId"));
           return Response.emptyEnvelope();
         });
   }

@@ -134,11 +134,19 @@ final class Dispatcher extends Handler.Abstract {
             request.getHttpURI().getQuery(),
             match.params(),
             headers,
+            remoteAddress(request),
             principal,
             body,
             route.maxBodyBytes(),
             exchange.watch);
     return route.handler().handle(req);
+  }
+
+  private static java.net.InetAddress remoteAddress(org.eclipse.jetty.server.Request request) {
+    return request.getConnectionMetaData().getRemoteSocketAddress()
+            instanceof java.net.InetSocketAddress inet
+        ? inet.getAddress()
+        : null;
   }
 
   private static Object body(Response response, String requestId) {

@@ -2,9 +2,12 @@ package dev.chartwell.server.http;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpFields;
@@ -17,8 +20,9 @@ public final class Request {
   private final String method;
   private final String path;
   private final Map<String, String> pathParams;
-  private final Map<String, String> query;
+  private final Map<String, List<String>> query;
   private final HttpFields headers;
+  private final InetAddress remoteAddress;
   private final Principal principal;
   private final InputStream body;
   private final long maxBodyBytes;
@@ -30,6 +34,7 @@ public final class Request {
       String rawQuery,
       Map<String, String> pathParams,
       HttpFields headers,
+      InetAddress remoteAddress,
       Principal principal,
       InputStream body,
       long maxBodyBytes,
@@ -39,6 +44,7 @@ public final class Request {
     this.pathParams = Map.copyOf(pathParams);
     this.query = parseQuery(rawQuery);
     this.headers = headers;
+    this.remoteAddress = remoteAddress;
     this.principal = principal;
     this.body = body;
     this.maxBodyBytes = maxBodyBytes;
@@ -76,7 +82,22 @@ public final class Request {
    * @return its (first) value, if present
    */
   public Optional<String> queryParam(String name) {
-    return Optional.ofNullable(query.get(name));
+    return queryParams(name).stream().findFirst();
+  }
+
+  /**
+   * @param name a query-string parameter that may repeat ({@code ?filter=a&filter=b})
+   * @return its values in order, empty when absent
+   */
+  public List<String> queryParams(String name) {
+    return query.getOrDefault(name, List.of());
+  }
+
+  /**
+   * @return the client's IP address, or {@code null} when the connection has none (not TCP)
+   */
+  public InetAddress remoteAddress() {
+    return remoteAddress;
   }
 
   /**
@@ -140,8 +161,8 @@ public final class Request {
     return maxBodyBytes;
   }
 
-  private static Map<String, String> parseQuery(String raw) {
-    Map<String, String> out = new LinkedHashMap<>();
+  private static Map<String, List<String>> parseQuery(String raw) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
     if (raw == null || raw.isEmpty()) {
       return out;
     }
@@ -153,9 +174,8 @@ public final class Request {
       String k = eq < 0 ? pair : pair.substring(0, eq);
       String v = eq < 0 ? "" : pair.substring(eq + 1);
       try {
-        out.putIfAbsent(
-            URLDecoder.decode(k, StandardCharsets.UTF_8),
-            URLDecoder.decode(v, StandardCharsets.UTF_8));
+        out.computeIfAbsent(URLDecoder.decode(k, StandardCharsets.UTF_8), x -> new ArrayList<>())
+            .add(URLDecoder.decode(v, StandardCharsets.UTF_8));
       } catch (IllegalArgumentException e) {
         throw ApiException.badRequest("malformed query string near '" + pair + "'");
       }

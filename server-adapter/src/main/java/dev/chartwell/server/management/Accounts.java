@@ -1,6 +1,7 @@
 package dev.chartwell.server.management;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
@@ -13,7 +14,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -23,14 +23,14 @@ import java.util.UUID;
  */
 public final class Accounts implements AutoCloseable {
   private final DocumentStore organizations;
-  private final DocumentStore keys;
+  private final ApiKeys keys;
   private final ObjectMapper mapper;
   private final SecretHasher hasher;
   private final Clock clock;
 
   private Accounts(
       DocumentStore organizations,
-      DocumentStore keys,
+      ApiKeys keys,
       ObjectMapper mapper,
       SecretHasher hasher,
       Clock clock) {
@@ -44,15 +44,17 @@ public final class Accounts implements AutoCloseable {
   /**
    * @param dataDir the data directory
    * @param mapper JSON codec for the stored documents
-   * @param clock time source for {@code createdAt}
+   * @param clock time source for {@code createdAt}, key expiry and last use
    * @return the opened accounts
    * @throws IOException when the stores cannot be opened
    */
   public static Accounts open(Path dataDir, ObjectMapper mapper, Clock clock) throws IOException {
     DocumentStore orgs = DocumentStore.open(dataDir, Collection.ORGANIZATIONS);
     try {
-      DocumentStore keys = DocumentStore.open(dataDir, Collection.API_KEYS);
-      return new Accounts(orgs, keys, mapper, new SecretHasher(), clock);
+      SecretHasher hasher = new SecretHasher();
+      ApiKeys keys =
+          new ApiKeys(DocumentStore.open(dataDir, Collection.API_KEYS), mapper, hasher, clock);
+      return new Accounts(orgs, keys, mapper, hasher, clock);
     } catch (IOException | RuntimeException e) {
       orgs.close();
       throw e;
@@ -109,50 +111,45 @@ public final class Accounts implements AutoCloseable {
                 .map(this::readOrg)
                 .orElseGet(() -> createOrganization(UUID.randomUUID().toString(), tier, paid));
     if (!org.tier().equals(tier) || org.paid() != paid) {
-      org = new Organization(org.id(), org.name(), tier, paid, org.createdAt());
+      org =
+          new Organization(
+              org.id(), org.name(), tier, paid, org.createdAt(), org.enableCoreDumps());
       organizations.put(org.id(), write(org));
     }
     if (keyId.isPresent()) {
-      StoredKey existing = key(keyId.get()).orElse(null);
-      if (existing != null
-          && existing.organizationId().equals(org.id())
-          && existing.canWrite()
-          && hasher.matches(secret.orElseThrow(), existing.salt(), existing.hash())) {
-        return new Bootstrap(org, existing.keyId(), Optional.empty());
+      StoredKey existing = keys.byKeyId(keyId.get()).orElse(null);
+      boolean same =
+          existing != null
+              && existing.organizationId().equals(org.id())
+              && existing.canWrite()
+              && existing.unusableReason(clock.instant()) == null
+              && hasher.matches(secret.orElseThrow(), existing.salt(), existing.hash());
+      if (!same) {
+        keys.putAdmin(keyId.get(), org.id(), secret.orElseThrow());
       }
-      storeKey(keyId.get(), org.id(), "bootstrap admin", secret.orElseThrow());
       return new Bootstrap(org, keyId.get(), Optional.empty());
     }
-    String orgIdFinal = org.id();
-    Optional<StoredKey> admin =
-        keys.values().stream()
-            .map(this::readKey)
-            .filter(k -> k.organizationId().equals(orgIdFinal) && k.canWrite())
-            .findFirst();
+    Optional<StoredKey> admin = keys.anyUsableAdmin(org.id());
     if (admin.isPresent()) {
       return new Bootstrap(org, admin.get().keyId(), Optional.empty());
     }
-    String newId = hasher.randomToken(20).toUpperCase(Locale.ROOT);
+    String newId = keys.newKeyId();
     String newSecret = hasher.randomToken(40);
-    storeKey(newId, org.id(), "bootstrap admin", newSecret);
+    keys.putAdmin(newId, org.id(), newSecret);
     return new Bootstrap(org, newId, Optional.of(newSecret));
   }
 
   /**
    * The HTTP Basic verifier of the management API.
    *
-   * @return a verifier that answers 401 for unknown keys and wrong secrets
+   * @return a verifier that answers 401 for unknown, disabled and expired keys and wrong secrets
    */
   public Authenticator basicAuthenticator() {
     return new Authenticator.Basic(this::verify);
   }
 
   private KeyPrincipal verify(String keyId, String secret) {
-    StoredKey k = key(keyId).orElse(null);
-    if (k == null || !hasher.matches(secret, k.salt(), k.hash())) {
-      throw Authenticator.unauthorized("invalid API key id or secret", basicAuthenticator());
-    }
-    return new KeyPrincipal(k);
+    return new KeyPrincipal(keys.verify(keyId, secret, basicAuthenticator()));
   }
 
   /**
@@ -164,11 +161,27 @@ public final class Accounts implements AutoCloseable {
   }
 
   /**
-   * @param keyId a key id
-   * @return the key, if it exists
+   * Changes an organization's name and core-dump setting ({@code OrganizationPatchRequest}).
+   *
+   * @param id the organization
+   * @param body the patch
+   * @return the organization
    */
-  public Optional<StoredKey> key(String keyId) {
-    return keys.get(keyId).map(this::readKey);
+  public synchronized Organization updateOrganization(String id, JsonNode body) {
+    OrganizationRules.Change change = OrganizationRules.patch(body);
+    Organization o =
+        organization(id)
+            .orElseThrow(() -> ApiException.notFound("organization " + id + " does not exist"));
+    Organization updated =
+        new Organization(
+            o.id(),
+            change.name().orElse(o.name()),
+            o.tier(),
+            o.paid(),
+            o.createdAt(),
+            change.enableCoreDumps().orElse(o.coreDumpsEnabled()));
+    organizations.put(id, write(updated));
+    return updated;
   }
 
   /**
@@ -176,12 +189,17 @@ public final class Accounts implements AutoCloseable {
    * @return its keys, oldest first
    */
   public List<StoredKey> keys(String organizationId) {
-    return keys.values().stream()
-        .map(this::readKey)
-        .filter(k -> k.organizationId().equals(organizationId))
-        .sorted(
-            java.util.Comparator.comparing(StoredKey::createdAt).thenComparing(StoredKey::keyId))
-        .toList();
+    return keys.list(organizationId);
+  }
+
+  /**
+   * @param organizationId the organization of the path
+   * @param idOrKeyId a key's UUID or its key id
+   * @return the key
+   * @throws ApiException 404 when the organization has no such key
+   */
+  public StoredKey key(String organizationId, String idOrKeyId) {
+    return keys.find(organizationId, idOrKeyId);
   }
 
   /**
@@ -194,41 +212,34 @@ public final class Accounts implements AutoCloseable {
 
   /**
    * @param organizationId the organization
-   * @param name display name
-   * @param roles {@code admin} and/or {@code developer}
+   * @param body the request ({@code ApiKeyPostRequest})
    * @return the key and its secret
    */
-  public synchronized CreatedKey createKey(String organizationId, String name, List<String> roles) {
-    String keyId;
-    do {
-      keyId = hasher.randomToken(20).toUpperCase(Locale.ROOT);
-    } while (keys.get(keyId).isPresent());
-    String secret = hasher.randomToken(40);
-    SecretHasher.Hashed h = hasher.hash(secret);
-    StoredKey key =
-        new StoredKey(keyId, organizationId, name, List.copyOf(roles), h.salt(), h.hash(), now());
-    keys.put(keyId, write(key));
-    return new CreatedKey(key, secret);
+  public CreatedKey createKey(String organizationId, JsonNode body) {
+    return keys.create(organizationId, KeyRules.create(body, clock.instant()));
+  }
+
+  /**
+   * @param organizationId the organization
+   * @param idOrKeyId the key
+   * @param body the request ({@code ApiKeyPatchRequest})
+   * @return the changed key
+   */
+  public StoredKey updateKey(String organizationId, String idOrKeyId, JsonNode body) {
+    return keys.update(organizationId, idOrKeyId, KeyRules.patch(body, clock.instant()));
   }
 
   /**
    * Deletes a key; it stops working for the next request.
    *
    * @param organizationId the organization of the path
-   * @param keyId the key
-   * @throws ApiException 404 when the organization has no such key, 409 when it is the last admin
-   *     key
+   * @param idOrKeyId the key
+   * @param caller the key of the request, which cannot delete itself
+   * @throws ApiException 404 when the organization has no such key, 409 for the caller's own key
+   *     and the last admin key
    */
-  public synchronized void deleteKey(String organizationId, String keyId) {
-    StoredKey key =
-        key(keyId)
-            .filter(k -> k.organizationId().equals(organizationId))
-            .orElseThrow(() -> ApiException.notFound("API key " + keyId + " does not exist"));
-    if (key.canWrite() && keys(organizationId).stream().filter(StoredKey::canWrite).count() == 1) {
-      throw ApiException.conflict(
-          "API key " + keyId + " is the last admin key of the organization and cannot be deleted");
-    }
-    keys.remove(keyId);
+  public void deleteKey(String organizationId, String idOrKeyId, StoredKey caller) {
+    keys.delete(organizationId, idOrKeyId, caller);
   }
 
   /**
@@ -245,16 +256,9 @@ public final class Accounts implements AutoCloseable {
   }
 
   private Organization createOrganization(String id, String tier, boolean paid) {
-    Organization org = new Organization(id, "chartwell", tier, paid, now());
+    Organization org = new Organization(id, "chartwell", tier, paid, now(), true);
     organizations.put(id, write(org));
     return org;
-  }
-
-  private void storeKey(String keyId, String orgId, String name, String secret) {
-    SecretHasher.Hashed h = hasher.hash(secret);
-    keys.put(
-        keyId,
-        write(new StoredKey(keyId, orgId, name, List.of("admin"), h.salt(), h.hash(), now())));
   }
 
   private String now() {
@@ -262,22 +266,14 @@ public final class Accounts implements AutoCloseable {
   }
 
   private Organization readOrg(String json) {
-    return read(json, Organization.class);
-  }
-
-  private StoredKey readKey(String json) {
-    return read(json, StoredKey.class);
-  }
-
-  private <T> T read(String json, Class<T> type) {
     try {
-      return mapper.readValue(json, type);
+      return mapper.readValue(json, Organization.class);
     } catch (JsonProcessingException e) {
-      throw new UncheckedIOException("corrupt stored document", e);
+      throw new UncheckedIOException("corrupt stored organization", e);
     }
   }
 
-  private String write(Object value) {
+  private String write(Organization value) {
     try {
       return mapper.writeValueAsString(value);
     } catch (JsonProcessingException e) {

@@ -17,6 +17,26 @@ public record KeyPrincipal(StoredKey key) implements Principal {
   }
 
   /**
+   * The key of a request, once it is known to be allowed from the client's address.
+   *
+   * @param req a request authenticated with an API key
+   * @return its principal
+   * @throws ApiException 403 when the key's IP access list does not hold the client's address
+   */
+  public static KeyPrincipal of(Request req) {
+    KeyPrincipal p = req.principal(KeyPrincipal.class);
+    if (!p.key.allows(req.remoteAddress())) {
+      throw ApiException.forbidden(
+          "API key "
+              + p.key.keyId()
+              + " may not be used from "
+              + (req.remoteAddress() == null ? "this client" : req.remoteAddress().getHostAddress())
+              + " (see its ipAccessList)");
+    }
+    return p;
+  }
+
+  /**
    * @throws ApiException 403 when the key has only the read-only developer role
    */
   public void requireWrite() {
@@ -28,16 +48,18 @@ public record KeyPrincipal(StoredKey key) implements Principal {
 
   /**
    * The organization named by a request's path ({@code organizationId}), once the request's key is
-   * known to belong to it and, for a change, to be allowed to write.
+   * known to belong to it, to be allowed from the client's address and, for a change, to be allowed
+   * to write.
    *
    * @param req a request authenticated with an API key
    * @param write whether the request changes something
    * @return the organization id
-   * @throws ApiException 403 when the key belongs to another organization or is read-only
+   * @throws ApiException 403 when the key belongs to another organization, is not allowed from the
+   *     client's address, or is read-only
    */
   public static String organization(Request req, boolean write) {
     String organizationId = req.pathParam("organizationId");
-    KeyPrincipal key = req.principal(KeyPrincipal.class);
+    KeyPrincipal key = of(req);
     key.requireOrganization(organizationId);
     if (write) {
       key.requireWrite();

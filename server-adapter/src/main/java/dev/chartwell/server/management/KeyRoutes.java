@@ -4,19 +4,15 @@ import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
-import dev.chartwell.server.validation.Names;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * {@code GET/POST /v1/organizations/{organizationId}/keys} and {@code DELETE .../keys/{keyId}}:
- * list (never secrets), create (the secret is shown once), delete (not the last admin key).
+ * {@code /v1/organizations/{organizationId}/keys}: list (never secrets), create (the secret is
+ * shown once), and {@code /keys/{keyId}} (the key's UUID, or its key id): get, update, delete (not
+ * the last admin key, not the key of the request).
  */
 public final class KeyRoutes {
-  static final Set<String> ROLES = Set.of("admin", "developer");
   private static final String BASE = "/v1/organizations/{organizationId}/keys";
 
   private KeyRoutes() {}
@@ -45,25 +41,7 @@ public final class KeyRoutes {
         maxBodyBytes,
         req -> {
           String org = KeyPrincipal.organization(req, true);
-          BodyReader body = BodyReader.of(json.readTree(req.bodyBytes()), Set.of("name", "roles"));
-          String name = body.string("name", true).orElse(null);
-          String nameProblem = name == null ? null : Names.name("name", name);
-          if (nameProblem != null) {
-            body.problem(nameProblem);
-          }
-          java.util.Optional<List<String>> given = body.strings("roles", true);
-          List<String> roles = given.orElse(List.of());
-          if (given.isPresent() && roles.isEmpty()) {
-            body.problem("roles: must hold at least one role");
-          }
-          for (int i = 0; i < roles.size(); i++) {
-            if (!ROLES.contains(roles.get(i))) {
-              body.problem("roles[" + i + "]: must be one of admin, developer");
-            }
-          }
-          body.finish();
-          Accounts.CreatedKey created =
-              accounts.createKey(org, name, List.copyOf(new LinkedHashSet<>(roles)));
+          Accounts.CreatedKey created = accounts.createKey(org, json.readTree(req.bodyBytes()));
           Map<String, Object> result = new LinkedHashMap<>();
           result.put("key", created.key().view());
           result.put("keyId", created.key().keyId());
@@ -71,13 +49,36 @@ public final class KeyRoutes {
           return Response.envelope(result);
         });
     router.add(
+        "GET",
+        BASE + "/{keyId}",
+        auth,
+        maxBodyBytes,
+        req ->
+            Response.envelope(
+                accounts
+                    .key(KeyPrincipal.organization(req, false), req.pathParam("keyId"))
+                    .view()));
+    router.add(
+        "PATCH",
+        BASE + "/{keyId}",
+        auth,
+        maxBodyBytes,
+        req ->
+            Response.envelope(
+                accounts
+                    .updateKey(
+                        KeyPrincipal.organization(req, true),
+                        req.pathParam("keyId"),
+                        json.readTree(req.bodyBytes()))
+                    .view()));
+    router.add(
         "DELETE",
         BASE + "/{keyId}",
         auth,
         maxBodyBytes,
         req -> {
           String org = KeyPrincipal.organization(req, true);
-          accounts.deleteKey(org, req.pathParam("keyId"));
+          accounts.deleteKey(org, req.pathParam("keyId"), KeyPrincipal.of(req).key());
           return Response.emptyEnvelope();
         });
   }

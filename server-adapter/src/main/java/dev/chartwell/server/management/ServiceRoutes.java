@@ -14,7 +14,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** The services resource: create, list, get, update, start/stop, rotate password, delete. */
+/**
+ * The services resource: create, list (with tag filters), get, update basic details, scaling and
+ * replica scaling, start/stop/awake, rotate password, delete.
+ */
 public final class ServiceRoutes {
   private static final String BASE = "/v1/organizations/{organizationId}/services";
 
@@ -35,7 +38,9 @@ public final class ServiceRoutes {
         BASE,
         auth,
         maxBodyBytes,
-        req -> Response.envelope(services.list(KeyPrincipal.organization(req, false))));
+        req ->
+            Response.envelope(
+                services.list(KeyPrincipal.organization(req, false), req.queryParams("filter"))));
     router.add(
         "POST",
         BASE,
@@ -76,11 +81,28 @@ public final class ServiceRoutes {
           Organization org = organization(req, accounts, true);
           BodyReader body = BodyReader.of(json.readTree(req.bodyBytes()), Set.of("command"));
           Optional<String> command =
-              ServiceRules.oneOf(body, "command", true, List.of("start", "stop"));
+              ServiceRules.oneOf(body, "command", true, List.of("start", "stop", "awake"));
           body.finish();
           return Response.envelope(
               services.command(org.id(), req.pathParam("serviceId"), command.orElseThrow()));
         });
+    for (String path : List.of("scaling", "replicaScaling")) {
+      Set<String> fields =
+          path.equals("scaling")
+              ? ServiceRules.SCALING_FIELDS
+              : ServiceRules.REPLICA_SCALING_FIELDS;
+      router.add(
+          "PATCH",
+          BASE + "/{serviceId}/" + path,
+          auth,
+          maxBodyBytes,
+          req -> {
+            Organization org = organization(req, accounts, true);
+            return Response.envelope(
+                services.scale(
+                    org, req.pathParam("serviceId"), json.readTree(req.bodyBytes()), fields));
+          });
+    }
     router.add(
         "PATCH",
         BASE + "/{serviceId}/password",

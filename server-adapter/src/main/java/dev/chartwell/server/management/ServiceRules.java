@@ -1,6 +1,7 @@
 package dev.chartwell.server.management;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.validation.Names;
 import java.util.List;
 import java.util.Map;
@@ -109,6 +110,27 @@ final class ServiceRules {
           "tags",
           "enableCoreDumps");
 
+  /** The fields of {@code PATCH .../scaling}. */
+  static final Set<String> SCALING_FIELDS =
+      Set.of(
+          "minTotalMemoryGb",
+          "maxTotalMemoryGb",
+          "numReplicas",
+          "idleScaling",
+          "idleTimeoutMinutes");
+
+  /** The fields of {@code PATCH .../replicaScaling}. */
+  static final Set<String> REPLICA_SCALING_FIELDS =
+      Set.of(
+          "minReplicaMemoryGb",
+          "maxReplicaMemoryGb",
+          "autoscalingMode",
+          "numReplicas",
+          "minReplicas",
+          "maxReplicas",
+          "idleScaling",
+          "idleTimeoutMinutes");
+
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9 ]{1,50}");
 
   /** The API's limit: "alphanumerical string with whitespaces up to 50 characters". */
@@ -130,12 +152,10 @@ final class ServiceRules {
     }
   }
 
-  private static final Pattern IPV4_CIDR =
-      Pattern.compile(
-          "(25[0-5]|2[0-4]\\d|1?\\d?\\d)(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}(/(3[0-2]|[12]?\\d))?");
-  private static final Pattern IPV6_CIDR =
-      Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(/(12[0-8]|1[01]\\d|[1-9]?\\d))?");
-  private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+  private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_.-]+");
+
+  /** The most tags a service may have. */
+  static final int MAX_TAGS = 50;
 
   private ServiceRules() {}
 
@@ -145,9 +165,7 @@ final class ServiceRules {
       String provider,
       String region,
       Optional<String> tier,
-      long numReplicas,
-      Optional<Double> minReplicaMemoryGb,
-      Optional<Double> maxReplicaMemoryGb,
+      Scaling scaling,
       Optional<String> dataWarehouseId,
       boolean isReadonly,
       Optional<String> releaseChannel,
@@ -178,51 +196,13 @@ final class ServiceRules {
       r.problem("tier: development is not available on azure");
     }
 
-    Optional<Double> minReplica = memory(r, "minReplicaMemoryGb", 8, 356, 4);
-    Optional<Double> maxReplica = memory(r, "maxReplicaMemoryGb", 8, 356, 4);
-    if (minReplica.isPresent() && maxReplica.isPresent() && minReplica.get() > maxReplica.get()) {
-      r.problem("minReplicaMemoryGb: must not exceed maxReplicaMemoryGb");
-    }
-    if (!org.paid() && maxReplica.filter(m -> m > 120).isPresent()) {
-      r.problem("maxReplicaMemoryGb: at most 120 for organizations without a paid plan");
-    }
-    Optional<Double> minTotal = memory(r, "minTotalMemoryGb", 24, 1068, 12);
-    Optional<Double> maxTotal = memory(r, "maxTotalMemoryGb", 24, 1068, 12);
-    if (minTotal.isPresent() && maxTotal.isPresent() && minTotal.get() > maxTotal.get()) {
-      r.problem("minTotalMemoryGb: must not exceed maxTotalMemoryGb");
-    }
-    if (!org.paid() && maxTotal.filter(m -> m > 360).isPresent()) {
-      r.problem("maxTotalMemoryGb: at most 360 for organizations without a paid plan");
-    }
-    if (development && minTotal.isPresent()) {
-      r.problem("minTotalMemoryGb: only for production services");
-    }
-    if (development && maxTotal.isPresent()) {
-      r.problem("maxTotalMemoryGb: only for production services");
-    }
-
     Optional<String> warehouse = r.string("dataWarehouseId", false);
     if (warehouse.isPresent() && !warehouseExists.test(warehouse.get())) {
       r.problem(
           "dataWarehouseId: warehouse " + warehouse.get() + " does not exist in this organization");
     }
-    boolean firstOfWarehouse = warehouse.isEmpty();
-    boolean basic = org.tier().equals("BASIC");
-    Optional<Long> replicas = r.integer("numReplicas");
-    long numReplicas = replicas.orElse(basic ? 1L : firstOfWarehouse ? 3L : 1L);
-    if (replicas.isPresent()) {
-      if (basic && numReplicas != 1) {
-        r.problem("numReplicas: must be 1 in BASIC organizations");
-      } else if (!basic && firstOfWarehouse && (numReplicas < 2 || numReplicas > 20)) {
-        r.problem("numReplicas: must be 2 to 20 for the first service of a warehouse");
-      } else if (numReplicas < 1 || numReplicas > 20) {
-        r.problem("numReplicas: must be 1 to 20");
-      }
-    }
-    r.number("idleTimeoutMinutes")
-        .filter(m -> m < 5)
-        .ifPresent(m -> r.problem("idleTimeoutMinutes: must be at least 5"));
-    r.bool("idleScaling");
+    ScalingRules.Context ctx = new ScalingRules.Context(org, warehouse.isEmpty(), development);
+    Scaling scaling = ScalingRules.apply(r, ScalingRules.defaults(ctx), ctx);
     boolean readonly = r.bool("isReadonly").orElse(false);
     if (readonly && warehouse.isEmpty()) {
       r.problem("isReadonly: only allowed together with dataWarehouseId");
@@ -243,12 +223,13 @@ final class ServiceRules {
     r.string("byocId", false)
         .ifPresent(
             byoc -> {
-              if (minReplica.isEmpty() || maxReplica.isEmpty()) {
+              List<String> memory = List.of("minReplicaMemoryGb", "maxReplicaMemoryGb");
+              if (!memory.stream().allMatch(f -> json.path(f).isNumber())) {
                 r.problem("byocId: needs both minReplicaMemoryGb and maxReplicaMemoryGb");
               }
-              for (String f : List.of("minReplicaMemoryGb", "maxReplicaMemoryGb")) {
-                Optional<Double> v = f.startsWith("min") ? minReplica : maxReplica;
-                if (v.isPresent() && !BYOC_MEMORY.contains(Math.round(v.get()))) {
+              for (String f : memory) {
+                JsonNode v = json.path(f);
+                if (v.isNumber() && !BYOC_MEMORY.contains(Math.round(v.doubleValue()))) {
                   r.problem(f + ": must be one of 48, 116, 172, 232 with byocId");
                 }
               }
@@ -270,22 +251,13 @@ final class ServiceRules {
     r.string("encryptionAssumedRoleIdentifier", false);
     r.bool("privatePreviewTermsChecked");
     r.bool("enableCoreDumps");
-    oneOf(r, "autoscalingMode", false, List.of("vertical", "horizontal"));
-    r.integer("minReplicas")
-        .filter(n -> n < 1 || n > 20)
-        .ifPresent(n -> r.problem("minReplicas: must be 1 to 20"));
-    r.integer("maxReplicas")
-        .filter(n -> n < 1 || n > 20)
-        .ifPresent(n -> r.problem("maxReplicas: must be 1 to 20"));
     r.finish();
     return new Create(
         name,
         provider,
         region,
         tier,
-        numReplicas,
-        minReplica,
-        maxReplica,
+        scaling,
         warehouse,
         readonly,
         channel,
@@ -300,18 +272,6 @@ final class ServiceRules {
     if (v.isPresent() && !allowed.contains(v.get())) {
       r.problem(field + ": must be one of " + String.join(", ", allowed));
       return Optional.empty();
-    }
-    return v;
-  }
-
-  private static Optional<Double> memory(BodyReader r, String field, int min, int max, int step) {
-    Optional<Double> v = r.number(field);
-    if (v.isPresent()) {
-      double d = v.get();
-      if (d < min || d > max || d != Math.rint(d) || ((long) d) % step != 0) {
-        r.problem(field + ": must be a multiple of " + step + " from " + min + " to " + max);
-        return Optional.empty();
-      }
     }
     return v;
   }
@@ -381,31 +341,82 @@ final class ServiceRules {
       r.problem(path + ": must be an array");
       return;
     }
+    if (list.size() > MAX_TAGS) {
+      r.problem(path + ": at most " + MAX_TAGS + " tags, got " + list.size());
+      return;
+    }
     for (int i = 0; i < list.size(); i++) {
       JsonNode t = list.get(i);
-      for (String part : List.of("key", "value")) {
-        if (!t.path(part).isTextual() || !TAG.matcher(t.get(part).textValue()).matches()) {
-          r.problem(path + "[" + i + "]." + part + ": must be letters, digits, '-', '_' or '.'");
-        }
+      String p = path + "[" + i + "]";
+      if (!t.isObject()) {
+        r.problem(p + ": must be an object {key, value}");
+        continue;
       }
+      t.fieldNames()
+          .forEachRemaining(
+              f -> {
+                if (!f.equals("key") && !f.equals("value")) {
+                  r.problem(p + "." + f + ": unknown field");
+                }
+              });
+      tagPart(r, p + ".key", t.get("key"), 128, true);
+      tagPart(r, p + ".value", t.get("value"), 256, false);
     }
   }
 
+  private static void tagPart(BodyReader r, String path, JsonNode v, int max, boolean required) {
+    if (v == null || v.isNull()) {
+      if (required) {
+        r.problem(path + ": is required");
+      }
+    } else if (!v.isTextual() || !TAG.matcher(v.textValue()).matches()) {
+      r.problem(path + ": must be letters, digits, '-', '_' or '.'");
+    } else if (v.textValue().length() > max) {
+      r.problem(path + ": at most " + max + " characters");
+    }
+  }
+
+  /**
+   * One {@code filter} of the service list: {@code tag:key} (the service has the tag) or {@code
+   * tag:key=value} (with that value).
+   *
+   * @param key the tag key
+   * @param value the value, if the filter names one
+   */
+  record TagFilter(String key, Optional<String> value) {
+    boolean matches(JsonNode service) {
+      for (JsonNode t : service.path("tags")) {
+        if (t.path("key").asText().equals(key)
+            && value.map(v -> v.equals(t.path("value").asText(null))).orElse(true)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /**
+   * @param filters the {@code filter} query parameters
+   * @return them as tag filters
+   * @throws ApiException 400 for one that is not a tag filter
+   */
+  static List<TagFilter> filters(List<String> filters) {
+    List<TagFilter> out = new java.util.ArrayList<>();
+    for (String f : filters) {
+      String tag = f.startsWith("tag:") ? f.substring(4) : "";
+      int eq = tag.indexOf('=');
+      String key = eq < 0 ? tag : tag.substring(0, eq);
+      if (key.isEmpty()) {
+        throw ApiException.badRequest(
+            "filter: '" + f + "' is not a tag filter (tag:<key> or tag:<key>=<value>)");
+      }
+      out.add(new TagFilter(key, eq < 0 ? Optional.empty() : Optional.of(tag.substring(eq + 1))));
+    }
+    return out;
+  }
+
   static boolean isIpOrCidr(String s) {
-    if (IPV4_CIDR.matcher(s).matches()) {
-      return true;
-    }
-    if (!IPV6_CIDR.matcher(s).matches()) {
-      return false;
-    }
-    String address = s.contains("/") ? s.substring(0, s.indexOf('/')) : s;
-    try {
-      // A literal with ':' is parsed, never looked up.
-      java.net.InetAddress.getByName(address);
-      return true;
-    } catch (java.net.UnknownHostException e) {
-      return false;
-    }
+    return IpRange.parse(s).isPresent();
   }
 
   static boolean isUuid(String s) {

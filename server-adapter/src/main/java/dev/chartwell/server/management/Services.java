@@ -2,7 +2,6 @@ package dev.chartwell.server.management;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.store.Collection;
@@ -16,9 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +39,9 @@ public final class Services implements AutoCloseable {
           "starting", "running",
           "stopping", "stopped",
           "terminating", "");
+
+  /** The states in which {@code awake} has nothing to do. */
+  private static final Set<String> AWAKE = Set.of("running", "provisioning", "starting");
 
   private final JsonStore services;
   private final JsonStore warehouses;
@@ -126,66 +126,12 @@ public final class Services implements AutoCloseable {
     ServiceRules.Create c = ServiceRules.create(body, org, id -> warehouseOf(id, org.id()));
     String id = UUID.randomUUID().toString();
     String warehouse = c.dataWarehouseId().orElseGet(() -> newWarehouse(org.id()));
-    ObjectNode s = mapper.createObjectNode();
-    s.put("id", id);
-    s.put("name", c.name());
-    s.put("provider", c.provider());
-    s.put("region", c.region());
-    s.put("state", "provisioning");
-    s.put("clickhouseVersion", "25.8");
-    s.set("endpoints", endpoints(id, c.region(), c.provider(), c.mysql()));
-    s.put("tier", c.tier().orElse("production"));
-    copyNumber(body, s, "minTotalMemoryGb");
-    copyNumber(body, s, "maxTotalMemoryGb");
-    s.put("minReplicaMemoryGb", c.minReplicaMemoryGb().orElse(8.0).longValue());
-    s.put("maxReplicaMemoryGb", c.maxReplicaMemoryGb().orElse(120.0).longValue());
-    s.put("numReplicas", c.numReplicas());
-    String mode = body.path("autoscalingMode").asText("vertical");
-    s.put("autoscalingMode", mode);
-    ObjectNode scaling = s.putObject("currentScaling");
-    scaling.put("effectiveAutoscalingMode", mode);
-    scaling.put("effectiveMinReplicaMemoryGb", s.get("minReplicaMemoryGb").longValue());
-    scaling.put("effectiveMaxReplicaMemoryGb", s.get("maxReplicaMemoryGb").longValue());
-    scaling.put("effectiveMinReplicas", c.numReplicas());
-    scaling.put("effectiveMaxReplicas", c.numReplicas());
-    s.put("idleScaling", body.path("idleScaling").asBoolean(true));
-    s.put("idleTimeoutMinutes", body.path("idleTimeoutMinutes").asLong(15));
-    s.set(
-        "ipAccessList",
-        body.has("ipAccessList") ? body.get("ipAccessList") : mapper.createArrayNode());
-    s.put("createdAt", now());
-    copyText(body, s, "encryptionKey");
-    copyText(body, s, "encryptionAssumedRoleIdentifier");
-    s.putNull("iamRole");
-    s.set(
-        "privateEndpointIds",
-        body.has("privateEndpointIds") ? body.get("privateEndpointIds") : mapper.createArrayNode());
-    s.set("availablePrivateEndpointIds", mapper.createArrayNode());
-    s.put("dataWarehouseId", warehouse);
-    s.put("isPrimary", c.dataWarehouseId().isEmpty());
-    s.put("isReadonly", c.isReadonly());
-    s.put("releaseChannel", c.releaseChannel().orElse("default"));
-    copyText(body, s, "byocId");
-    s.put(
-        "hasTransparentDataEncryption", body.path("hasTransparentDataEncryption").asBoolean(false));
-    if (c.profile().isPresent()) {
-      s.put("profile", c.profile().get());
-    } else {
-      s.putNull("profile");
-    }
-    if (c.complianceType().isPresent()) {
-      s.put("complianceType", c.complianceType().get());
-    } else {
-      s.putNull("complianceType");
-    }
-    s.set("tags", body.has("tags") ? body.get("tags") : mapper.createArrayNode());
-    s.put("enableCoreDumps", body.path("enableCoreDumps").asBoolean(true));
-    s.put("_organizationId", org.id());
+    ObjectNode s = ServiceDocument.create(mapper, id, warehouse, c, body, org.id(), now());
     String password = hasher.randomToken(24);
     setPassword(s, sha256(password));
     scheduleTransition(s);
     services.put(id, s);
-    return new Created(view(s), password);
+    return new Created(ServiceDocument.view(s), password);
   }
 
   /**
@@ -193,8 +139,25 @@ public final class Services implements AutoCloseable {
    * @return its services, oldest first
    */
   public List<ObjectNode> list(String orgId) {
-    return services.list(s -> s.path("_organizationId").asText().equals(orgId)).stream()
-        .map(Services::view)
+    return list(orgId, List.of());
+  }
+
+  /**
+   * @param orgId an organization
+   * @param filters the list's {@code filter} parameters ({@code tag:key} or {@code tag:key=value}),
+   *     all of which a service must match
+   * @return its matching services, oldest first
+   * @throws ApiException 400 for a filter that is not a tag filter
+   */
+  public List<ObjectNode> list(String orgId, List<String> filters) {
+    List<ServiceRules.TagFilter> tags = ServiceRules.filters(filters);
+    return services
+        .list(
+            s ->
+                s.path("_organizationId").asText().equals(orgId)
+                    && tags.stream().allMatch(t -> t.matches(s)))
+        .stream()
+        .map(ServiceDocument::view)
         .toList();
   }
 
@@ -205,7 +168,7 @@ public final class Services implements AutoCloseable {
    * @throws ApiException 404 when the organization has no such service
    */
   public ObjectNode get(String orgId, String id) {
-    return view(stored(orgId, id));
+    return ServiceDocument.view(stored(orgId, id));
   }
 
   /**
@@ -220,52 +183,50 @@ public final class Services implements AutoCloseable {
   public ObjectNode patch(Organization org, String id, JsonNode body) {
     BodyReader r = BodyReader.of(body, ServiceRules.PATCH_FIELDS);
     r.string("name", false).ifPresent(n -> ServiceRules.checkName(r, n));
-    r.node("ipAccessList").ifPresent(p -> addRemove(r, "ipAccessList", p, true));
-    r.node("privateEndpointIds").ifPresent(p -> addRemove(r, "privateEndpointIds", p, false));
-    r.node("tags").ifPresent(p -> addRemove(r, "tags", p, false));
-    Optional<String> channel =
-        ServiceRules.oneOf(r, "releaseChannel", false, ServiceRules.RELEASE_CHANNELS);
-    boolean mysqlGiven = body.has("endpoints");
+    for (String list : List.of("ipAccessList", "privateEndpointIds", "tags")) {
+      r.node(list).ifPresent(p -> ServiceDocument.addRemove(r, list, p));
+    }
+    ServiceRules.oneOf(r, "releaseChannel", false, ServiceRules.RELEASE_CHANNELS);
     boolean mysql = ServiceRules.endpoints(r);
     r.string("transparentDataEncryptionKeyId", false);
     r.bool("enableCoreDumps");
     r.finish();
-    return view(
+    return ServiceDocument.view(
         update(
             org.id(),
             id,
             s -> {
-              if (channel.isPresent() && s.get("tier").asText().equals("development")) {
-                throw ApiException.badRequest(
-                    "releaseChannel: not available for the development tier");
-              }
-              if (body.hasNonNull("name")) {
-                s.put("name", body.get("name").textValue());
-              }
-              if (body.hasNonNull("ipAccessList")) {
-                applyAddRemove(
-                    (ArrayNode) s.get("ipAccessList"), body.get("ipAccessList"), "source");
-              }
-              if (body.hasNonNull("privateEndpointIds")) {
-                applyAddRemove(
-                    (ArrayNode) s.get("privateEndpointIds"), body.get("privateEndpointIds"), null);
-              }
-              if (body.hasNonNull("tags")) {
-                applyAddRemove((ArrayNode) s.get("tags"), body.get("tags"), "key");
-              }
-              channel.ifPresent(c -> s.put("releaseChannel", c));
-              if (mysqlGiven) {
-                s.set(
-                    "endpoints",
-                    endpoints(
-                        s.get("id").asText(),
-                        s.get("region").asText(),
-                        s.get("provider").asText(),
-                        mysql));
-              }
-              if (body.hasNonNull("enableCoreDumps")) {
-                s.put("enableCoreDumps", body.get("enableCoreDumps").booleanValue());
-              }
+              ServiceDocument.patch(mapper, s, body, mysql);
+              return s;
+            }));
+  }
+
+  /**
+   * Changes how a service scales: {@code PATCH .../scaling} (deprecated total memory, replicas,
+   * idling) or {@code PATCH .../replicaScaling} (memory per replica, autoscaling mode, replicas,
+   * idling).
+   *
+   * @param org the organization
+   * @param id the service
+   * @param body the request
+   * @param fields the fields the endpoint takes
+   * @return the service
+   */
+  public ObjectNode scale(Organization org, String id, JsonNode body, Set<String> fields) {
+    BodyReader r = BodyReader.of(body, fields);
+    return ServiceDocument.view(
+        update(
+            org.id(),
+            id,
+            s -> {
+              ScalingRules.Context ctx =
+                  new ScalingRules.Context(
+                      org,
+                      s.path("isPrimary").asBoolean(true),
+                      s.path("tier").asText().equals("development"));
+              Scaling scaling = ScalingRules.apply(r, Scaling.of(s), ctx);
+              r.finish();
+              scaling.writeTo(s);
               return s;
             }));
   }
@@ -273,17 +234,21 @@ public final class Services implements AutoCloseable {
   /**
    * @param orgId the organization
    * @param id the service
-   * @param command {@code start} or {@code stop}
+   * @param command {@code start}, {@code stop} or {@code awake} (which wakes an idle service; a
+   *     Chartwell service never idles, so it changes nothing for a running service)
    * @return the service, in its transitional state
    * @throws ApiException 409 when the command does not fit the current state
    */
   public ObjectNode command(String orgId, String id, String command) {
-    return view(
+    return ServiceDocument.view(
         update(
             orgId,
             id,
             s -> {
               String state = s.get("state").asText();
+              if (command.equals("awake") && AWAKE.contains(state)) {
+                return s; // never idle on one machine: running or on its way there already
+              }
               String next;
               if (command.equals("stop") && state.equals("running")) {
                 next = "stopping";
@@ -467,84 +432,6 @@ public final class Services implements AutoCloseable {
     return id;
   }
 
-  private ArrayNode endpoints(String id, String region, String provider, boolean mysql) {
-    ArrayNode list = mapper.createArrayNode();
-    String host = id.substring(0, 8) + "." + region + "." + provider + ".chartwell.internal";
-    ObjectNode https = list.addObject();
-    https.put("protocol", "https");
-    https.put("host", host);
-    https.put("port", 8443);
-    https.put("username", "default");
-    if (mysql) {
-      ObjectNode m = list.addObject();
-      m.put("protocol", "mysql");
-      m.put("host", host);
-      m.put("port", 3306);
-      m.put("username", id);
-    }
-    return list;
-  }
-
-  private void addRemove(BodyReader r, String field, JsonNode patch, boolean ips) {
-    if (!patch.isObject()) {
-      r.problem(field + ": must be an object with add and/or remove");
-      return;
-    }
-    Iterator<String> names = patch.fieldNames();
-    while (names.hasNext()) {
-      String n = names.next();
-      if (!Set.of("add", "remove").contains(n)) {
-        r.problem(field + "." + n + ": unknown field");
-      }
-    }
-    for (String part : List.of("add", "remove")) {
-      if (!patch.has(part)) {
-        continue;
-      }
-      JsonNode list = patch.get(part);
-      String path = field + "." + part;
-      if (ips) {
-        ServiceRules.ipEntries(r, path, list);
-      } else if (field.equals("tags")) {
-        ServiceRules.tagEntries(r, path, list);
-      } else if (!list.isArray()) {
-        r.problem(path + ": must be an array");
-      } else {
-        for (int i = 0; i < list.size(); i++) {
-          if (!list.get(i).isTextual()) {
-            r.problem(path + "[" + i + "]: must be a string");
-          }
-        }
-      }
-    }
-  }
-
-  /** Removes first, then adds; entries are matched by {@code key} (or whole value). */
-  private static void applyAddRemove(ArrayNode target, JsonNode patch, String key) {
-    if (patch.has("remove")) {
-      for (JsonNode gone : patch.get("remove")) {
-        for (int i = target.size() - 1; i >= 0; i--) {
-          JsonNode t = target.get(i);
-          boolean same = key == null ? t.equals(gone) : t.path(key).equals(gone.path(key));
-          if (same) {
-            target.remove(i);
-          }
-        }
-      }
-    }
-    if (patch.has("add")) {
-      for (JsonNode added : patch.get("add")) {
-        boolean present = false;
-        for (JsonNode t : target) {
-          present |= key == null ? t.equals(added) : t.path(key).equals(added.path(key));
-        }
-        if (!present) {
-          target.add(added);
-        }
-      }
-    }
-  }
-
   private void setPassword(ObjectNode s, byte[] digest) {
     SecretHasher.Hashed h = hasher.hashDigest(digest);
     s.put("_passwordSalt", h.salt());
@@ -556,40 +443,6 @@ public final class Services implements AutoCloseable {
       return MessageDigest.getInstance("SHA-256").digest(password.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-    }
-  }
-
-  /**
-   * @param s a stored service
-   * @return the public view: every field but the internal ones
-   */
-  static ObjectNode view(ObjectNode s) {
-    ObjectNode v = s.deepCopy();
-    List<String> internal = new ArrayList<>();
-    v.fieldNames()
-        .forEachRemaining(
-            n -> {
-              if (n.startsWith("_")) {
-                internal.add(n);
-              }
-            });
-    v.remove(internal);
-    return v;
-  }
-
-  private static void copyNumber(JsonNode from, ObjectNode to, String field) {
-    if (from.hasNonNull(field)) {
-      to.put(field, from.get(field).longValue());
-    } else {
-      to.putNull(field);
-    }
-  }
-
-  private static void copyText(JsonNode from, ObjectNode to, String field) {
-    if (from.hasNonNull(field)) {
-      to.put(field, from.get(field).textValue());
-    } else {
-      to.putNull(field);
     }
   }
 

@@ -14,14 +14,20 @@ public enum Collection {
   SERVICES("services.dat", "services", "service", 10_000, 2048, 256 * 1024),
   /** data warehouses (groups of services sharing sources). */
   WAREHOUSES("warehouses.dat", "warehouses", "warehouse", 10_000, 256, 16 * 1024),
-  /** source definitions. */
+  /** ClickStack source definitions. */
   SOURCES("sources.dat", "sources", "source", 100_000, 1024, 256 * 1024),
+  /** table definitions (each one engine source). */
+  TABLES("tables.dat", "tables", "table", 2_000, 512, 256 * 1024),
   /** dashboards with their tiles (up to 500). */
   DASHBOARDS("dashboards.dat", "dashboards", "dashboard", 10_000, 8192, 4 * 1024 * 1024),
   /** tile alerts. */
   ALERTS("alerts.dat", "alerts", "alert", 10_000, 1024, 64 * 1024),
   /** webhooks. */
-  WEBHOOKS("webhooks.dat", "webhooks", "webhook", 10_000, 1024, 64 * 1024);
+  WEBHOOKS("webhooks.dat", "webhooks", "webhook", 10_000, 1024, 64 * 1024),
+  /** saved searches. */
+  SAVED_SEARCHES("saved-searches.dat", "savedSearches", "saved search", 2_000, 1024, 64 * 1024),
+  /** ClickStack roles (the custom ones; the predefined ones are not stored). */
+  ROLES("roles.dat", "roles", "role", 1_000, 1024, 64 * 1024);
 
   private final String fileName;
   private final String mapName;
@@ -85,5 +91,44 @@ public enum Collection {
    */
   public int maxDocumentBytes() {
     return maxDocumentBytes;
+  }
+
+  /**
+   * @param document a document's JSON, as it would be stored
+   * @return why it is too large to store, if it is
+   */
+  public java.util.Optional<String> sizeProblem(String document) {
+    long bytes = utf8Length(document);
+    if (bytes <= maxDocumentBytes) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        "the "
+            + noun
+            + " is larger than "
+            + maxDocumentBytes
+            + " bytes (as stored JSON: "
+            + bytes
+            + " bytes)");
+  }
+
+  static long utf8Length(String s) {
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n++;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
   }
 }

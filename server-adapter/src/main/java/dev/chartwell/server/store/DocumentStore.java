@@ -145,38 +145,12 @@ public final class DocumentStore implements AutoCloseable {
   }
 
   private void checkSize(String document) {
-    long bytes = utf8Length(document);
-    if (bytes > collection.maxDocumentBytes()) {
-      throw new ApiException(
-          ErrorCode.PAYLOAD_TOO_LARGE,
-          "the "
-              + collection.noun()
-              + " is larger than "
-              + collection.maxDocumentBytes()
-              + " bytes (as stored JSON: "
-              + bytes
-              + " bytes)");
-    }
-  }
-
-  static long utf8Length(String s) {
-    long n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        n++;
-      } else if (c < 0x800) {
-        n += 2;
-      } else if (Character.isHighSurrogate(c)
-          && i + 1 < s.length()
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        n += 4;
-        i++;
-      } else {
-        n += 3;
-      }
-    }
-    return n;
+    collection
+        .sizeProblem(document)
+        .ifPresent(
+            problem -> {
+              throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, problem);
+            });
   }
 
   /**

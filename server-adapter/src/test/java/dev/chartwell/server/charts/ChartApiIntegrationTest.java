@@ -59,11 +59,20 @@ class ChartApiIntegrationTest {
     serviceId = created.get("service").get("id").textValue();
     token = created.get("password").textValue();
     awaitRunning(serviceId);
+    // The table first, with the type of its status column; then a source that reads it.
+    HttpResponse<String> table =
+        bearer(
+            "PUT",
+            "/api/v2/tables/default/app",
+            "{\"implicitColumn\":\"Body\",\"bodyColumn\":\"Body\","
+                + "\"columns\":[{\"name\":\"status\",\"type\":\"long\"}]}",
+            token);
+    assertEquals(200, table.statusCode(), table.body());
     JsonNode source =
         admin(
             "POST",
             BASE + "/" + serviceId + "/clickstack/sources",
-            "{\"name\":\"app\",\"kind\":\"log\",\"columns\":[{\"name\":\"status\",\"type\":\"long\"}]}");
+            "{\"name\":\"app\",\"kind\":\"log\"}");
     sourceId = source.get("id").textValue();
     assertTrue(sourceId.matches("[0-9a-f]{24}"), sourceId);
   }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Dashboards, alerts and webhooks over real HTTP. */
+/** Dashboards, alerts and webhooks over real HTTP: their rules, references and cascades. */
 class ResourceApiIntegrationTest {
   static final ObjectMapper MAPPER = new ObjectMapper();
   static final String ORG = TestServers.ORG;
@@ -147,11 +147,11 @@ class ResourceApiIntegrationTest {
         replaced.get("tiles").get(1).get("id").textValue(),
         "unknown id replaced");
     assertEquals("one again", replaced.get("tiles").get(0).get("name").textValue());
-    assertEquals(d.get("createdAt"), replaced.get("createdAt"));
-
     assertEquals(
-        "{\"deletedAlerts\":0}",
-        ok(send("DELETE", path(a, "dashboards") + "/" + id, null)).toString());
+        false, replaced.has("createdAt") || replaced.has("updatedAt"), "not in the schema");
+
+    // DELETE answers {status, requestId}, no result (the schema has none).
+    assertEquals(null, ok(send("DELETE", path(a, "dashboards") + "/" + id, null)));
     assertEquals(404, send("GET", path(a, "dashboards") + "/" + id, null).statusCode());
   }
 
@@ -165,12 +165,12 @@ class ResourceApiIntegrationTest {
         "w\":12 | w\":25 | tiles[0].w: must be an integer from 1 to 24",
         "w\":12 | w\":0 | tiles[0].w: must be an integer from 1 to 24",
         "h\":4 | h\":0 | tiles[0].h: must be an integer of at least 1",
-        "\"aggFn\":\"count\" | \"aggFn\":\"median\" | tiles[0].config.select[0].aggFn: must be one of count, count_distinct, sum, avg, min, max, quantile, last_value, any, none, p50, p90, p95, p99, count_per_sec, count_per_min, count_per_hour",
+        "\"aggFn\":\"count\" | \"aggFn\":\"median\" | tiles[0].config.select[0].aggFn: must be one of avg, count, count_distinct, last_value, max, min, quantile, sum, any, none",
         "\"where\":\"SeverityText:error\" | \"where\":\"a AND\" | tiles[0].config.select[0].where: line 1, column 6: unexpected end of input",
-        "\"where\":\"SeverityText:error\" | \"where\":\"x = 1\",\"whereLanguage\":\"kql\" | tiles[0].config.select[0].whereLanguage: must be one of lucene, sql",
-        "\"where\":\"SeverityText:error\" | \"where\":\"x\",\"level\":2 | tiles[0].config.select[0].level: must be a number from 0 to 1",
-        "\"displayType\":\"line\" | \"displayType\":\"gauge\" | tiles[0].config.displayType: must be one of line, stacked_bar, bar, table, number, pie, search, markdown, heatmap, event_patterns",
-        "[{\"aggFn\":\"count\",\"where\":\"SeverityText:error\"}] | [] | tiles[0].config.select: must hold 1 to 20 items",
+        "\"where\":\"SeverityText:error\" | \"where\":\"x = 1\",\"whereLanguage\":\"kql\" | tiles[0].config.select[0].whereLanguage: must be one of sql, lucene",
+        "\"where\":\"SeverityText:error\" | \"where\":\"x\",\"level\":2 | tiles[0].config.select[0].level: must be one of 0.5, 0.9, 0.95, 0.99",
+        "\"displayType\":\"line\" | \"displayType\":\"gauge\" | tiles[0].config.displayType: must be one of line, stacked_bar, table, number, pie, bar, heatmap, search, event_patterns, markdown",
+        "[{\"aggFn\":\"count\",\"where\":\"SeverityText:error\"}] | [] | tiles[0].config.select: must hold 1 to 20 items, got 0",
         "\"name\":\"one\" | \"name\":\"\" | tiles[0].name: must not be blank",
       })
   void dashboardRulesAre400NamingThePath(String from, String to, String message) throws Exception {
@@ -190,7 +190,7 @@ class ResourceApiIntegrationTest {
       many.append(i == 0 ? "" : ",").append(tile("t" + i, sourceA, ""));
     }
     assertEquals(
-        "BAD_REQUEST: tiles: at most 500 tiles, got 501",
+        "BAD_REQUEST: tiles: at most 500 items, got 501",
         error(send("POST", path(a, "dashboards"), dashboard(many.toString())), 400));
     StringBuilder selects = new StringBuilder();
     for (int i = 0; i < 21; i++) {
@@ -201,10 +201,10 @@ class ResourceApiIntegrationTest {
             .replace(
                 "[{\"aggFn\":\"count\",\"where\":\"SeverityText:error\"}]", "[" + selects + "]");
     assertEquals(
-        "BAD_REQUEST: tiles[0].config.select: must hold 1 to 20 items",
+        "BAD_REQUEST: tiles[0].config.select: must hold 1 to 20 items, got 21",
         error(send("POST", path(a, "dashboards"), wide), 400));
     assertEquals(
-        "BAD_REQUEST: name: is required (a non-empty string); tiles: is required (an array)",
+        "BAD_REQUEST: name: is required; tiles: is required",
         error(send("POST", path(a, "dashboards"), "{}"), 400));
     ok(send("POST", path(a, "dashboards"), dashboard(many.substring(0, many.lastIndexOf(",{")))));
   }
@@ -213,7 +213,7 @@ class ResourceApiIntegrationTest {
   void webhooksAndTheirRules() throws Exception {
     JsonNode w = ok(send("POST", path(a, "webhooks"), webhook()));
     String id = w.get("id").textValue();
-    assertEquals("{\"X-Token\":\"t\"}", w.get("headers").toString());
+    assertEquals(false, w.has("headers"), "headers are write-only");
     assertEquals(1, ok(send("GET", path(a, "webhooks"), null)).size());
     JsonNode replaced =
         ok(
@@ -231,16 +231,16 @@ class ResourceApiIntegrationTest {
                 webhook().replace("https://hooks.example/alert", "ftp://x")),
             400));
     assertEquals(
-        "BAD_REQUEST: service: must be one of generic, slack, incidentio",
+        "BAD_REQUEST: service: must be one of slack, incidentio, generic",
         error(send("POST", path(a, "webhooks"), webhook().replace("generic", "teams")), 400));
     assertEquals(
         "BAD_REQUEST: body: not allowed for slack webhooks",
         error(send("POST", path(a, "webhooks"), webhook().replace("generic", "slack")), 400));
     assertEquals(
-        "BAD_REQUEST: headers: must be an object of strings",
+        "BAD_REQUEST: headers.X-Token: must be a string",
         error(send("POST", path(a, "webhooks"), webhook().replace("\"t\"}", "1}")), 400));
     assertEquals(
-        "BAD_REQUEST: name: is required (a non-empty string); service: must be one of generic, slack, incidentio; url: is required",
+        "BAD_REQUEST: name: is required; service: is required; url: is required",
         error(send("POST", path(a, "webhooks"), "{}"), 400));
     ok(send("DELETE", path(a, "webhooks") + "/" + id, null));
     assertEquals(0, ok(send("GET", path(a, "webhooks"), null)).size());
@@ -262,9 +262,8 @@ class ResourceApiIntegrationTest {
             send(
                 "PUT",
                 path(a, "alerts") + "/" + alertId,
-                alert(dash, tileId, hook, "")
-                    .replace("\"above\"", "\"between\"")
-                    .replace("}", ",\"thresholdMax\":9}")));
+                alert(dash, tileId, hook, ",\"thresholdMax\":9")
+                    .replace("\"above\"", "\"between\"")));
     assertEquals(9, between.get("thresholdMax").intValue());
 
     assertEquals(
@@ -310,7 +309,7 @@ class ResourceApiIntegrationTest {
                     .replace("\"above\"", "\"between\"")),
             400));
     assertEquals(
-        "BAD_REQUEST: channel.type: must be webhook",
+        "BAD_REQUEST: channel.type: email: Chartwell sends no email; use a webhook",
         error(
             send(
                 "POST",
@@ -327,9 +326,7 @@ class ResourceApiIntegrationTest {
             + alertId
             + " ('errors'); delete or change that alert first",
         error(send("DELETE", path(a, "webhooks") + "/" + hook, null), 409));
-    assertEquals(
-        "{\"deletedAlerts\":1}",
-        ok(send("DELETE", path(a, "dashboards") + "/" + dash, null)).toString());
+    ok(send("DELETE", path(a, "dashboards") + "/" + dash, null));
     assertEquals(404, send("GET", path(a, "alerts") + "/" + alertId, null).statusCode());
     ok(send("DELETE", path(a, "webhooks") + "/" + hook, null));
   }

@@ -21,10 +21,8 @@ class ResourcesTest {
               + "\"displayType\":\"number\",\"sourceId\":\"s\",\"select\":[{\"aggFn\":\"count\"}]}}]}";
       for (String service : new String[] {"x", "y"}) {
         String hook =
-            r.put(Resources.Kind.WEBHOOK, service, null, m.readTree(webhook), s -> true)
-                .get("id")
-                .asText();
-        var d = r.put(Resources.Kind.DASHBOARD, service, null, m.readTree(dashboard), s -> true);
+            r.put(Kind.WEBHOOK, service, null, m.readTree(webhook), s -> true).get("id").asText();
+        var d = r.put(Kind.DASHBOARD, service, null, m.readTree(dashboard), s -> true);
         String alert =
             "{\"dashboardId\":\""
                 + d.get("id").asText()
@@ -34,12 +32,26 @@ class ResourcesTest {
                 + "\"channel\":{\"type\":\"webhook\",\"webhookId\":\""
                 + hook
                 + "\"}}";
-        r.put(Resources.Kind.ALERT, service, null, m.readTree(alert), s -> true);
+        r.put(Kind.ALERT, service, null, m.readTree(alert), s -> true);
+        r.put(
+            Kind.SAVED_SEARCH,
+            service,
+            null,
+            m.readTree("{\"name\":\"errors\",\"sourceId\":\"s\",\"where\":\"level:error\"}"),
+            s -> true);
+        r.put(
+            Kind.ROLE,
+            service,
+            null,
+            m.readTree(
+                "{\"name\":\"bots\",\"permissions\":[{\"action\":\"read\",\"subject\":\"Dashboard\"}]}"),
+            s -> true);
       }
       r.dropService("x");
-      for (Resources.Kind kind : Resources.Kind.values()) {
-        assertEquals(0, r.list(kind, "x").size(), kind.name());
-        assertEquals(1, r.list(kind, "y").size(), kind.name());
+      for (Kind kind : Kind.values()) {
+        int predefined = kind == Kind.ROLE ? 2 : 0;
+        assertEquals(predefined, r.list(kind, "x").size(), kind.name());
+        assertEquals(predefined + 1, r.list(kind, "y").size(), kind.name());
       }
     }
   }

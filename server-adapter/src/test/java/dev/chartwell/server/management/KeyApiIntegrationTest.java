@@ -66,7 +66,7 @@ class KeyApiIntegrationTest {
     JsonNode list = ok(http.send("GET", KEYS, null, "Authorization", ADMIN)).get("result");
     assertEquals(1, list.size());
     JsonNode key = list.get(0);
-    assertEquals("ADMIN", key.get("id").textValue());
+    assertTrue(isUuid(key.get("id").textValue()), key.toString());
     assertEquals("[\"admin\"]", key.get("roles").toString());
     assertEquals("enabled", key.get("state").textValue());
     assertEquals("DMIN", key.get("keySuffix").textValue());
@@ -79,9 +79,11 @@ class KeyApiIntegrationTest {
     JsonNode created = create("ci", "admin");
     String id = created.get("keyId").textValue();
     String secret = created.get("keySecret").textValue();
-    assertTrue(id.matches("[A-Z0-9]{20}"), id);
-    assertTrue(secret.length() >= 40);
+    // A generated key's id (its Basic user name) is the UUID its paths name it by.
+    assertTrue(isUuid(id), id);
     assertEquals(id, created.get("key").get("id").textValue());
+    assertTrue(secret.length() >= 40);
+    assertEquals(id.substring(32), created.get("key").get("keySuffix").textValue());
     String auth = HttpTestClient.basic(id, secret);
     JsonNode list = ok(http.send("GET", KEYS, null, "Authorization", auth)).get("result");
     assertEquals(2, list.size());
@@ -128,9 +130,12 @@ class KeyApiIntegrationTest {
         "CONFLICT: API key ADMIN is the last admin key of the organization and cannot be deleted",
         error(http.send("DELETE", KEYS + "/ADMIN", null, "Authorization", ADMIN), 409));
     JsonNode second = create("second", "admin");
-    ok(http.send("DELETE", KEYS + "/ADMIN", null, "Authorization", ADMIN));
     String auth =
         HttpTestClient.basic(second.get("keyId").textValue(), second.get("keySecret").textValue());
+    assertEquals(
+        "CONFLICT: API key ADMIN authenticates this request and cannot delete itself",
+        error(http.send("DELETE", KEYS + "/ADMIN", null, "Authorization", ADMIN), 409));
+    ok(http.send("DELETE", KEYS + "/ADMIN", null, "Authorization", auth));
     assertEquals(
         409,
         http.send(
@@ -185,13 +190,20 @@ class KeyApiIntegrationTest {
         "{\"roles\":[\"admin\"]} | BAD_REQUEST: name: is required",
         "{\"name\":\"\",\"roles\":[\"admin\"]} | BAD_REQUEST: name: must not be blank",
         "{\"name\":5,\"roles\":[\"admin\"]} | BAD_REQUEST: name: must be a string",
-        "{\"name\":\"x\"} | BAD_REQUEST: roles: is required",
-        "{\"name\":\"x\",\"roles\":[]} | BAD_REQUEST: roles: must hold at least one role",
-        "{\"name\":\"x\",\"roles\":[\"root\"]} | BAD_REQUEST: roles[0]: must be one of admin, developer",
-        "{\"name\":\"x\",\"roles\":\"admin\"} | BAD_REQUEST: roles: must be an array of strings",
+        "{\"name\":\"x\"} | BAD_REQUEST: roles: is required (or assignedRoleIds)",
+        "{\"name\":\"x\",\"roles\":[]} | BAD_REQUEST: roles: must hold at least one role (in roles or assignedRoleIds)",
+        "{\"name\":\"x\",\"roles\":[\"root\"]} | BAD_REQUEST: roles[0]: must be one of admin, developer, query_endpoints",
+        "{\"name\":\"x\",\"roles\":\"admin\"} | BAD_REQUEST: roles: must be an array",
         "{\"name\":\"x\",\"roles\":[\"admin\"],\"color\":1} | BAD_REQUEST: color: unknown field",
         "[1] | BAD_REQUEST: request body must be a JSON object",
-        "{\"color\":1} | BAD_REQUEST: color: unknown field; name: is required; roles: is required",
+        "{\"color\":1} | BAD_REQUEST: color: unknown field; name: is required; roles: is required (or assignedRoleIds)",
+        "{\"name\":\"x\",\"roles\":[\"query_endpoints\"]} | BAD_REQUEST: roles[0]: query_endpoints: Chartwell has no query endpoints",
+        "{\"name\":\"x\",\"assignedRoleIds\":[\"00000000-0000-4000-8000-000000000000\"]} | BAD_REQUEST: assignedRoleIds[0]: no role 00000000-0000-4000-8000-000000000000; the roles are Admin (3c1d2b4e-5f60-4a71-8b92-a3b4c5d6e701) and Developer (3c1d2b4e-5f60-4a71-8b92-a3b4c5d6e702)",
+        "{\"name\":\"x\",\"roles\":[\"admin\"],\"state\":\"off\"} | BAD_REQUEST: state: must be one of enabled, disabled",
+        "{\"name\":\"x\",\"roles\":[\"admin\"],\"expireAt\":\"tomorrow\"} | BAD_REQUEST: expireAt: must be an ISO-8601 date and time with an offset, such as 2026-02-08T10:00:00Z",
+        "{\"name\":\"x\",\"roles\":[\"admin\"],\"expireAt\":\"2001-01-01T00:00:00Z\"} | BAD_REQUEST: expireAt: must be in the future",
+        "{\"name\":\"x\",\"roles\":[\"admin\"],\"ipAccessList\":[{\"source\":\"example.com\"}]} | BAD_REQUEST: ipAccessList[0].source: must be an IPv4 or IPv6 address or CIDR, got 'example.com'",
+        "{\"name\":\"x\",\"roles\":[\"admin\"],\"hashData\":{\"keyIdHash\":\"a\"}} | BAD_REQUEST: hashData: not supported: omit it to get a generated key id and secret",
       })
   void invalidKeyRequestsAre400NamingTheField(String body, String expected) throws Exception {
     assertEquals(expected, error(http.send("POST", KEYS, body, "Authorization", ADMIN), 400));
@@ -222,6 +234,10 @@ class KeyApiIntegrationTest {
         HttpTestClient.basic(
             created.get("keyId").textValue(), created.get("keySecret").textValue());
     assertEquals(2, ok(http.send("GET", KEYS, null, "Authorization", auth)).get("result").size());
+  }
+
+  static boolean isUuid(String s) {
+    return s.matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
   }
 
   private static List<String> fields(JsonNode n) {

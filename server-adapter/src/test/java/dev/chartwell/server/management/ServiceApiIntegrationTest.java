@@ -105,10 +105,13 @@ class ServiceApiIntegrationTest {
     assertEquals("default", s.get("releaseChannel").textValue());
     assertEquals("https", s.get("endpoints").get(0).get("protocol").textValue());
     assertEquals("default", s.get("endpoints").get(0).get("username").textValue());
-    for (String field :
-        List.of(
-            "tier", "profile", "complianceType", "dataWarehouseId", "createdAt", "ipAccessList")) {
+    for (String field : List.of("tier", "dataWarehouseId", "createdAt", "ipAccessList")) {
       assertTrue(s.has(field), field);
+    }
+    // Optional fields without a value are left out: the schema types them, never as null.
+    s.fields().forEachRemaining(e -> assertFalse(e.getValue().isNull(), e.getKey()));
+    for (String absent : List.of("profile", "complianceType", "encryptionKey", "byocId")) {
+      assertFalse(s.has(absent), absent);
     }
     s.fieldNames().forEachRemaining(f -> assertFalse(f.startsWith("_"), f));
     assertFalse(s.toString().contains(created.get("password").textValue()));
@@ -178,10 +181,19 @@ class ServiceApiIntegrationTest {
         "CONFLICT: cannot start the service in state 'running'",
         error(send("PATCH", SERVICES + "/" + id + "/state", "{\"command\":\"start\"}"), 409));
     assertEquals(
-        "BAD_REQUEST: command: must be one of start, stop",
-        error(send("PATCH", SERVICES + "/" + id + "/state", "{\"command\":\"awake\"}"), 400));
+        "BAD_REQUEST: command: must be one of start, stop, awake",
+        error(send("PATCH", SERVICES + "/" + id + "/state", "{\"command\":\"reboot\"}"), 400));
+    // A Chartwell service never idles: awake leaves a running service running.
+    assertEquals(
+        "running",
+        result(send("PATCH", SERVICES + "/" + id + "/state", "{\"command\":\"awake\"}"))
+            .get("state")
+            .textValue());
     send("PATCH", SERVICES + "/" + id + "/state", "{\"command\":\"stop\"}");
     awaitState(id, "stopped");
+    assertEquals(
+        "CONFLICT: cannot awake the service in state 'stopped'",
+        error(send("PATCH", SERVICES + "/" + id + "/state", "{\"command\":\"awake\"}"), 409));
     assertEquals(
         "starting",
         result(send("PATCH", SERVICES + "/" + id + "/state", "{\"command\":\"start\"}"))

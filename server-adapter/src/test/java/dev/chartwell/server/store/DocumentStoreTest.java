@@ -71,7 +71,7 @@ class DocumentStoreTest {
       throws IOException {
     int limit = c.maxDocumentBytes();
     String largest = document(limit);
-    assertEquals(limit, DocumentStore.utf8Length(largest));
+    assertEquals(limit, Collection.utf8Length(largest));
     try (DocumentStore store = DocumentStore.open(dir, c)) {
       store.put("a", largest);
       store.compute("b", (k, v) -> largest);
@@ -119,9 +119,7 @@ class DocumentStoreTest {
   void utf8LengthCountsLikeTheEncoder() {
     for (String s : new String[] {"", "abc", "\u00e9", "\u20ac", "\ud83d\ude00"}) {
       assertEquals(
-          s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
-          DocumentStore.utf8Length(s),
-          s);
+          s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, Collection.utf8Length(s), s);
     }
   }
 }

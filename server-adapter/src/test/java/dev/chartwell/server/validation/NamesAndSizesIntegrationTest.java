@@ -142,14 +142,14 @@ class NamesAndSizesIntegrationTest {
             400));
     assertEquals(
         "BAD_REQUEST: serviceNameExpression: longer than 256 characters; "
-            + "columns[0].name: must not contain control characters (found U+000A at position 2)",
+            + "bodyExpression: must not contain control characters (found U+000A at position 2)",
         error(
             send(
                 "PUT",
                 path("sources") + "/" + source,
                 "{\"name\":\"x\",\"kind\":\"log\",\"serviceNameExpression\":\""
                     + "S".repeat(257)
-                    + "\",\"columns\":[{\"name\":\"a\\nb\",\"type\":\"string\"}]}"),
+                    + "\",\"bodyExpression\":\"a\\nb\"}"),
             400));
     ok(
         send(

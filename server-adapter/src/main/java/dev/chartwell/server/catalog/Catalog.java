@@ -1,0 +1,478 @@
+package dev.chartwell.server.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.source.Schema;
+import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.source.SourceSpec;
+import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.ErrorCode;
+import dev.chartwell.server.store.Collection;
+import dev.chartwell.server.store.JsonStore;
+import dev.chartwell.server.validation.Problems;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The sources and tables of every warehouse, and the engine sources that hold the tables' events. A
+ * ClickStack source reads one table ({@code from}); creating or replacing a source creates its
+ * table when there is none. Deleting a source keeps its table and events (as dropping a ClickStack
+ * source keeps its ClickHouse table); a table is deleted on its own, once no source reads it, or
+ * with its warehouse. A stored source carries its warehouse ({@code _warehouseId}) and the id of
+ * its table ({@code _tableId}, which is also the id of the engine source).
+ */
+public final class Catalog implements AutoCloseable {
+  /** The database of a table a source names without one. */
+  public static final String DEFAULT_DATABASE = "default";
+
+  private final JsonStore sources;
+  private final Tables tables;
+  private final Engine engine;
+  private final ObjectMapper mapper;
+  private final Clock clock;
+  private final java.security.SecureRandom random = new java.security.SecureRandom();
+
+  private Catalog(
+      JsonStore sources, Tables tables, Engine engine, ObjectMapper mapper, Clock clock) {
+    this.sources = sources;
+    this.tables = tables;
+    this.engine = engine;
+    this.mapper = mapper;
+    this.clock = clock;
+  }
+
+  /**
+   * Opens the stores, migrates sources stored before tables existed, and reconciles the engine with
+   * the tables.
+   *
+   * @param dataDir the data directory
+   * @param engine the engine holding the events
+   * @param mapper JSON codec
+   * @param clock time source
+   * @return the catalog
+   * @throws IOException when a store cannot be opened
+   */
+  public static Catalog open(Path dataDir, Engine engine, ObjectMapper mapper, Clock clock)
+      throws IOException {
+    Tables tables = Tables.open(dataDir, mapper);
+    JsonStore sources = null;
+    try {
+      sources = JsonStore.open(dataDir, Collection.SOURCES, mapper);
+      LegacySources.migrate(sources, tables, mapper);
+      tables.reconcile(engine);
+      return new Catalog(sources, tables, engine, mapper, clock);
+    } catch (IOException | RuntimeException e) {
+      if (sources != null) {
+        sources.close();
+      }
+      tables.close();
+      throw e;
+    }
+  }
+
+  // ------------------------------------------------------------------ sources
+
+  /**
+   * @param warehouse a warehouse
+   * @return its sources, oldest first
+   */
+  public List<ObjectNode> sources(String warehouse) {
+    return sources.list(s -> s.path("_warehouseId").asText().equals(warehouse)).stream()
+        .map(Catalog::sourceView)
+        .toList();
+  }
+
+  /**
+   * @param warehouse the warehouse of the caller
+   * @param id a source id
+   * @return the source
+   * @throws ApiException 404 when the warehouse has no such source
+   */
+  public ObjectNode source(String warehouse, String id) {
+    return sourceView(storedSource(warehouse, id));
+  }
+
+  /**
+   * @param warehouse the warehouse of the caller
+   * @param id a source id
+   * @return its id and the times it was created and last updated, which the document's shape of
+   *     sources has no place for (sources migrated from an earlier version: both their creation)
+   * @throws ApiException 404 when the warehouse has no such source
+   */
+  public Map<String, Object> sourceTimestamps(String warehouse, String id) {
+    ObjectNode s = storedSource(warehouse, id);
+    return Map.of(
+        "id",
+        id,
+        "createdAt",
+        s.get("createdAt").asText(),
+        "updatedAt",
+        s.get("updatedAt").asText());
+  }
+
+  /**
+   * @param sourceId a source id
+   * @return the warehouse it belongs to, if it exists
+   */
+  public Optional<String> warehouseOf(String sourceId) {
+    return sources.get(sourceId).map(s -> s.path("_warehouseId").asText());
+  }
+
+  /**
+   * @param warehouse the warehouse of the caller
+   * @param sourceId a source id
+   * @return the engine source holding the events of the table the source reads, if the warehouse
+   *     has the source
+   */
+  public Optional<Source> engineSourceOf(String warehouse, String sourceId) {
+    return sources
+        .get(sourceId)
+        .filter(s -> s.path("_warehouseId").asText().equals(warehouse))
+        .flatMap(s -> engine.source(s.path("_tableId").asText()));
+  }
+
+  /**
+   * @param warehouse the warehouse
+   * @param body the definition ({@code ClickStackSource})
+   * @return the new source
+   */
+  public synchronized ObjectNode createSource(String warehouse, JsonNode body) {
+    String now = now();
+    return saveSource(checkedSource(warehouse, body, newId(), now, now));
+  }
+
+  /**
+   * Replaces a source (the whole definition); its id and creation time stay, and without {@code
+   * from} it keeps reading its table.
+   *
+   * @param warehouse the warehouse
+   * @param id the source
+   * @param body the new definition
+   * @return the source
+   */
+  public synchronized ObjectNode replaceSource(String warehouse, String id, JsonNode body) {
+    ObjectNode old = storedSource(warehouse, id);
+    if (body.isObject() && !body.has("from") && old.has("from")) {
+      // A replacement that names no table keeps reading the one it read.
+      body = ((ObjectNode) body).deepCopy().set("from", old.get("from"));
+    }
+    return saveSource(checkedSource(warehouse, body, id, old.get("createdAt").asText(), now()));
+  }
+
+  /**
+   * Deletes a source. Its table and the table's events stay.
+   *
+   * @param warehouse the warehouse
+   * @param id the source
+   */
+  public synchronized void deleteSource(String warehouse, String id) {
+    storedSource(warehouse, id);
+    sources.remove(id);
+  }
+
+  /**
+   * Checks a source, binds it to its table and makes it ready to store, creating its table (last,
+   * once nothing can refuse the source any more) when there is none.
+   */
+  private ObjectNode checkedSource(
+      String warehouse, JsonNode body, String id, String createdAt, String updatedAt) {
+    if (!body.isObject()) {
+      throw ApiException.badRequest("request body must be a JSON object");
+    }
+    ObjectNode s = ((ObjectNode) body).deepCopy();
+    Problems p = new Problems();
+    SourceRules.check(s, p);
+    p.throwIfAny();
+    if (!s.has("from")) {
+      ObjectNode from = s.putObject("from");
+      from.put("databaseName", DEFAULT_DATABASE);
+      from.put("tableName", s.get("name").textValue());
+    }
+    String kind = s.get("kind").textValue();
+    for (Map.Entry<String, String> ref : SourceRules.references(kind).entrySet()) {
+      String other = s.path(ref.getKey()).asText(null);
+      if (other != null && !other.equals(id)) {
+        String otherKind =
+            sources
+                .get(other)
+                .filter(o -> o.path("_warehouseId").asText().equals(warehouse))
+                .map(o -> o.path("kind").asText())
+                .orElse(null);
+        if (!ref.getValue().equals(otherKind)) {
+          p.add(ref.getKey(), "no " + ref.getValue() + " source " + other + " in this service");
+        }
+      }
+    }
+    String database = s.get("from").get("databaseName").textValue();
+    String table = SourceRules.tableName(s);
+    Optional<ObjectNode> existing =
+        table == null ? Optional.empty() : tables.find(warehouse, database, table);
+    if (table == null) {
+      p.add("from.tableName", "is required when metricTables names no table");
+    } else if (existing.isPresent()) {
+      TableRules.bind(s, existing.get(), p);
+    }
+    SourceRules.fillDefaults(s, existing.isEmpty());
+    if (existing.isEmpty()
+        && s.path("implicitColumnExpression")
+            .asText("")
+            .equals(s.get("timestampValueExpression").asText())) {
+      p.add("implicitColumnExpression", "cannot be the timestamp column");
+    }
+    p.throwIfAny();
+    s.put("id", id);
+    s.put("createdAt", createdAt);
+    s.put("updatedAt", updatedAt);
+    s.put("_warehouseId", warehouse);
+    s.put("_tableId", existing.map(t -> t.get("id").asText()).orElseGet(this::newId));
+    // Measured before a new table is made, so that a source too large to store leaves nothing.
+    Collection.SOURCES
+        .sizeProblem(s.toString())
+        .ifPresent(
+            tooLarge -> {
+              throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, tooLarge);
+            });
+    if (existing.isEmpty()) {
+      s.put("_tableId", newTable(warehouse, database, table, s).get("id").asText());
+    }
+    return s;
+  }
+
+  private ObjectNode saveSource(ObjectNode s) {
+    sources.put(s.get("id").asText(), s);
+    return sourceView(s);
+  }
+
+  private ObjectNode storedSource(String warehouse, String id) {
+    return sources
+        .get(id)
+        .filter(s -> s.path("_warehouseId").asText().equals(warehouse))
+        .orElseThrow(() -> ApiException.notFound("source " + id + " does not exist"));
+  }
+
+  /**
+   * @param s a stored source
+   * @return the source as the ClickHouse Cloud document has it: no internal fields, no timestamps
+   */
+  static ObjectNode sourceView(ObjectNode s) {
+    ObjectNode v = s.deepCopy();
+    v.remove(List.of("_warehouseId", "_tableId", "createdAt", "updatedAt"));
+    return v;
+  }
+
+  // ------------------------------------------------------------------ tables
+
+  /**
+   * @param warehouse a warehouse
+   * @return its tables, oldest first
+   */
+  public List<ObjectNode> tables(String warehouse) {
+    return tables.list(warehouse).stream().map(this::tableView).toList();
+  }
+
+  /**
+   * @param warehouse the warehouse
+   * @param database a database name
+   * @param table a table name
+   * @return the table, with its columns and how many events it holds
+   * @throws ApiException 404 when the warehouse has no such table
+   */
+  public ObjectNode table(String warehouse, String database, String table) {
+    return tableView(storedTable(warehouse, database, table));
+  }
+
+  /**
+   * Declares a table ({@code PUT}): creates it, or changes its definition. Fields left out keep
+   * their value (a new table: timestamp column {@code Timestamp}, no implicit or body column, no
+   * declared columns). A table's definition changes only while it holds no events, and its
+   * timestamp and implicit columns only while no source reads it.
+   *
+   * @param warehouse the warehouse
+   * @param database the database name
+   * @param table the table name
+   * @param body the definition
+   * @return the table
+   * @throws ApiException 409 when the change is not possible now
+   */
+  public synchronized ObjectNode declareTable(
+      String warehouse, String database, String table, JsonNode body) {
+    Problems p = new Problems();
+    TableRules.DECLARE.checkBody(body, p);
+    p.name("databaseName", database);
+    p.name("tableName", table);
+    p.throwIfAny();
+    Optional<ObjectNode> existing = tables.find(warehouse, database, table);
+    ObjectNode t =
+        existing
+            .map(ObjectNode::deepCopy)
+            .orElseGet(() -> blankTable(warehouse, database, table, "log"));
+    body.fields().forEachRemaining(f -> t.set(f.getKey(), f.getValue()));
+    TableRules.checkColumns(t, p);
+    p.throwIfAny();
+    if (existing.isEmpty()) {
+      return tableView(createTable(t));
+    }
+    SourceSpec before = Tables.spec(existing.get());
+    SourceSpec after = Tables.spec(t);
+    if (before.equals(after)) {
+      return tableView(existing.get());
+    }
+    String id = t.get("id").asText();
+    boolean bindingChanged =
+        !before.timestampColumn().equals(after.timestampColumn())
+            || !java.util.Objects.equals(before.implicitColumn(), after.implicitColumn());
+    Optional<ObjectNode> reader = readerOf(id);
+    if (bindingChanged && reader.isPresent()) {
+      throw ApiException.conflict(
+          "table "
+              + Tables.qualifiedName(t)
+              + " is read by source "
+              + reader.get().get("id").asText()
+              + " ('"
+              + reader.get().path("name").asText()
+              + "'), which uses its timestamp and implicit columns; change or delete that source"
+              + " first");
+    }
+    long rows = engine.source(id).map(s -> s.stats().rows()).orElse(0L);
+    if (rows > 0) {
+      throw ApiException.conflict(
+          "table "
+              + Tables.qualifiedName(t)
+              + " holds "
+              + rows
+              + " events; its definition is fixed once it holds events (delete the table to start"
+              + " over)");
+    }
+    engine.dropSource(id);
+    engine.createSource(after);
+    tables.put(t);
+    return tableView(t);
+  }
+
+  /**
+   * Deletes a table and its events.
+   *
+   * @param warehouse the warehouse
+   * @param database the database name
+   * @param table the table name
+   * @throws ApiException 404 when there is no such table, 409 while a source reads it
+   */
+  public synchronized void deleteTable(String warehouse, String database, String table) {
+    ObjectNode t = storedTable(warehouse, database, table);
+    String id = t.get("id").asText();
+    Optional<ObjectNode> reader = readerOf(id);
+    if (reader.isPresent()) {
+      throw ApiException.conflict(
+          "table "
+              + Tables.qualifiedName(t)
+              + " is read by source "
+              + reader.get().get("id").asText()
+              + " ('"
+              + reader.get().path("name").asText()
+              + "'); delete that source first");
+    }
+    tables.remove(id);
+    engine.dropSource(id);
+  }
+
+  /**
+   * Deletes every source and table of a warehouse, and their events (its last service is gone).
+   *
+   * @param warehouse the warehouse
+   */
+  public synchronized void dropWarehouse(String warehouse) {
+    for (ObjectNode s : sources.list(s -> s.path("_warehouseId").asText().equals(warehouse))) {
+      sources.remove(s.get("id").asText());
+    }
+    for (ObjectNode t : tables.list(warehouse)) {
+      tables.remove(t.get("id").asText());
+      engine.dropSource(t.get("id").asText());
+    }
+  }
+
+  private ObjectNode newTable(String warehouse, String database, String table, ObjectNode source) {
+    ObjectNode t = blankTable(warehouse, database, table, source.get("kind").asText());
+    t.put("timestampColumn", source.get("timestampValueExpression").asText());
+    t.put("bodyColumn", source.path("bodyExpression").textValue());
+    t.put("implicitColumn", source.path("implicitColumnExpression").textValue());
+    return createTable(t);
+  }
+
+  private ObjectNode blankTable(String warehouse, String database, String table, String kind) {
+    ObjectNode t = mapper.createObjectNode();
+    t.put("databaseName", database);
+    t.put("tableName", table);
+    t.put("timestampColumn", "Timestamp");
+    t.putNull("implicitColumn");
+    t.putNull("bodyColumn");
+    t.putArray("columns");
+    t.put("_warehouseId", warehouse);
+    t.put("_kind", kind);
+    return t;
+  }
+
+  private ObjectNode createTable(ObjectNode t) {
+    t.put("id", engine.createSource(Tables.spec(t)).id());
+    t.put("createdAt", now());
+    try {
+      tables.put(t);
+    } catch (RuntimeException e) {
+      engine.dropSource(t.get("id").asText());
+      throw e;
+    }
+    return t;
+  }
+
+  private Optional<ObjectNode> readerOf(String tableId) {
+    return sources.list(s -> s.path("_tableId").asText().equals(tableId)).stream().findFirst();
+  }
+
+  private ObjectNode storedTable(String warehouse, String database, String table) {
+    return tables
+        .find(warehouse, database, table)
+        .orElseThrow(
+            () -> ApiException.notFound("table " + database + "." + table + " does not exist"));
+  }
+
+  /**
+   * @param t a stored table
+   * @return its public view: definition, every column the engine knows with its type (declared or
+   *     learnt from the first value written), and how many events it holds
+   */
+  private ObjectNode tableView(ObjectNode t) {
+    ObjectNode v = t.deepCopy();
+    v.remove(List.of("_warehouseId", "_kind"));
+    Optional<Source> source = engine.source(t.get("id").asText());
+    var schema = v.putArray("schema");
+    schema.addObject().put("name", t.get("timestampColumn").asText()).put("type", "timestamp");
+    for (Schema.Column c : source.map(Source::schema).map(Schema::columns).orElse(List.of())) {
+      schema.addObject().put("name", c.name()).put("type", c.type().wireName());
+    }
+    v.put("rows", source.map(s -> s.stats().rows()).orElse(0L));
+    return v;
+  }
+
+  private String now() {
+    return Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString();
+  }
+
+  private String newId() {
+    byte[] b = new byte[12];
+    random.nextBytes(b);
+    return java.util.HexFormat.of().formatHex(b);
+  }
+
+  @Override
+  public void close() {
+    sources.close();
+    tables.close();
+  }
+}

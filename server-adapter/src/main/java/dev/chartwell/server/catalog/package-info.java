@@ -1,0 +1,10 @@
+/**
+ * What a service's warehouse holds, as the ClickStack model has it: a <b>source</b> reads a
+ * <b>table</b> ({@code from {databaseName, tableName}}) through a <b>connection</b>. Every service
+ * has one built-in connection, {@code default}, to its own embedded engine; each table is one
+ * engine source (the engine source's id is the table's id) and is created when a source first names
+ * it or when it is declared with its columns; several sources may read one table. Table and source
+ * definitions are durable in Chronicle Map; at start the engine's sources are reconciled with the
+ * stored tables, and sources stored by versions before tables existed are migrated.
+ */
+package dev.chartwell.server.catalog;
