@@ -34,6 +34,8 @@ public final class TestServers {
     args.addAll(List.of(extra));
     return ChartwellServer.start(
         ServerConfig.parse(args.toArray(String[]::new), Map.of()),
-        new PrintStream(new ByteArrayOutputStream(), true));
+        Boolean.getBoolean("TEST_SERVER_LOG")
+            ? System.err
+            : new PrintStream(new ByteArrayOutputStream(), true));
   }
 }

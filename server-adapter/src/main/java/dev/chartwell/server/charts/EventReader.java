@@ -155,48 +155,33 @@ final class EventReader {
     add(node, number, sink, batch, lines);
   }
 
+  /**
+   * Reads a JSON array of events one element at a time. An element that is not JSON or not strict
+   * UTF-8 is rejected, and with it the rest of the array (which can no longer be located); the
+   * elements before it are kept. A body whose first bytes are not UTF-8 fails already while the
+   * parser detects the encoding: that is the first element's problem too.
+   */
   private void readArray(InputStream in, Sink sink, List<Event> batch, List<Long> lines)
       throws IOException {
+    long element = 0; // the element being read, from 1
     try (JsonParser p = mapper.getFactory().createParser(new Utf8Check(in))) {
       p.nextToken(); // [
-      long element = 0;
       while (true) {
-        JsonToken t;
-        try {
-          t = p.nextToken();
-        } catch (JsonProcessingException e) {
-          reject(element + 1, JsonErrors.describeInLine(e));
-          return;
-        } catch (Utf8Check.InvalidUtf8Exception e) {
-          reject(
-              element + 1,
-              "not valid UTF-8 ("
-                  + e.getMessage()
-                  + " of the body); the rest of"
-                  + " the array was not read");
-          return;
-        }
+        element++;
+        JsonToken t = p.nextToken();
         if (t == JsonToken.END_ARRAY || t == null) {
           return;
         }
-        element++;
-        JsonNode node;
-        try {
-          node = p.readValueAsTree();
-        } catch (JsonProcessingException e) {
-          reject(element, JsonErrors.describeInLine(e));
-          return; // the rest of the array cannot be located reliably
-        } catch (Utf8Check.InvalidUtf8Exception e) {
-          reject(
-              element,
-              "not valid UTF-8 ("
-                  + e.getMessage()
-                  + " of the body); the rest of"
-                  + " the array was not read");
-          return;
-        }
-        add(node, element, sink, batch, lines);
+        add(p.readValueAsTree(), element, sink, batch, lines);
       }
+    } catch (JsonProcessingException e) {
+      reject(Math.max(1, element), JsonErrors.describeInLine(e));
+    } catch (Utf8Check.InvalidUtf8Exception e) {
+      reject(
+          Math.max(1, element),
+          "not valid UTF-8 ("
+              + e.getMessage()
+              + " of the body); the rest of the array was not read");
     }
   }
 

@@ -175,6 +175,21 @@ class BadInputIntegrationTest {
     assertTrue(count.body().contains("\"series_0.data\":2"), count.body());
   }
 
+  /** An array body whose third byte is not UTF-8 fails while Jackson detects the encoding. */
+  @Test
+  void anArrayBodyThatIsNotUtf8FromTheStartIsRejectedNotA500() throws Exception {
+    byte[] body = {'[', ' ', (byte) 0xFF, (byte) 0xFE, '{', '}', ']'};
+    HttpResponse<String> ingest =
+        post("/api/v2/sources/" + sourceId + "/events", body, "application/json");
+    assertEquals(200, ingest.statusCode(), ingest.body());
+    JsonNode report = MAPPER.readTree(ingest.body());
+    assertEquals(0, report.get("accepted").intValue(), ingest.body());
+    assertEquals(1, report.get("errors").get(0).get("line").intValue(), ingest.body());
+    assertTrue(
+        report.get("errors").get(0).get("error").textValue().startsWith("not valid UTF-8"),
+        ingest.body());
+  }
+
   @Test
   void aBodyWithThousandsOfProblemsListsTwentyAndCountsTheRest() throws Exception {
     StringBuilder body = new StringBuilder("{");
