@@ -18,7 +18,10 @@ import java.util.concurrent.TimeUnit;
  * (manifests read, segment files mapped, logs replayed), the first answer of Q1 over the last hour
  * and over all 24 hours (which verifies every segment file it reads first), and the background
  * verification of every file. Run: {@code java -cp benchmarks/target/chartwell-bench.jar
- * dev.chartwell.bench.RestartTime ROWS DIR} (loads DIR first unless it holds the data set).
+ * dev.chartwell.bench.RestartTime ROWS DIR [UNSEALED]} (loads DIR first unless it holds the data
+ * set). With UNSEALED, that many more events are appended before the restart and left in the head
+ * (not sealed), so the restart replays them from the write-ahead log; they are dropped again
+ * afterwards, so that DIR still holds just the data set.
  */
 public final class RestartTime {
   private RestartTime() {}
@@ -29,7 +32,30 @@ public final class RestartTime {
   public static void main(String[] args) throws Exception {
     int rows = Integer.parseInt(args[0]);
     Path dir = Path.of(args[1]);
-    BenchData.onDisk(dir, rows, FsyncPolicy.REQUEST).engine().close();
+    int unsealed = args.length > 2 ? Integer.parseInt(args[2]) : 0;
+    try (Engine loaded = BenchData.onDisk(dir, rows, FsyncPolicy.REQUEST).engine()) {
+      if (unsealed > 0) {
+        loaded.createSource(
+            new dev.chartwell.engine.source.SourceSpec(
+                "unsealed",
+                "unsealed",
+                dev.chartwell.engine.source.SourceKind.LOG,
+                "Timestamp",
+                "Body",
+                "Body",
+                List.of()));
+        dev.chartwell.engine.source.Source head = loaded.source("unsealed").orElseThrow();
+        BenchLogs gen = new BenchLogs(unsealed, 7);
+        List<dev.chartwell.engine.source.Event> batch = new java.util.ArrayList<>();
+        while (gen.hasNext()) {
+          batch.add(gen.next());
+          if (batch.size() == 10_000 || !gen.hasNext()) {
+            head.appendBatch(batch);
+            batch.clear();
+          }
+        }
+      }
+    }
     CountDownLatch verified = new CountDownLatch(1);
     long t0 = System.nanoTime();
     Engine engine =
@@ -73,6 +99,7 @@ public final class RestartTime {
         all,
         (fullAnswer - t0) / 1e9,
         (done - t0) / 1e9);
+    engine.dropSource("unsealed");
     engine.close();
   }
 

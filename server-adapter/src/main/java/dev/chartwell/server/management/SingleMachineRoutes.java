@@ -109,6 +109,9 @@ public final class SingleMachineRoutes {
         maxBodyBytes,
         req -> {
           service(req, services, true);
+          // Read the body first: refusing before it is read leaves the client still sending on a
+          // connection the server closes, and a large body then meets a reset, not this answer.
+          json.readTree(req.bodyBytes());
           throw ApiException.badRequest(
               "Chartwell runs no SQL, so it has no query endpoint to create; query with POST"
                   + " /api/v2/charts/series");
