@@ -375,6 +375,16 @@ public final class StringDictionary {
   /** The first 8 hex digits of a {@code HEX} entry as ASCII (their own ranks). */
   private long hexPrefix(int id) {
     int from = id * width;
+    if (width >= 4) {
+      // The 8 nibbles of 4 bytes spread into 8 bytes, high nibble first, then each 0-15 turned into
+      // its ASCII digit all at once: '0' + n, plus 39 more ('a' - '0' - 10) where n > 9.
+      long x = data.getInt(from) & 0xFFFFFFFFL;
+      x = (x | (x << 16)) & 0x0000FFFF0000FFFFL;
+      x = (x | (x << 8)) & 0x00FF00FF00FF00FFL;
+      x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0FL;
+      long letters = ((x + 0x0606060606060606L) >>> 4) & 0x0101010101010101L;
+      return x + 0x3030303030303030L + letters * 39;
+    }
     int digits = Math.min(8, 2 * width);
     long key = 0;
     for (int i = 0; i < digits; i++) {
