@@ -58,6 +58,7 @@ public final class Source {
   private long evictedRows; // guarded by lock
   private volatile long headBytes;
   private volatile long sealedBytes;
+  private final IngestMeter ingested = new IngestMeter();
 
   /** Orders the publications of the source's state (seals, drops) with each other. */
   private final Object commitLock = new Object();
@@ -266,6 +267,7 @@ public final class Source {
       wait = sealing.size() > MAX_PENDING_SEALS;
     }
     storage.awaitDurable(position);
+    ingested.record(events.size() - rejections.size());
     if (wait) {
       awaitSealsBelow(MAX_PENDING_SEALS + 1);
     }
@@ -498,15 +500,20 @@ public final class Source {
    *     dropped segment's file no longer counts, even while a query still reads it
    */
   public long diskBytes() {
+    return diskBytes(sealed);
+  }
+
+  private long diskBytes(List<Segment> segments) {
     long total = storage.logBytes();
-    for (Segment s : sealed) {
+    for (Segment s : segments) {
       total += s.heapBytes() == 0 ? s.bytes() : 0;
     }
     return total;
   }
 
   /**
-   * @return rows, segments and bytes (per column) of this source
+   * @return rows, segments, bytes (per column), disk, seal backlog and ingestion rate of this
+   *     source
    */
   public SourceStats stats() {
     List<Segment> segments;
@@ -514,12 +521,16 @@ public final class Source {
     long headBytes;
     long evSegments;
     long evRows;
+    int backlog;
+    long backlogRows = 0;
     synchronized (lock) {
       segments = sealed;
       headRows = head.rows();
+      backlog = sealing.size();
       for (PendingSeal p : sealing) {
-        headRows += p.rows();
+        backlogRows += p.rows();
       }
+      headRows += backlogRows;
       headBytes = this.headBytes;
       evSegments = evictedSegments;
       evRows = evictedRows;
@@ -553,7 +564,13 @@ public final class Source {
         tokenBytes,
         columns,
         evSegments,
-        evRows);
+        evRows,
+        ingested.total(),
+        ingested.perSecond(),
+        backlog,
+        backlogRows,
+        diskBytes(segments),
+        storage.logBytes());
   }
 
   /**
