@@ -45,6 +45,7 @@ final class Dispatcher extends Handler.Abstract {
       org.eclipse.jetty.server.Request request,
       org.eclipse.jetty.server.Response response,
       Callback callback) {
+    ServerTiming timing = new ServerTiming(System.nanoTime());
     String requestId = UUID.randomUUID().toString();
     response.getHeaders().put("X-Request-Id", requestId);
     // A handler busy without I/O (a long query) is not idle; stalled reads and writes still time
@@ -55,7 +56,7 @@ final class Dispatcher extends Handler.Abstract {
     Object body;
     Map<String, String> headers = Map.of();
     try {
-      Response r = dispatch(request, exchange);
+      Response r = dispatch(request, exchange, timing);
       status = r.status();
       body = body(r, requestId);
     } catch (ApiException e) {
@@ -79,32 +80,37 @@ final class Dispatcher extends Handler.Abstract {
     // connection: it cannot carry another request, and the client must be told so.
     boolean unread = !exchange.bodyDone && request.getLength() != 0;
     boolean close = exchange.finish() || unread || status == ErrorCode.PAYLOAD_TOO_LARGE.status();
-    byte[] bytes;
+    ByteBuffer bytes;
+    long writeStart = System.nanoTime();
     try {
-      bytes = json.mapper().writeValueAsBytes(body);
-    } catch (IOException e) {
+      bytes = json.write(body);
+    } catch (IOException | RuntimeException e) {
       log.println("request " + requestId + " failed writing its response: " + e);
       status = 500;
       bytes =
-          JsonErrorHandler.envelope(
-              json.mapper(),
-              500,
-              ErrorCode.INTERNAL,
-              "unexpected server error; request id " + requestId,
-              requestId);
+          ByteBuffer.wrap(
+              JsonErrorHandler.envelope(
+                  json.mapper(),
+                  500,
+                  ErrorCode.INTERNAL,
+                  "unexpected server error; request id " + requestId,
+                  requestId));
     }
+    long end = System.nanoTime();
     HttpFields.Mutable out = response.getHeaders();
     headers.forEach(out::put);
+    out.put("Server-Timing", timing.header(end - writeStart, end));
     out.put(HttpHeader.CONTENT_TYPE, JsonErrorHandler.JSON_TYPE);
     if (close) {
       out.put(HttpHeader.CONNECTION, "close");
     }
     response.setStatus(status);
-    response.write(true, ByteBuffer.wrap(bytes), callback);
+    response.write(true, bytes, callback);
     return true;
   }
 
-  private Response dispatch(org.eclipse.jetty.server.Request request, Exchange exchange)
+  private Response dispatch(
+      org.eclipse.jetty.server.Request request, Exchange exchange, ServerTiming timing)
       throws IOException {
     String method = request.getMethod();
     String path = request.getHttpURI().getDecodedPath();
@@ -138,7 +144,8 @@ final class Dispatcher extends Handler.Abstract {
             principal,
             body,
             route.maxBodyBytes(),
-            exchange.watch);
+            exchange.watch,
+            timing);
     return route.handler().handle(req);
   }
 

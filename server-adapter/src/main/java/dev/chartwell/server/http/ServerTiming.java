@@ -1,0 +1,62 @@
+package dev.chartwell.server.http;
+
+/**
+ * The {@code Server-Timing} header of one response: durations a handler reports (the chart query
+ * reports {@code engine}), then {@code write} (turning the body into JSON) and {@code total} (from
+ * the moment the request was dispatched until its body was ready to send), in milliseconds.
+ *
+ * <p>Not thread-safe: one request's handler thread uses it.
+ */
+public final class ServerTiming {
+  private final long startNanos;
+  private final StringBuilder header = new StringBuilder(64);
+
+  /**
+   * @param startNanos when the request was dispatched ({@link System#nanoTime()})
+   */
+  ServerTiming(long startNanos) {
+    this.startNanos = startNanos;
+  }
+
+  /**
+   * Adds one duration.
+   *
+   * @param metric its name: letters, digits, {@code -} and {@code _}
+   * @param nanos how long it took
+   */
+  public void add(String metric, long nanos) {
+    if (!metric.matches("[A-Za-z0-9_-]+")) {
+      throw new IllegalArgumentException("not a Server-Timing metric name: " + metric);
+    }
+    if (header.length() > 0) {
+      header.append(", ");
+    }
+    header.append(metric).append(";dur=");
+    appendMillis(header, nanos);
+  }
+
+  /**
+   * @param writeNanos how long writing the body took
+   * @param endNanos now ({@link System#nanoTime()})
+   * @return the header's value
+   */
+  String header(long writeNanos, long endNanos) {
+    add("write", writeNanos);
+    add("total", endNanos - startNanos);
+    return header.toString();
+  }
+
+  /** Milliseconds with three decimals (microsecond resolution), without formatting machinery. */
+  static void appendMillis(StringBuilder sb, long nanos) {
+    long micros = Math.max(0, (nanos + 500) / 1000);
+    sb.append(micros / 1000).append('.');
+    long frac = micros % 1000;
+    if (frac < 100) {
+      sb.append('0');
+    }
+    if (frac < 10) {
+      sb.append('0');
+    }
+    sb.append(frac);
+  }
+}
