@@ -96,10 +96,18 @@ final class Dispatcher extends Handler.Abstract {
                   "unexpected server error; request id " + requestId,
                   requestId));
     }
-    long end = System.nanoTime();
+    timing.add("write", System.nanoTime() - writeStart);
     HttpFields.Mutable out = response.getHeaders();
     headers.forEach(out::put);
-    out.put("Server-Timing", timing.header(end - writeStart, end));
+    out.put(HttpHeader.VARY, HttpHeader.ACCEPT_ENCODING.asString());
+    if (bytes.remaining() >= Gzip.MIN_BYTES
+        && Gzip.accepted(request.getHeaders().get(HttpHeader.ACCEPT_ENCODING))) {
+      long gzipStart = System.nanoTime();
+      bytes = Gzip.compress(bytes);
+      timing.add("gzip", System.nanoTime() - gzipStart);
+      out.put(HttpHeader.CONTENT_ENCODING, "gzip");
+    }
+    out.put("Server-Timing", timing.header(System.nanoTime()));
     out.put(HttpHeader.CONTENT_TYPE, JsonErrorHandler.JSON_TYPE);
     if (close) {
       out.put(HttpHeader.CONNECTION, "close");

@@ -2,8 +2,9 @@ package dev.chartwell.server.http;
 
 /**
  * The {@code Server-Timing} header of one response: durations a handler reports (the chart query
- * reports {@code engine}), then {@code write} (turning the body into JSON) and {@code total} (from
- * the moment the request was dispatched until its body was ready to send), in milliseconds.
+ * reports {@code engine}), then {@code write} (turning the body into JSON), {@code gzip} when the
+ * answer is compressed, and {@code total} (from the moment the request was dispatched until its
+ * body was ready to send), in milliseconds.
  *
  * <p>Not thread-safe: one request's handler thread uses it.
  */
@@ -36,12 +37,10 @@ public final class ServerTiming {
   }
 
   /**
-   * @param writeNanos how long writing the body took
    * @param endNanos now ({@link System#nanoTime()})
-   * @return the header's value
+   * @return the header's value, ending with {@code total}
    */
-  String header(long writeNanos, long endNanos) {
-    add("write", writeNanos);
+  String header(long endNanos) {
     add("total", endNanos - startNanos);
     return header.toString();
   }

@@ -200,6 +200,68 @@ class StatsAndTimingIntegrationTest {
     assertEquals(java.util.Set.of("write", "total"), timing(error).keySet());
   }
 
+  @Test
+  void largeAnswersAreGzippedWhenTheClientAcceptsIt() throws Exception {
+    String[] svc = service("Gzip");
+    String src = source(svc[0], "many");
+    StringBuilder ndjson = new StringBuilder();
+    for (int i = 0; i < 600; i++) {
+      ndjson.append("{\"Timestamp\":").append(T + i * 60_000L).append(",\"Body\":\"b\"}\n");
+    }
+    assertEquals(
+        200,
+        bearer("POST", "/api/v2/sources/" + src + "/events", ndjson.toString(), svc[1])
+            .statusCode());
+    String query =
+        "{\"startTime\":"
+            + T
+            + ",\"endTime\":"
+            + (T + 600 * 60_000L)
+            + ",\"granularity\":\"1m\",\"series\":[{\"sourceId\":\""
+            + src
+            + "\",\"aggFn\":\"count\"}]}";
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    java.util.function.Function<String, HttpResponse<byte[]>> send =
+        accept -> {
+          var b =
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create(
+                          "http://127.0.0.1:" + server.port() + "/api/v2/charts/series"))
+                  .header("Authorization", "Bearer " + svc[1])
+                  .header("Content-Type", "application/json")
+                  .POST(java.net.http.HttpRequest.BodyPublishers.ofString(query));
+          if (accept != null) {
+            b.header("Accept-Encoding", accept);
+          }
+          try {
+            return client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+          } catch (Exception e) {
+            throw new AssertionError(e);
+          }
+        };
+    HttpResponse<byte[]> plain = send.apply(null);
+    HttpResponse<byte[]> gzipped = send.apply("gzip, deflate");
+    HttpResponse<byte[]> refused = send.apply("gzip;q=0");
+    assertEquals(200, gzipped.statusCode());
+    assertTrue(plain.body().length > 8 * 1024, "large enough: " + plain.body().length);
+    assertEquals(600, MAPPER.readTree(plain.body()).get("data").size());
+    assertEquals("gzip", gzipped.headers().firstValue("Content-Encoding").orElse(null));
+    assertEquals("Accept-Encoding", gzipped.headers().firstValue("Vary").orElse(null));
+    assertTrue(gzipped.body().length < plain.body().length / 4, "compressed");
+    try (var in =
+        new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gzipped.body()))) {
+      assertEquals(MAPPER.readTree(plain.body()), MAPPER.readTree(in.readAllBytes()));
+    }
+    assertTrue(
+        gzipped.headers().firstValue("Server-Timing").orElseThrow().contains(", gzip;dur="),
+        "the compression is timed");
+    assertTrue(plain.headers().firstValue("Content-Encoding").isEmpty());
+    assertTrue(refused.headers().firstValue("Content-Encoding").isEmpty());
+    // small answers stay as they are
+    HttpResponse<String> health = http.send("GET", "/health", null, "Accept-Encoding", "gzip");
+    assertEquals("{\"status\":\"ok\"}", health.body());
+  }
+
   private static Map<String, Double> timing(HttpResponse<String> r) {
     String header = r.headers().firstValue("Server-Timing").orElseThrow();
     Matcher m = Pattern.compile("([a-z]+);dur=(\\d+\\.\\d{3})(, |$)").matcher(header);
