@@ -25,6 +25,7 @@ final class ChartwellProcess implements AutoCloseable {
   private static final String KEY_ID = "BENCH";
 
   private final Process process;
+  private final Thread stopAtExit;
   private final Path dataDir;
   private final String url;
   private final String org;
@@ -38,6 +39,8 @@ final class ChartwellProcess implements AutoCloseable {
   private ChartwellProcess(
       Process process, Path dataDir, String url, String org, String admin, Http http) {
     this.process = process;
+    this.stopAtExit = new Thread(process::destroy, "stop-chartwell");
+    Runtime.getRuntime().addShutdownHook(stopAtExit); // Ctrl-C must not leave it running
     this.dataDir = dataDir;
     this.url = url;
     this.org = org;
@@ -258,5 +261,6 @@ final class ChartwellProcess implements AutoCloseable {
     if (!process.waitFor(1, TimeUnit.MINUTES)) {
       process.destroyForcibly().waitFor();
     }
+    Runtime.getRuntime().removeShutdownHook(stopAtExit);
   }
 }

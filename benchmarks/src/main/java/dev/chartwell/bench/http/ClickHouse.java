@@ -42,12 +42,15 @@ final class ClickHouse implements AutoCloseable {
           + " ENGINE = MergeTree ORDER BY Timestamp";
 
   private final Process process;
+  private final Thread stopAtExit;
   private final Path dir;
   private final String url;
   private final Http http;
 
   private ClickHouse(Process process, Path dir, String url, Http http) {
     this.process = process;
+    this.stopAtExit = new Thread(process::destroy, "stop-clickhouse");
+    Runtime.getRuntime().addShutdownHook(stopAtExit); // Ctrl-C must not leave it running
     this.dir = dir;
     this.url = url;
     this.http = http;
@@ -299,5 +302,6 @@ final class ClickHouse implements AutoCloseable {
     if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor();
     }
+    Runtime.getRuntime().removeShutdownHook(stopAtExit);
   }
 }

@@ -26,6 +26,9 @@ import java.util.stream.Stream;
  * alone.
  */
 public final class SideBySide {
+  /** The data file's name when the run generates it in its work folder. */
+  private static final String GENERATED = "bench-logs.ndjson";
+
   private final Flags flags;
   private final PrintStream out;
   private final Http http = new Http();
@@ -58,10 +61,11 @@ public final class SideBySide {
   private boolean run() throws Exception {
     int rows = flags.integer("rows", 1_000_000);
     long seed = Long.parseLong(flags.get("seed", "42"));
+    boolean ownWork = !flags.has("work");
     Path work =
-        flags.has("work")
-            ? Files.createDirectories(Path.of(flags.get("work", "")))
-            : Files.createTempDirectory("chartwell-sidebyside");
+        ownWork
+            ? Files.createTempDirectory("chartwell-sidebyside")
+            : Files.createDirectories(Path.of(flags.get("work", "")));
     boolean keep = Boolean.parseBoolean(flags.get("keep", "false"));
     out.printf(
         Locale.ROOT,
@@ -106,8 +110,16 @@ public final class SideBySide {
       }
     } finally {
       out.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
-      if (!keep) {
-        deleteTree(work);
+      if (!keep) { // a folder the user gave stays; only what the run put there goes
+        for (Path p :
+            ownWork
+                ? List.of(work)
+                : List.of(
+                    work.resolve("clickhouse"),
+                    work.resolve("chartwell"),
+                    work.resolve(GENERATED))) {
+          deleteTree(p);
+        }
       }
     }
   }
@@ -118,8 +130,7 @@ public final class SideBySide {
       out.printf(Locale.ROOT, "data: %s (given, %,.1f MB)%n", file, Files.size(file) / 1e6);
       return file;
     }
-    Path file =
-        flags.has("file") ? Path.of(flags.get("file", "")) : work.resolve("bench-logs.ndjson");
+    Path file = flags.has("file") ? Path.of(flags.get("file", "")) : work.resolve(GENERATED);
     long start = System.nanoTime();
     BenchMain.writeNdjson(rows, seed, file);
     out.printf(
@@ -132,10 +143,23 @@ public final class SideBySide {
     return file;
   }
 
+  /** Events in an NDJSON file: its lines (a last line without a newline counts). */
   private static long lines(Path file) throws IOException {
-    try (Stream<String> s = Files.lines(file)) {
-      return s.count();
+    long lines = 0;
+    byte last = '\n';
+    byte[] buf = new byte[1 << 20];
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        for (int i = 0; i < n; i++) {
+          if (buf[i] == '\n') {
+            lines++;
+          }
+        }
+        last = buf[n - 1];
+      }
     }
+    return last == '\n' ? lines : lines + 1;
   }
 
   private Loaded loadClickHouse(ClickHouse ch, Path file, long events) throws Exception {
@@ -232,7 +256,7 @@ public final class SideBySide {
   /** Q1–Q6 interleaved; returns whether every answer agreed. */
   private boolean queries(ClickHouse ch, ChartwellProcess cw) throws Exception {
     int runs = flags.integer("runs", 11);
-    int warmup = flags.integer("warmup", 3);
+    int warmup = flags.integer("warmup", 10);
     double tolerance = Double.parseDouble(flags.get("tolerance", "1e-9"));
     List<BenchQueries.Query> qs = BenchQueries.all(cw.sourceId(), ClickHouse.TABLE, BenchLogs.END);
     String url = cw.url() + "/api/v2/charts/series";

@@ -63,7 +63,7 @@ final class Gzip {
    * @return it gzip-encoded
    */
   static ByteBuffer compress(ByteBuffer body) {
-    Output out = new Output(Math.max(256, body.remaining() / 4));
+    ByteOutput out = new ByteOutput(Math.max(256, body.remaining() / 4));
     try (GZIPOutputStream gzip = new FastGzip(out)) {
       gzip.write(body.array(), body.arrayOffset() + body.position(), body.remaining());
     } catch (IOException e) {
@@ -76,16 +76,6 @@ final class Gzip {
     FastGzip(ByteArrayOutputStream out) throws IOException {
       super(out, 64 * 1024);
       def.setLevel(Deflater.BEST_SPEED);
-    }
-  }
-
-  private static final class Output extends ByteArrayOutputStream {
-    Output(int size) {
-      super(size);
-    }
-
-    ByteBuffer buffer() {
-      return ByteBuffer.wrap(buf, 0, count);
     }
   }
 }

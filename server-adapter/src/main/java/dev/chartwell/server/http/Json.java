@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -57,22 +56,11 @@ public final class Json {
    * @throws IOException when the value cannot be written
    */
   public ByteBuffer write(Object body) throws IOException {
-    Output out = new Output(body instanceof JsonBody b ? Math.max(64, b.sizeHint()) : 512);
+    ByteOutput out = new ByteOutput(body instanceof JsonBody b ? Math.max(64, b.sizeHint()) : 512);
     try (JsonGenerator g = writer.getFactory().createGenerator(out)) {
       writer.writeValue(g, body);
     }
     return out.buffer();
-  }
-
-  /** A growing byte array whose content is handed out without copying. */
-  private static final class Output extends ByteArrayOutputStream {
-    Output(int size) {
-      super(size);
-    }
-
-    ByteBuffer buffer() {
-      return ByteBuffer.wrap(buf, 0, count);
-    }
   }
 
   /**

@@ -8,8 +8,8 @@ import java.io.IOException;
 
 /**
  * A response body that writes itself to Jackson's streaming generator, token by token, instead of
- * being turned into a tree or a map first: for large answers (a chart of 100,000 rows) that would
- * cost as much as the writing.
+ * being turned into a tree or a map first, which for a large answer (a chart of 100,000 rows) costs
+ * time and memory on top of the writing.
  */
 public abstract class JsonBody extends JsonSerializable.Base {
   /**
