@@ -14,12 +14,14 @@ import java.util.Map;
  *
  * @param clientMs the client's time
  * @param engineMs the engine's time ({@code NaN} when the server does not report it)
+ * @param readMs the server's time receiving the request body ({@code NaN} when not reported)
  * @param writeMs the server's time to write the JSON answer ({@code NaN} when not reported)
  * @param serverMs the server's whole time, from dispatch to the answer ready to send ({@code NaN}
  *     when not reported)
  * @param body the answer (as bytes: the client's time includes receiving it, not decoding it)
  */
-record ChartCall(double clientMs, double engineMs, double writeMs, double serverMs, byte[] body) {
+record ChartCall(
+    double clientMs, double engineMs, double readMs, double writeMs, double serverMs, byte[] body) {
   /**
    * @param http the client
    * @param url {@code .../api/v2/charts/series}
@@ -51,6 +53,7 @@ record ChartCall(double clientMs, double engineMs, double writeMs, double server
     return new ChartCall(
         took,
         timing.getOrDefault("engine", Double.NaN),
+        timing.getOrDefault("read", Double.NaN),
         timing.getOrDefault("write", Double.NaN),
         timing.getOrDefault("total", Double.NaN),
         r.body());

@@ -55,10 +55,12 @@ public final class HttpCommands {
     long end = Long.parseLong(f.get("end", Long.toString(BenchLogs.END)));
     Http http = new Http();
     out.println(
-        "query  client median (min - max)          engine   write  server   client-engine  runs");
+        "query  client median (min - max)          engine    read   write  server   client-engine"
+            + "  runs");
     for (BenchQueries.Query q : BenchQueries.all(f.required("source"), "-", end)) {
       Timings client = new Timings();
       Timings engine = new Timings();
+      Timings read = new Timings();
       Timings write = new Timings();
       Timings server = new Timings();
       for (int i = 0; i < warmup + runs; i++) {
@@ -66,25 +68,28 @@ public final class HttpCommands {
         if (i >= warmup) { // the first runs warm the server and this client up
           client.add(c.clientMs());
           engine.add(c.engineMs());
+          read.add(c.readMs());
           write.add(c.writeMs());
           server.add(c.serverMs());
         }
       }
       out.printf(
           Locale.ROOT,
-          "%-5s  %9.2f ms (%8.2f - %8.2f)  %8.2f %7.2f %7.2f  %13.2f  %4d%n",
+          "%-5s  %9.2f ms (%8.2f - %8.2f)  %8.2f %7.2f %7.2f %7.2f  %13.2f  %4d%n",
           q.name(),
           client.median(),
           client.min(),
           client.max(),
           engine.median(),
+          read.median(),
           write.median(),
           server.median(),
           client.median() - engine.median(),
           client.count());
     }
     out.println(
-        "(milliseconds; engine, write and server from the Server-Timing header, medians; "
-            + "client-engine: what HTTP, JSON and the client add to the engine)");
+        "(milliseconds; engine, read (the request body), write (the JSON answer) and server from"
+            + " the Server-Timing header, medians; client-engine: what HTTP, JSON and the client"
+            + " add to the engine)");
   }
 }

@@ -260,11 +260,14 @@ public final class SideBySide {
     double tolerance = Double.parseDouble(flags.get("tolerance", "1e-9"));
     List<BenchQueries.Query> qs = BenchQueries.all(cw.sourceId(), ClickHouse.TABLE, BenchLogs.END);
     String url = cw.url() + "/api/v2/charts/series";
-    List<Timings[]> cwTimes = new ArrayList<>(); // client, engine, write, server
+    List<Timings[]> cwTimes = new ArrayList<>(); // client, engine, read, write, server
     List<Timings> chTimes = new ArrayList<>();
     List<String> verdicts = new ArrayList<>();
     for (int i = 0; i < qs.size(); i++) {
-      cwTimes.add(new Timings[] {new Timings(), new Timings(), new Timings(), new Timings()});
+      cwTimes.add(
+          new Timings[] {
+            new Timings(), new Timings(), new Timings(), new Timings(), new Timings()
+          });
       chTimes.add(new Timings());
       verdicts.add(ch == null ? "not compared" : null);
     }
@@ -298,27 +301,30 @@ public final class SideBySide {
           Timings[] t = cwTimes.get(i);
           t[0].add(c.clientMs());
           t[1].add(c.engineMs());
-          t[2].add(c.writeMs());
-          t[3].add(c.serverMs());
+          t[2].add(c.readMs());
+          t[3].add(c.writeMs());
+          t[4].add(c.serverMs());
           chTimes.get(i).add(ch == null ? Double.NaN : chMs);
         }
       }
     }
     out.println();
     out.println(
-        "query  Chartwell  (engine  write  server)   ClickHouse   ClickHouse/Chartwell   answers");
+        "query  Chartwell  (engine   read  write  server)   ClickHouse   ClickHouse/Chartwell"
+            + "   answers");
     boolean agreed = true;
     for (int i = 0; i < qs.size(); i++) {
       Timings[] t = cwTimes.get(i);
       double chMedian = chTimes.get(i).median();
       out.printf(
           Locale.ROOT,
-          "%-5s %8.2f ms (%7.2f %6.2f %7.2f) %9s %18s     %s%n",
+          "%-5s %8.2f ms (%7.2f %6.2f %6.2f %7.2f) %9s %18s     %s%n",
           qs.get(i).name(),
           t[0].median(),
           t[1].median(),
           t[2].median(),
           t[3].median(),
+          t[4].median(),
           ch == null ? "-" : String.format(Locale.ROOT, "%.2f ms", chMedian),
           ch == null ? "-" : String.format(Locale.ROOT, "%.1fx", chMedian / t[0].median()),
           verdicts.get(i).lines().findFirst().orElse(""));
@@ -327,8 +333,8 @@ public final class SideBySide {
     out.println(
         "(medians of "
             + runs
-            + " runs, milliseconds, as each client saw them over HTTP; engine, write and server are"
-            + " Chartwell's Server-Timing)");
+            + " runs, milliseconds, as each client saw them over HTTP; engine, read (the request"
+            + " body), write (the JSON answer) and server are Chartwell's Server-Timing)");
     for (int i = 0; i < qs.size(); i++) {
       if (!verdicts.get(i).startsWith("agree") && ch != null) {
         out.println(qs.get(i).name() + " differs:");

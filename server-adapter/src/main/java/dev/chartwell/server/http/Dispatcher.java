@@ -80,6 +80,9 @@ final class Dispatcher extends Handler.Abstract {
     // connection: it cannot carry another request, and the client must be told so.
     boolean unread = !exchange.bodyDone && request.getLength() != 0;
     boolean close = exchange.finish() || unread || status == ErrorCode.PAYLOAD_TOO_LARGE.status();
+    if (exchange.received != null) {
+      timing.add("read", exchange.received.nanos());
+    }
     ByteBuffer bytes;
     long writeStart = System.nanoTime();
     try {
@@ -131,9 +134,10 @@ final class Dispatcher extends Handler.Abstract {
     InputStream body = InputStream.nullInputStream();
     if (route.body().reads() && declared.present()) {
       exchange.startBody();
+      exchange.received = new TimedInputStream(Content.Source.asInputStream(request));
       body =
           RequestBody.open(
-              Content.Source.asInputStream(request),
+              exchange.received,
               declared.gzip(),
               route.maxBodyBytes(),
               ApiServer.text(options.bodyTimeout()),
@@ -192,6 +196,7 @@ final class Dispatcher extends Handler.Abstract {
     private boolean permit;
     private boolean reading;
     private boolean bodyDone;
+    private TimedInputStream received; // the body as it arrives, when the route reads one
 
     Exchange(org.eclipse.jetty.server.Request request) {
       this.endPoint = request.getConnectionMetaData().getConnection().getEndPoint();

@@ -2,9 +2,10 @@ package dev.chartwell.server.http;
 
 /**
  * The {@code Server-Timing} header of one response: durations a handler reports (the chart query
- * reports {@code engine}), then {@code write} (turning the body into JSON), {@code gzip} when the
- * answer is compressed, and {@code total} (from the moment the request was dispatched until its
- * body was ready to send), in milliseconds.
+ * reports {@code engine}), then {@code read} (receiving the request body, when the route reads
+ * one), {@code write} (turning the answer into JSON), {@code gzip} when the answer is compressed,
+ * and {@code total} (from the moment the request was dispatched until its answer was ready to
+ * send), in milliseconds.
  *
  * <p>Not thread-safe: one request's handler thread uses it.
  */
