@@ -152,6 +152,24 @@ class StatsAndTimingIntegrationTest {
     assertEquals(401, bearer("GET", "/api/v2/stats", null, "not-a-token").statusCode());
   }
 
+  @Test
+  void eachTokenFindsItsServiceAgainAndARotatedOneNoLonger() throws Exception {
+    String[] a = service("A");
+    String[] b = service("B");
+    source(a[0], "of-a");
+    source(b[0], "of-b");
+    for (int i = 0; i < 3; i++) { // the first use finds the service among all, later ones directly
+      assertEquals("of-a", stats(a[1]).get(0).get("name").textValue());
+      assertEquals("of-b", stats(b[1]).get(0).get("name").textValue());
+    }
+    String fresh =
+        admin("PATCH", BASE + "/" + a[0] + "/password", "{}").get("password").textValue();
+    assertEquals(401, bearer("GET", "/api/v2/stats", null, a[1]).statusCode());
+    assertEquals("of-a", stats(fresh).get(0).get("name").textValue());
+    assertEquals(401, bearer("GET", "/api/v2/stats", null, a[1]).statusCode());
+    assertEquals("of-b", stats(b[1]).get(0).get("name").textValue());
+  }
+
   private long logFilesBytes(String table) throws Exception {
     try (Stream<Path> files = Files.walk(dataDir.resolve("engine/sources/" + table))) {
       long total = 0;
