@@ -27,7 +27,7 @@ public final class ServerTiming {
    * @param nanos how long it took
    */
   public void add(String metric, long nanos) {
-    if (!metric.matches("[A-Za-z0-9_-]+")) {
+    if (!isToken(metric)) {
       throw new IllegalArgumentException("not a Server-Timing metric name: " + metric);
     }
     if (header.length() > 0) {
@@ -35,6 +35,26 @@ public final class ServerTiming {
     }
     header.append(metric).append(";dur=");
     appendMillis(header, nanos);
+  }
+
+  /** Letters, digits, {@code -} and {@code _}, checked without a regular expression per call. */
+  private static boolean isToken(String metric) {
+    if (metric.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < metric.length(); i++) {
+      char c = metric.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '_';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -38,5 +38,9 @@ class ServerTimingTest {
     assertThrows(IllegalArgumentException.class, () -> t.add("two words", 1));
     assertThrows(IllegalArgumentException.class, () -> t.add("a;dur=1", 1));
     assertThrows(IllegalArgumentException.class, () -> t.add("", 1));
+    assertThrows(IllegalArgumentException.class, () -> t.add("caf\u00e9", 1));
+    assertThrows(IllegalArgumentException.class, () -> t.add("a,b", 1));
+    t.add("Seal-wait_2", 1_000);
+    assertEquals("Seal-wait_2;dur=0.001, total;dur=0.000", t.header(0));
   }
 }
