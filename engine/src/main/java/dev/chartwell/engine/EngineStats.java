@@ -4,9 +4,10 @@ import dev.chartwell.engine.source.SourceStats;
 import java.util.List;
 
 /**
- * Size and memory of the engine.
+ * Size, memory, disk and ingestion of the engine.
  *
- * @param sources per source: rows, segments, bytes per column, evictions
+ * @param sources per source: rows, segments, bytes per column, evictions, disk, seal backlog and
+ *     ingestion rate
  * @param memoryLimitBytes the configured limit ({@link Long#MAX_VALUE} when unlimited)
  */
 public record EngineStats(List<SourceStats> sources, long memoryLimitBytes) {
@@ -22,6 +23,28 @@ public record EngineStats(List<SourceStats> sources, long memoryLimitBytes) {
     long total = 0;
     for (SourceStats s : sources) {
       total += s.bytes();
+    }
+    return total;
+  }
+
+  /**
+   * @return bytes on disk of all sources (segment files and logs)
+   */
+  public long diskBytes() {
+    long total = 0;
+    for (SourceStats s : sources) {
+      total += s.diskBytes();
+    }
+    return total;
+  }
+
+  /**
+   * @return events appended per second to all sources, over the last few seconds
+   */
+  public double eventsPerSecond() {
+    double total = 0;
+    for (SourceStats s : sources) {
+      total += s.eventsPerSecond();
     }
     return total;
   }

@@ -182,6 +182,35 @@ class DurableEngineTest {
   }
 
   @Test
+  void statsCountTheSegmentFilesAndTheLogOnDisk() throws IOException {
+    try (Engine engine = open()) {
+      Source s = engine.createSource(spec("disk"));
+      s.appendBatch(events(0, 250));
+      s.awaitSealing();
+      var st = engine.stats().sources().get(0);
+      Path folder = dir.resolve("sources").resolve("disk");
+      long segments = filesUnder(folder.resolve("segments"));
+      long log = filesUnder(folder.resolve("wal"));
+      assertEquals(2, st.segments());
+      assertTrue(segments > 0 && log > 0, segments + " " + log);
+      assertEquals(segments + log, st.diskBytes());
+      assertEquals(log, st.logBytes());
+      assertEquals(st.diskBytes(), engine.stats().diskBytes());
+      assertEquals(250, st.acceptedEvents());
+    }
+  }
+
+  private static long filesUnder(Path folder) throws IOException {
+    try (Stream<Path> files = Files.list(folder)) {
+      long total = 0;
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        total += f.getFileName().toString().endsWith(".lock") ? 0 : Files.size(f);
+      }
+      return total;
+    }
+  }
+
+  @Test
   void aDroppedSourceIsGoneWithItsFilesAndStaysGone() throws IOException {
     try (Engine engine = open()) {
       Source s = engine.createSource(spec("gone"));

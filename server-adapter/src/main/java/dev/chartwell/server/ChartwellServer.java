@@ -5,6 +5,7 @@ import dev.chartwell.engine.query.QueryCounters;
 import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.charts.StatsRoutes;
 import dev.chartwell.server.charts.TableRoutes;
 import dev.chartwell.server.charts.TimestampRoutes;
 import dev.chartwell.server.clickstack.ResourceRoutes;
@@ -161,6 +162,7 @@ public final class ChartwellServer implements AutoCloseable {
           router, accounts, services, catalog, resources, json, config.maxRequestBytes());
       TableRoutes.register(router, services, catalog, json, config.maxRequestBytes());
       TimestampRoutes.register(router, services, catalog, resources, config.maxRequestBytes());
+      StatsRoutes.register(router, services, catalog, config.maxRequestBytes());
       ChartRoutes.register(
           router,
           services,

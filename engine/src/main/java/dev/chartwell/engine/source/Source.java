@@ -61,6 +61,7 @@ public final class Source {
   private volatile long sealedBytes;
   private long throttledAppends; // guarded by lock
   private long throttledNanos; // guarded by lock
+  private final IngestMeter ingested = new IngestMeter();
 
   /** Orders the publications of the source's state (seals, drops) with each other. */
   private final Object commitLock = new Object();
@@ -264,6 +265,7 @@ public final class Source {
       headBytes = head.bytes() + pendingBytes();
     }
     storage.awaitDurable(position);
+    ingested.record(events.size() - rejections.size());
     return new AppendResult(events.size() - rejections.size(), rejections);
   }
 
@@ -525,15 +527,20 @@ public final class Source {
    *     dropped segment's file no longer counts, even while a query still reads it
    */
   public long diskBytes() {
+    return diskBytes(sealed);
+  }
+
+  private long diskBytes(List<Segment> segments) {
     long total = storage.logBytes();
-    for (Segment s : sealed) {
+    for (Segment s : segments) {
       total += s.heapBytes() == 0 ? s.bytes() : 0;
     }
     return total;
   }
 
   /**
-   * @return rows, segments and bytes (per column) of this source
+   * @return rows, segments, bytes (per column), disk, seal backlog and ingestion rate of this
+   *     source
    */
   public SourceStats stats() {
     List<Segment> segments;
@@ -541,12 +548,16 @@ public final class Source {
     long headBytes;
     long evSegments;
     long evRows;
+    int backlog;
+    long backlogRows = 0;
     synchronized (lock) {
       segments = sealed;
       headRows = head.rows();
+      backlog = sealing.size();
       for (PendingSeal p : sealing) {
-        headRows += p.rows();
+        backlogRows += p.rows();
       }
+      headRows += backlogRows;
       headBytes = this.headBytes;
       evSegments = evictedSegments;
       evRows = evictedRows;
@@ -580,7 +591,13 @@ public final class Source {
         tokenBytes,
         columns,
         evSegments,
-        evRows);
+        evRows,
+        ingested.total(),
+        ingested.perSecond(),
+        backlog,
+        backlogRows,
+        diskBytes(segments),
+        storage.logBytes());
   }
 
   /**

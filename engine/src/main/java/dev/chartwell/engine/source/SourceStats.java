@@ -3,7 +3,7 @@ package dev.chartwell.engine.source;
 import java.util.List;
 
 /**
- * Size and memory of one source.
+ * Size, memory, disk and ingestion of one source.
  *
  * @param id source id
  * @param name source name
@@ -17,6 +17,14 @@ import java.util.List;
  * @param columns heap bytes of each column's sealed data
  * @param evictedSegments segments dropped by the memory limit
  * @param evictedRows events dropped by the memory limit
+ * @param acceptedEvents events appended since the source was opened (not counting replayed ones)
+ * @param eventsPerSecond events appended per second, averaged over the last {@value
+ *     IngestMeter#WINDOW_SECONDS} seconds
+ * @param sealBacklog heads handed to the sealing thread and not yet written as segments
+ * @param sealBacklogRows events in those heads
+ * @param diskBytes bytes of the source's listed segment files and its log (0 without a data
+ *     directory)
+ * @param logBytes bytes of its log alone
  */
 public record SourceStats(
     String id,
@@ -30,7 +38,13 @@ public record SourceStats(
     long tokenIndexBytes,
     List<ColumnBytes> columns,
     long evictedSegments,
-    long evictedRows) {
+    long evictedRows,
+    long acceptedEvents,
+    double eventsPerSecond,
+    int sealBacklog,
+    long sealBacklogRows,
+    long diskBytes,
+    long logBytes) {
 
   /** Copies the column list. */
   public SourceStats {

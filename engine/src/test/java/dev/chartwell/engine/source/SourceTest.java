@@ -27,6 +27,11 @@ class SourceTest {
   private final AtomicInteger seals = new AtomicInteger();
 
   private Source source(int segmentRows, ColumnSpec... declared) {
+    return source(SEALER, segmentRows, declared);
+  }
+
+  private Source source(
+      java.util.concurrent.Executor sealer, int segmentRows, ColumnSpec... declared) {
     SourceSpec spec =
         new SourceSpec(
             null, "logs", SourceKind.LOG, "Timestamp", "Body", "Body", List.of(declared));
@@ -39,7 +44,7 @@ class SourceTest {
             s -> seals.incrementAndGet(),
             () -> {},
             SourceStorage.inMemory(),
-            SEALER));
+            sealer));
   }
 
   private static Event event(long ts, Object... kv) {
@@ -356,5 +361,36 @@ class SourceTest {
     long columnSum = st.columns().stream().mapToLong(SourceStats.ColumnBytes::bytes).sum();
     assertTrue(
         st.bytes() >= columnSum + st.timestampBytes() + st.tokenIndexBytes() + st.headBytes());
+    assertEquals(25, st.acceptedEvents());
+    assertTrue(st.eventsPerSecond() > 0, "25 events within the last seconds");
+    assertEquals(0, st.sealBacklog());
+    assertEquals(0, st.sealBacklogRows());
+    assertEquals(0, st.diskBytes(), "a source without a data directory has nothing on disk");
+  }
+
+  @Test
+  void statsCountOnlyAcceptedEventsAndShowTheSealBacklog() {
+    List<Runnable> held = new ArrayList<>(); // the sealing pool, stopped until the test runs it
+    Source s = source(held::add, 10);
+    List<Event> batch = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      batch.add(event(i, "Body", "msg " + i, "n", 1L));
+    }
+    batch.add(event(-5, "Body", "before 1970")); // rejected
+    assertEquals(12, s.appendBatch(batch).accepted());
+    SourceStats waiting = s.stats();
+    assertEquals(12, waiting.acceptedEvents());
+    assertEquals(1, waiting.sealBacklog());
+    assertEquals(10, waiting.sealBacklogRows());
+    assertEquals(12, waiting.headRows(), "head rows include the heads waiting to be sealed");
+    assertEquals(0, waiting.segments());
+
+    List.copyOf(held).forEach(Runnable::run);
+    SourceStats sealed = s.stats();
+    assertEquals(0, sealed.sealBacklog());
+    assertEquals(0, sealed.sealBacklogRows());
+    assertEquals(1, sealed.segments());
+    assertEquals(2, sealed.headRows());
+    assertEquals(12, sealed.acceptedEvents());
   }
 }

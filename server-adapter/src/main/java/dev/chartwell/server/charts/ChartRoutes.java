@@ -3,8 +3,6 @@ package dev.chartwell.server.charts;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.query.AggFn;
 import dev.chartwell.engine.query.ChartQuery;
@@ -238,8 +236,10 @@ public final class ChartRoutes {
     ChartResult result;
     QueryControl control = new QueryControl();
     req.onClientDisconnect(() -> control.cancel("the client disconnected"));
+    long engineStart = System.nanoTime();
     try {
       result = engine.query(q, QueryOptions.DEFAULT.withControl(control));
+      req.serverTiming("engine", System.nanoTime() - engineStart);
     } catch (QueryValidationException e) {
       throw ApiException.badRequest(e.getMessage());
     } catch (UnknownSourceException e) {
@@ -247,27 +247,7 @@ public final class ChartRoutes {
     } catch (QueryAbortedException e) {
       throw aborted(e);
     }
-    ObjectNode body = json.mapper().createObjectNode();
-    ArrayNode data = body.putArray("data");
-    for (ChartResult.Row row : result.rows()) {
-      ObjectNode r = data.addObject();
-      r.put("ts_bucket", row.bucket());
-      ArrayNode group = r.putArray("group");
-      row.group().forEach(group::add);
-      List<Number> values = row.values();
-      for (int i = 0; i < values.size(); i++) {
-        Number v = values.get(i);
-        String key = "series_" + i + ".data";
-        if (v instanceof Long l) {
-          r.put(key, l);
-        } else if (v != null) {
-          r.put(key, v.doubleValue());
-        } else if (q.returnType() == SeriesReturnType.RATIO) {
-          r.putNull(key);
-        }
-      }
-    }
-    return Response.json(200, body);
+    return Response.json(200, new ChartJson(result, q.returnType() == SeriesReturnType.RATIO));
   }
 
   /** The request as engine records; type and enum problems are 400s naming the field path. */

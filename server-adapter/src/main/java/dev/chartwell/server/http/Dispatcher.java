@@ -45,6 +45,7 @@ final class Dispatcher extends Handler.Abstract {
       org.eclipse.jetty.server.Request request,
       org.eclipse.jetty.server.Response response,
       Callback callback) {
+    ServerTiming timing = new ServerTiming(System.nanoTime());
     String requestId = UUID.randomUUID().toString();
     response.getHeaders().put("X-Request-Id", requestId);
     // A handler busy without I/O (a long query) is not idle; stalled reads and writes still time
@@ -55,7 +56,7 @@ final class Dispatcher extends Handler.Abstract {
     Object body;
     Map<String, String> headers = Map.of();
     try {
-      Response r = dispatch(request, exchange);
+      Response r = dispatch(request, exchange, timing);
       status = r.status();
       body = body(r, requestId);
     } catch (ApiException e) {
@@ -79,32 +80,48 @@ final class Dispatcher extends Handler.Abstract {
     // connection: it cannot carry another request, and the client must be told so.
     boolean unread = !exchange.bodyDone && request.getLength() != 0;
     boolean close = exchange.finish() || unread || status == ErrorCode.PAYLOAD_TOO_LARGE.status();
-    byte[] bytes;
+    if (exchange.received != null) {
+      timing.add("read", exchange.received.nanos());
+    }
+    ByteBuffer bytes;
+    long writeStart = System.nanoTime();
     try {
-      bytes = json.mapper().writeValueAsBytes(body);
-    } catch (IOException e) {
+      bytes = json.write(body);
+    } catch (IOException | RuntimeException e) {
       log.println("request " + requestId + " failed writing its response: " + e);
       status = 500;
       bytes =
-          JsonErrorHandler.envelope(
-              json.mapper(),
-              500,
-              ErrorCode.INTERNAL,
-              "unexpected server error; request id " + requestId,
-              requestId);
+          ByteBuffer.wrap(
+              JsonErrorHandler.envelope(
+                  json.mapper(),
+                  500,
+                  ErrorCode.INTERNAL,
+                  "unexpected server error; request id " + requestId,
+                  requestId));
     }
+    timing.add("write", System.nanoTime() - writeStart);
     HttpFields.Mutable out = response.getHeaders();
     headers.forEach(out::put);
+    out.put(HttpHeader.VARY, HttpHeader.ACCEPT_ENCODING.asString());
+    if (bytes.remaining() >= Gzip.MIN_BYTES
+        && Gzip.accepted(request.getHeaders().get(HttpHeader.ACCEPT_ENCODING))) {
+      long gzipStart = System.nanoTime();
+      bytes = Gzip.compress(bytes);
+      timing.add("gzip", System.nanoTime() - gzipStart);
+      out.put(HttpHeader.CONTENT_ENCODING, "gzip");
+    }
+    out.put("Server-Timing", timing.header(System.nanoTime()));
     out.put(HttpHeader.CONTENT_TYPE, JsonErrorHandler.JSON_TYPE);
     if (close) {
       out.put(HttpHeader.CONNECTION, "close");
     }
     response.setStatus(status);
-    response.write(true, ByteBuffer.wrap(bytes), callback);
+    response.write(true, bytes, callback);
     return true;
   }
 
-  private Response dispatch(org.eclipse.jetty.server.Request request, Exchange exchange)
+  private Response dispatch(
+      org.eclipse.jetty.server.Request request, Exchange exchange, ServerTiming timing)
       throws IOException {
     String method = request.getMethod();
     String path = request.getHttpURI().getDecodedPath();
@@ -117,9 +134,10 @@ final class Dispatcher extends Handler.Abstract {
     InputStream body = InputStream.nullInputStream();
     if (route.body().reads() && declared.present()) {
       exchange.startBody();
+      exchange.received = new TimedInputStream(Content.Source.asInputStream(request));
       body =
           RequestBody.open(
-              Content.Source.asInputStream(request),
+              exchange.received,
               declared.gzip(),
               route.maxBodyBytes(),
               ApiServer.text(options.bodyTimeout()),
@@ -138,7 +156,8 @@ final class Dispatcher extends Handler.Abstract {
             principal,
             body,
             route.maxBodyBytes(),
-            exchange.watch);
+            exchange.watch,
+            timing);
     return route.handler().handle(req);
   }
 
@@ -177,6 +196,7 @@ final class Dispatcher extends Handler.Abstract {
     private boolean permit;
     private boolean reading;
     private boolean bodyDone;
+    private TimedInputStream received; // the body as it arrives, when the route reads one
 
     Exchange(org.eclipse.jetty.server.Request request) {
       this.endPoint = request.getConnectionMetaData().getConnection().getEndPoint();

@@ -27,6 +27,7 @@ public final class Request {
   private final InputStream body;
   private final long maxBodyBytes;
   private final ClientWatch watch;
+  private final ServerTiming timing;
 
   Request(
       String method,
@@ -38,7 +39,8 @@ public final class Request {
       Principal principal,
       InputStream body,
       long maxBodyBytes,
-      ClientWatch watch) {
+      ClientWatch watch,
+      ServerTiming timing) {
     this.method = method;
     this.path = path;
     this.pathParams = Map.copyOf(pathParams);
@@ -49,6 +51,7 @@ public final class Request {
     this.body = body;
     this.maxBodyBytes = maxBodyBytes;
     this.watch = watch;
+    this.timing = timing;
   }
 
   /**
@@ -132,6 +135,17 @@ public final class Request {
    */
   public void onClientDisconnect(Runnable action) {
     watch.add(action);
+  }
+
+  /**
+   * Reports a duration in the response's {@code Server-Timing} header (before {@code write} and
+   * {@code total}, which the server adds).
+   *
+   * @param metric its name: letters, digits, {@code -} and {@code _}
+   * @param nanos how long it took
+   */
+  public void serverTiming(String metric, long nanos) {
+    timing.add(metric, nanos);
   }
 
   /**

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +52,15 @@ public final class Services implements AutoCloseable {
   private final Duration transition;
   private final ScheduledExecutorService timer;
   private final java.util.function.Consumer<ObjectNode> onTerminated;
+
+  /**
+   * The service each token that matched last matched (keyed by the token's SHA-256), so that a
+   * request reads one service instead of all of them; only tokens that matched are kept, at most
+   * {@link #MAX_KNOWN_TOKENS}.
+   */
+  private final Map<String, String> serviceOfToken = new ConcurrentHashMap<>();
+
+  private static final int MAX_KNOWN_TOKENS = 10_000;
 
   private Services(
       JsonStore services,
@@ -323,20 +333,40 @@ public final class Services implements AutoCloseable {
 
   /**
    * The service a chart API Bearer token (a service password) belongs to. Checked on every request,
-   * so a rotated password stops working at once.
+   * so a rotated password stops working at once. A token that matched before is checked against the
+   * service it matched first, so that a request reads one stored service instead of all.
    *
    * @param token the token
    * @return the stored service (with internal fields), if the token is a service's password
    */
   public Optional<ObjectNode> byToken(String token) {
     byte[] digest = sha256(token);
+    String key = Base64.getEncoder().encodeToString(digest);
+    String known = serviceOfToken.get(key);
+    if (known != null) {
+      // The stored service is read and its hash checked again: a rotated password or a deleted
+      // service no longer matches, and the scan below decides.
+      Optional<ObjectNode> s = services.get(known).filter(x -> matches(digest, x));
+      if (s.isPresent()) {
+        return s;
+      }
+      serviceOfToken.remove(key, known);
+    }
     for (ObjectNode s : services.list(any -> true)) {
-      if (hasher.matchesDigest(
-          digest, s.get("_passwordSalt").asText(), s.get("_passwordHash").asText())) {
+      if (matches(digest, s)) {
+        if (serviceOfToken.size() >= MAX_KNOWN_TOKENS) {
+          serviceOfToken.clear();
+        }
+        serviceOfToken.put(key, s.get("id").asText());
         return Optional.of(s);
       }
     }
     return Optional.empty();
+  }
+
+  private boolean matches(byte[] digest, ObjectNode service) {
+    return hasher.matchesDigest(
+        digest, service.get("_passwordSalt").asText(), service.get("_passwordHash").asText());
   }
 
   private ObjectNode stored(String orgId, String id) {

@@ -1,0 +1,389 @@
+package dev.chartwell.bench.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.bench.BenchLogs;
+import dev.chartwell.bench.BenchMain;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * {@code sidebyside}: one run that generates the {@code bench-logs} NDJSON file, loads it into a
+ * local ClickHouse ({@code INSERT ... FORMAT JSONEachRow} over HTTP) and into a Chartwell server
+ * (the bench {@code load} path over concurrent connections), prints events/s and bytes per event on
+ * disk of both, then runs Q1–Q6 on both, interleaved, checks that the answers agree and prints the
+ * median latencies and their ratios. Without ClickHouse installed it says so and measures Chartwell
+ * alone.
+ */
+public final class SideBySide {
+  /** The data file's name when the run generates it in its work folder. */
+  private static final String GENERATED = "bench-logs.ndjson";
+
+  private final Flags flags;
+  private final PrintStream out;
+  private final Http http = new Http();
+
+  private SideBySide(Flags flags, PrintStream out) {
+    this.flags = flags;
+    this.out = out;
+  }
+
+  /**
+   * @param flags the command's flags (see benchmarks/README.md)
+   * @param out where the report goes
+   * @return whether every answer agreed (the command exits 1 otherwise)
+   */
+  public static boolean run(Map<String, String> flags, PrintStream out) throws Exception {
+    return new SideBySide(new Flags(flags), out).run();
+  }
+
+  /** What a load measured. */
+  private record Loaded(String system, long events, double seconds, long bytesOnDisk, String how) {
+    double eventsPerSecond() {
+      return events / seconds;
+    }
+
+    double bytesPerEvent() {
+      return bytesOnDisk / (double) events;
+    }
+  }
+
+  private boolean run() throws Exception {
+    int rows = flags.integer("rows", 1_000_000);
+    long seed = Long.parseLong(flags.get("seed", "42"));
+    boolean ownWork = !flags.has("work");
+    Path work =
+        ownWork
+            ? Files.createTempDirectory("chartwell-sidebyside")
+            : Files.createDirectories(Path.of(flags.get("work", "")));
+    boolean keep = Boolean.parseBoolean(flags.get("keep", "false"));
+    out.printf(
+        Locale.ROOT,
+        "side by side, %s: %d cores, load average %s, work folder %s%n",
+        Instant.now(),
+        Runtime.getRuntime().availableProcessors(),
+        loadAverage(),
+        work);
+    try {
+      Path file = dataFile(work, rows, seed);
+      long events = lines(file);
+      Optional<List<String>> command = ClickHouse.find(flags.get("clickhouse", null));
+      if (command.isEmpty()) {
+        out.println(
+            "ClickHouse: SKIPPED, "
+                + (flags.has("clickhouse")
+                    ? "--clickhouse " + flags.get("clickhouse", "") + " is not an executable file"
+                    : "no clickhouse-server (or clickhouse) binary in PATH, /usr/sbin or /usr/bin;"
+                        + " install Debian's clickhouse-server package or give --clickhouse PATH")
+                + ". Only Chartwell is measured.");
+      }
+      try (ClickHouse ch =
+              command.isPresent()
+                  ? ClickHouse.start(
+                      command.get(), Files.createDirectories(work.resolve("clickhouse")), http)
+                  : null;
+          ChartwellProcess cw =
+              ChartwellProcess.start(
+                  Path.of(flags.get("server-jar", "server-adapter/target/chartwell-server.jar")),
+                  Arrays.asList(
+                      flags
+                          .get("server-jvm", "-Xms4g -Xmx4g -XX:+UseParallelGC")
+                          .trim()
+                          .split("\\s+")),
+                  Files.createDirectories(work.resolve("chartwell")),
+                  http)) {
+        Loaded chLoad = ch == null ? null : loadClickHouse(ch, file, events);
+        cw.setUp();
+        Loaded cwLoad = loadChartwell(cw, file, events);
+        printLoads(chLoad, cwLoad);
+        return queries(ch, cw);
+      }
+    } finally {
+      out.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
+      if (!keep) { // a folder the user gave stays; only what the run put there goes
+        for (Path p :
+            ownWork
+                ? List.of(work)
+                : List.of(
+                    work.resolve("clickhouse"),
+                    work.resolve("chartwell"),
+                    work.resolve(GENERATED))) {
+          deleteTree(p);
+        }
+      }
+    }
+  }
+
+  private Path dataFile(Path work, int rows, long seed) throws IOException {
+    if (flags.has("file") && Files.isRegularFile(Path.of(flags.get("file", "")))) {
+      Path file = Path.of(flags.get("file", ""));
+      out.printf(Locale.ROOT, "data: %s (given, %,.1f MB)%n", file, Files.size(file) / 1e6);
+      return file;
+    }
+    Path file = flags.has("file") ? Path.of(flags.get("file", "")) : work.resolve(GENERATED);
+    long start = System.nanoTime();
+    BenchMain.writeNdjson(rows, seed, file);
+    out.printf(
+        Locale.ROOT,
+        "data: %,d bench-logs events (seed %d), %,.1f MB of NDJSON, generated in %.1f s%n",
+        rows,
+        seed,
+        Files.size(file) / 1e6,
+        (System.nanoTime() - start) / 1e9);
+    return file;
+  }
+
+  /** Events in an NDJSON file: its lines (a last line without a newline counts). */
+  private static long lines(Path file) throws IOException {
+    long lines = 0;
+    byte last = '\n';
+    byte[] buf = new byte[1 << 20];
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        for (int i = 0; i < n; i++) {
+          if (buf[i] == '\n') {
+            lines++;
+          }
+        }
+        last = buf[n - 1];
+      }
+    }
+    return last == '\n' ? lines : lines + 1;
+  }
+
+  private Loaded loadClickHouse(ClickHouse ch, Path file, long events) throws Exception {
+    out.println("ClickHouse " + ch.version() + ": loading with INSERT ... FORMAT JSONEachRow ...");
+    ch.createTable();
+    double seconds = ch.load(file);
+    long settle = System.nanoTime();
+    while (!ch.query("SELECT count() FROM system.merges FORMAT TabSeparated").trim().equals("0")) {
+      Thread.sleep(500); // background merges would take CPU from Chartwell's load
+    }
+    long[] parts = ch.parts();
+    if (parts[0] != events) {
+      throw new IllegalStateException("ClickHouse holds " + parts[0] + " rows, not " + events);
+    }
+    out.printf(
+        Locale.ROOT,
+        "ClickHouse: %,d events in %.1f s; merges settled %.1f s later into %d active parts%n",
+        events,
+        seconds,
+        (System.nanoTime() - settle) / 1e9,
+        parts[1]);
+    return new Loaded(
+        "ClickHouse", events, seconds, parts[2], "JSONEachRow, 1 request; active parts");
+  }
+
+  private Loaded loadChartwell(ChartwellProcess cw, Path file, long events) throws Exception {
+    int connections = flags.integer("connections", 2);
+    out.printf(
+        Locale.ROOT, "Chartwell at %s: loading over %d connections ...%n", cw.url(), connections);
+    Loader.Result r =
+        new Loader(http, connections, flags.integer("lines-per-request", 200_000))
+            .load(
+                cw.url() + "/api/v2/sources/" + cw.sourceId() + "/events",
+                cw.token(),
+                file,
+                out,
+                false);
+    long settle = System.nanoTime();
+    JsonNode st = cw.awaitSealed();
+    if (st.path("rows").asLong() != events) {
+      throw new IllegalStateException(
+          "Chartwell holds " + st.path("rows") + " events, not " + events);
+    }
+    long onDisk = cw.filesOnDisk();
+    long log = st.path("logBytes").asLong();
+    out.printf(
+        Locale.ROOT,
+        "Chartwell: %,d events in %.1f s; sealing done %.1f s later: %d segment files (%.1f bytes"
+            + " per event), %,d events not yet in one; the write-ahead log holds %,d bytes; %,d bytes"
+            + " on disk by the server's count, %,d counting the files%n",
+        r.events(),
+        r.seconds(),
+        (System.nanoTime() - settle) / 1e9,
+        st.path("segments").asInt(),
+        (st.path("diskBytes").asLong() - log) / (double) events,
+        st.path("headRows").asLong(),
+        log,
+        st.path("diskBytes").asLong(),
+        onDisk);
+    return new Loaded(
+        "Chartwell",
+        r.events(),
+        r.seconds(),
+        onDisk,
+        String.format(
+            Locale.ROOT,
+            "NDJSON, %d connections, fsync request; all files (segment files alone: %.1f)",
+            connections,
+            (onDisk - log) / (double) events));
+  }
+
+  private void printLoads(Loaded ch, Loaded cw) {
+    out.println();
+    out.println("load         events/s   bytes/event on disk   how");
+    for (Loaded l : ch == null ? List.of(cw) : List.of(ch, cw)) {
+      out.printf(
+          Locale.ROOT,
+          "%-10s %10s %12.1f          %s%n",
+          l.system(),
+          String.format(Locale.ROOT, "%,.0f", l.eventsPerSecond()),
+          l.bytesPerEvent(),
+          l.how());
+    }
+    if (ch != null) {
+      out.printf(
+          Locale.ROOT,
+          "Chartwell/ClickHouse: %.2fx the events/s, %.2fx the bytes per event%n",
+          cw.eventsPerSecond() / ch.eventsPerSecond(),
+          cw.bytesPerEvent() / ch.bytesPerEvent());
+    }
+    out.println();
+  }
+
+  /** Q1–Q6 interleaved; returns whether every answer agreed. */
+  private boolean queries(ClickHouse ch, ChartwellProcess cw) throws Exception {
+    int runs = flags.integer("runs", 11);
+    int warmup = flags.integer("warmup", 10);
+    double tolerance = Double.parseDouble(flags.get("tolerance", "1e-9"));
+    List<BenchQueries.Query> qs = BenchQueries.all(cw.sourceId(), ClickHouse.TABLE, BenchLogs.END);
+    String url = cw.url() + "/api/v2/charts/series";
+    List<Timings[]> cwTimes = new ArrayList<>(); // client, engine, read, write, server
+    List<Timings> chTimes = new ArrayList<>();
+    List<String> verdicts = new ArrayList<>();
+    for (int i = 0; i < qs.size(); i++) {
+      cwTimes.add(
+          new Timings[] {
+            new Timings(), new Timings(), new Timings(), new Timings(), new Timings()
+          });
+      chTimes.add(new Timings());
+      verdicts.add(ch == null ? "not compared" : null);
+    }
+    out.printf(
+        Locale.ROOT,
+        "queries: %d warm-up rounds, then %d measured; each round runs Q1..Q6%s%n",
+        warmup,
+        runs,
+        ch == null ? "" : " on both, in turns (who goes first alternates)");
+    for (int round = 0; round < warmup + runs; round++) {
+      for (int i = 0; i < qs.size(); i++) {
+        BenchQueries.Query q = qs.get(i);
+        boolean chFirst = round % 2 == 1;
+        byte[] chAnswer = null;
+        double chMs = 0;
+        if (ch != null && chFirst) {
+          long t = System.nanoTime();
+          chAnswer = ch.select(q.sql(), "");
+          chMs = (System.nanoTime() - t) / 1e6;
+        }
+        ChartCall c = ChartCall.send(http, url, cw.token(), q.chartBody());
+        if (ch != null && !chFirst) {
+          long t = System.nanoTime();
+          chAnswer = ch.select(q.sql(), "");
+          chMs = (System.nanoTime() - t) / 1e6;
+        }
+        if (round == 0 && ch != null) {
+          verdicts.set(i, verdict(q, c.body(), chAnswer, tolerance));
+        }
+        if (round >= warmup) {
+          Timings[] t = cwTimes.get(i);
+          t[0].add(c.clientMs());
+          t[1].add(c.engineMs());
+          t[2].add(c.readMs());
+          t[3].add(c.writeMs());
+          t[4].add(c.serverMs());
+          chTimes.get(i).add(ch == null ? Double.NaN : chMs);
+        }
+      }
+    }
+    out.println();
+    out.println(
+        "query  Chartwell  (engine   read  write  server)   ClickHouse   ClickHouse/Chartwell"
+            + "   answers");
+    boolean agreed = true;
+    for (int i = 0; i < qs.size(); i++) {
+      Timings[] t = cwTimes.get(i);
+      double chMedian = chTimes.get(i).median();
+      out.printf(
+          Locale.ROOT,
+          "%-5s %8.2f ms (%7.2f %6.2f %6.2f %7.2f) %9s %18s     %s%n",
+          qs.get(i).name(),
+          t[0].median(),
+          t[1].median(),
+          t[2].median(),
+          t[3].median(),
+          t[4].median(),
+          ch == null ? "-" : String.format(Locale.ROOT, "%.2f ms", chMedian),
+          ch == null ? "-" : String.format(Locale.ROOT, "%.1fx", chMedian / t[0].median()),
+          verdicts.get(i).lines().findFirst().orElse(""));
+      agreed &= verdicts.get(i).startsWith("agree") || ch == null;
+    }
+    out.println(
+        "(medians of "
+            + runs
+            + " runs, milliseconds, as each client saw them over HTTP; engine, read (the request"
+            + " body), write (the JSON answer) and server are Chartwell's Server-Timing)");
+    for (int i = 0; i < qs.size(); i++) {
+      if (!verdicts.get(i).startsWith("agree") && ch != null) {
+        out.println(qs.get(i).name() + " differs:");
+        verdicts.get(i).lines().skip(1).forEach(l -> out.println("  " + l));
+      }
+    }
+    return agreed;
+  }
+
+  /**
+   * @return {@code agree (N rows)}, or {@code DIFFERENT} followed by the differences, one a line
+   */
+  static String verdict(
+      BenchQueries.Query q, byte[] chartwellJson, byte[] clickhouseTsv, double tolerance)
+      throws IOException {
+    Answer cw = Answer.fromChartwell(Http.JSON.readTree(chartwellJson), q.series().size());
+    Answer ch =
+        Answer.fromClickHouse(
+            new String(clickhouseTsv, java.nio.charset.StandardCharsets.UTF_8),
+            q.groups(),
+            q.series().size());
+    List<String> diffs = Answer.differences(cw, ch, q.series(), tolerance, 5);
+    return diffs.isEmpty()
+        ? "agree (" + cw.rows() + " rows)"
+        : "DIFFERENT (Chartwell "
+            + cw.rows()
+            + " rows, ClickHouse "
+            + ch.rows()
+            + ")\n"
+            + String.join("\n", diffs);
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] p = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+      return p[0] + " " + p[1] + " " + p[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package dev.chartwell.bench.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LoaderTest {
+  @TempDir Path dir;
+  HttpServer server;
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.stop(0);
+    }
+  }
+
+  private static List<String> cut(String text, int linesPerRequest) throws Exception {
+    List<String> chunks = new ArrayList<>();
+    List<Integer> counts = new ArrayList<>();
+    new Loader(new Http(), 1, linesPerRequest)
+        .cut(
+            new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
+            c -> {
+              chunks.add(new String(c.bytes(), 0, c.length(), StandardCharsets.UTF_8));
+              counts.add(c.lines());
+              return false;
+            });
+    for (int i = 0; i < chunks.size(); i++) {
+      chunks.set(i, counts.get(i) + ":" + chunks.get(i));
+    }
+    return chunks;
+  }
+
+  @Test
+  void aFileIsCutIntoRequestsOfWholeLines() throws Exception {
+    assertEquals(List.of("2:a\nb\n", "2:c\nd\n", "1:e\n"), cut("a\nb\nc\nd\ne\n", 2));
+    assertEquals(List.of("2:a\nb\n", "1:c"), cut("a\nb\nc", 2), "a last line without newline");
+    assertEquals(List.of("2:a\nb\n"), cut("a\nb\n", 2));
+    assertEquals(List.of(), cut("", 2));
+  }
+
+  @Test
+  void longLinesAcrossReadBuffersStayWhole() throws Exception {
+    String big = "x".repeat(3 << 20); // longer than the 1 MiB read buffer
+    assertEquals(List.of("1:" + big + "\n", "1:y\n"), cut(big + "\ny\n", 1));
+  }
+
+  @Test
+  void everyLineArrivesOnceOverConcurrentConnections() throws Exception {
+    Set<String> received = Collections.synchronizedSet(new HashSet<>());
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger maxInFlight = new AtomicInteger();
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.setExecutor(Executors.newFixedThreadPool(4));
+    server.createContext(
+        "/api/v2/sources/s/events",
+        ex -> {
+          maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+          String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+          String[] lines = body.split("\n");
+          for (String l : lines) {
+            assertTrue(received.add(l), "line sent twice: " + l);
+          }
+          try {
+            Thread.sleep(20); // long enough for the other connection to be busy too
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          byte[] answer =
+              ("{\"accepted\":" + lines.length + ",\"rejected\":0,\"errors\":[]}")
+                  .getBytes(StandardCharsets.UTF_8);
+          inFlight.decrementAndGet();
+          ex.sendResponseHeaders(200, answer.length);
+          ex.getResponseBody().write(answer);
+          ex.close();
+        });
+    server.start();
+    StringBuilder ndjson = new StringBuilder();
+    for (int i = 0; i < 1_000; i++) {
+      ndjson.append("{\"n\":").append(i).append("}\n");
+    }
+    Path file = Files.writeString(dir.resolve("events.ndjson"), ndjson);
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    Loader.Result r =
+        new Loader(new Http(), 2, 37)
+            .load(
+                "http://127.0.0.1:" + server.getAddress().getPort() + "/api/v2/sources/s/events",
+                "token",
+                file,
+                new PrintStream(progress, true, StandardCharsets.UTF_8),
+                true);
+    assertEquals(1_000, r.events());
+    assertEquals(Files.size(file), r.bytes());
+    assertEquals(1_000, received.size());
+    assertEquals(2, maxInFlight.get(), "two requests at a time");
+  }
+
+  @Test
+  void aRequestNotAcceptedWholeStopsTheLoadSayingWhy() throws Exception {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/e",
+        ex -> {
+          ex.getRequestBody().readAllBytes();
+          byte[] answer =
+              "{\"accepted\":1,\"rejected\":1,\"errors\":[{\"line\":2,\"error\":\"bad\"}]}"
+                  .getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(200, answer.length);
+          ex.getResponseBody().write(answer);
+          ex.close();
+        });
+    server.start();
+    Path file = Files.writeString(dir.resolve("events.ndjson"), "{}\n{}\n".repeat(50));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                new Loader(new Http(), 2, 2)
+                    .load(
+                        "http://127.0.0.1:" + server.getAddress().getPort() + "/e",
+                        "t",
+                        file,
+                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                        true));
+    assertTrue(e.getMessage().contains("did not accept all 2 lines"), e.getMessage());
+    assertTrue(e.getMessage().contains("\"error\":\"bad\""), e.getMessage());
+  }
+
+  @Test
+  void anErrorStatusIsReportedWithItsBody() {
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> Loader.checkAccepted(503, "{\"status\":503,\"error\":\"full\"}", 10));
+    assertEquals("ingestion answered 503: {\"status\":503,\"error\":\"full\"}", e.getMessage());
+  }
+}
