@@ -373,7 +373,7 @@ class ExecutableJarIT {
     return launch(javaHome, List.of(), log, flags);
   }
 
-  private static Process launch(String javaHome, List<String> jvm, Path log, String... flags)
+  static Process launch(String javaHome, List<String> jvm, Path log, String... flags)
       throws Exception {
     List<String> cmd =
         new java.util.ArrayList<>(List.of(Path.of(javaHome, "bin", "java").toString()));
@@ -383,7 +383,7 @@ class ExecutableJarIT {
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
-  private static int awaitPort(Process p, Path log) throws Exception {
+  static int awaitPort(Process p, Path log) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       for (String line : Files.readAllLines(log)) {

@@ -550,6 +550,8 @@ public final class Source {
     long evRows;
     int backlog;
     long backlogRows = 0;
+    long heldBack;
+    long heldBackNanos;
     synchronized (lock) {
       segments = sealed;
       headRows = head.rows();
@@ -561,6 +563,8 @@ public final class Source {
       headBytes = this.headBytes;
       evSegments = evictedSegments;
       evRows = evictedRows;
+      heldBack = throttledAppends;
+      heldBackNanos = throttledNanos;
     }
     Map<String, Long> columnBytes = new HashMap<>();
     long rows = headRows;
@@ -597,7 +601,9 @@ public final class Source {
         backlog,
         backlogRows,
         diskBytes(segments),
-        storage.logBytes());
+        storage.logBytes(),
+        heldBack,
+        heldBackNanos / 1_000_000);
   }
 
   /**

@@ -25,6 +25,9 @@ import java.util.List;
  * @param diskBytes bytes of the source's listed segment files and its log (0 without a data
  *     directory)
  * @param logBytes bytes of its log alone
+ * @param appendsHeldBack appends that waited because the seal backlog was full (back-pressure:
+ *     ingestion ran faster than sealing)
+ * @param heldBackMillis milliseconds those appends waited in all
  */
 public record SourceStats(
     String id,
@@ -44,7 +47,9 @@ public record SourceStats(
     int sealBacklog,
     long sealBacklogRows,
     long diskBytes,
-    long logBytes) {
+    long logBytes,
+    long appendsHeldBack,
+    long heldBackMillis) {
 
   /** Copies the column list. */
   public SourceStats {

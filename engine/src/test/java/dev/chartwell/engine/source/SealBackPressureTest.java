@@ -135,6 +135,7 @@ class SealBackPressureTest {
     s.awaitSealing();
     assertEquals(first, s.stats().rows());
     assertEquals(first / ROWS, s.sealedSegments().size());
+    assertEquals(3, s.stats().appendsHeldBack(), "each of the three waiting appends is counted");
   }
 
   @Test

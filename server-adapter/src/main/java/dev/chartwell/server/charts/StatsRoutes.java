@@ -64,6 +64,8 @@ public final class StatsRoutes {
     v.put("headBytes", stats.map(SourceStats::headBytes).orElse(0L));
     v.put("sealBacklog", stats.map(SourceStats::sealBacklog).orElse(0));
     v.put("sealBacklogRows", stats.map(SourceStats::sealBacklogRows).orElse(0L));
+    v.put("appendsHeldBack", stats.map(SourceStats::appendsHeldBack).orElse(0L));
+    v.put("heldBackMillis", stats.map(SourceStats::heldBackMillis).orElse(0L));
     v.put("acceptedEvents", stats.map(SourceStats::acceptedEvents).orElse(0L));
     v.put(
         "eventsPerSecond", stats.map(s -> Math.round(s.eventsPerSecond() * 10) / 10.0).orElse(0.0));
