@@ -246,18 +246,16 @@ final class AlertSpecs {
       throw new Unresolved("the saved search's filter does not parse: " + e.getMessage());
     }
     parts.removeIf(e -> e instanceof Expr.MatchAll);
-    Expr all =
-        parts.isEmpty()
-            ? new Expr.MatchAll()
-            : parts.size() == 1 ? parts.get(0) : new Expr.And(parts);
-    WhereLanguage language =
-        WherePrinter.canPrint(all, WhereLanguage.LUCENE)
-            ? WhereLanguage.LUCENE
-            : WherePrinter.canPrint(all, WhereLanguage.SQL) ? WhereLanguage.SQL : null;
-    if (language == null) {
+    Expr all = and(parts);
+    WhereLanguage language = WhereLanguage.SQL;
+    if (WherePrinter.canPrint(
+        and(parts.stream().map(AlertSpecs::lucene).toList()), WhereLanguage.LUCENE)) {
+      all = and(parts.stream().map(AlertSpecs::lucene).toList());
+      language = WhereLanguage.LUCENE;
+    } else if (!WherePrinter.canPrint(all, WhereLanguage.SQL)) {
       throw new Unresolved(
-          "the saved search's where and filters cannot be combined in one language; write the"
-              + " filters into the where");
+          "the saved search's Lucene where and its SQL filters cannot be combined (a filter uses"
+              + " SQL that Lucene cannot express); write the where in SQL");
     }
     Series count =
         new Series(
@@ -269,6 +267,37 @@ final class AlertSpecs {
             language,
             fields(groupBy));
     return new AlertSpec.Target(List.of(count), SeriesReturnType.COLUMN);
+  }
+
+  private static Expr and(List<Expr> parts) {
+    return parts.isEmpty()
+        ? new Expr.MatchAll()
+        : parts.size() == 1 ? parts.get(0) : new Expr.And(parts);
+  }
+
+  /**
+   * The same filter with each {@code IN} written as equalities Lucene can express ({@code field IN
+   * ('a', 'b')} matches exactly what {@code field = 'a' OR field = 'b'} does), so that a Lucene
+   * {@code where} and the SQL filters HyperDX's facets write can be combined.
+   */
+  private static Expr lucene(Expr e) {
+    if (e instanceof Expr.In in) {
+      List<Expr> eqs = new ArrayList<>();
+      for (String v : new LinkedHashSet<>(in.values())) {
+        eqs.add(new Expr.Compare(in.operand(), Expr.CompareOp.EQ, v));
+      }
+      return eqs.size() == 1 ? eqs.get(0) : new Expr.Or(eqs);
+    }
+    if (e instanceof Expr.And a) {
+      return new Expr.And(a.operands().stream().map(AlertSpecs::lucene).toList());
+    }
+    if (e instanceof Expr.Or o) {
+      return new Expr.Or(o.operands().stream().map(AlertSpecs::lucene).toList());
+    }
+    if (e instanceof Expr.Not n) {
+      return new Expr.Not(lucene(n.operand()));
+    }
+    return e;
   }
 
   private String table(String sourceId, String warehouse) throws Unresolved {

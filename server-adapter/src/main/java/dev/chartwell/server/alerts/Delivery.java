@@ -75,25 +75,30 @@ final class Delivery implements AutoCloseable {
   }
 
   /**
-   * Makes one attempt at every notification due now and waits for them.
+   * Makes one attempt at every notification due now and waits for them; then at those due after
+   * them (a resolve behind its alert), until none is due.
    *
    * @return how many attempts were made
    * @throws InterruptedException when interrupted while waiting
    */
   int runDue() throws InterruptedException {
-    List<Outbox.Pending> due = outbox.takeDue(clock.millis(), 64);
-    List<Future<?>> running = new ArrayList<>();
-    for (Outbox.Pending p : due) {
-      running.add(pool.submit(() -> attempt(p)));
-    }
-    for (Future<?> f : running) {
-      try {
-        f.get();
-      } catch (ExecutionException e) {
-        throw new IllegalStateException("a webhook delivery failed unexpectedly", e.getCause());
+    int attempts = 0;
+    List<Outbox.Pending> due;
+    while (!(due = outbox.takeDue(clock.millis(), 64)).isEmpty()) {
+      List<Future<?>> running = new ArrayList<>();
+      for (Outbox.Pending p : due) {
+        running.add(pool.submit(() -> attempt(p)));
       }
+      for (Future<?> f : running) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          throw new IllegalStateException("a webhook delivery failed unexpectedly", e.getCause());
+        }
+      }
+      attempts += due.size();
     }
-    return due.size();
+    return attempts;
   }
 
   /**

@@ -141,7 +141,8 @@ final class Outbox implements AutoCloseable {
 
   /**
    * Takes the notifications due for an attempt; they are not taken again until their outcome is
-   * recorded.
+   * recorded. The notifications of one alert to one webhook go in the order they were decided, one
+   * at a time: a resolve never overtakes its alert, even while that one waits for a retry.
    *
    * @param now the time, epoch ms
    * @param max the most to take
@@ -149,11 +150,14 @@ final class Outbox implements AutoCloseable {
    */
   synchronized List<Pending> takeDue(long now, int max) {
     List<Pending> due = new ArrayList<>();
+    Set<String> queues = new HashSet<>();
     for (Pending p : pending.values()) {
       if (due.size() >= max) {
         break;
       }
-      if (p.next() <= now && inFlight.add(p.notification().id())) {
+      Notification n = p.notification();
+      boolean first = queues.add(n.alertId() + "/" + n.webhookId());
+      if (first && p.next() <= now && inFlight.add(n.id())) {
         due.add(p);
       }
     }
@@ -208,8 +212,10 @@ final class Outbox implements AutoCloseable {
    */
   synchronized long nextDue() {
     long next = Long.MAX_VALUE;
+    Set<String> queues = new HashSet<>();
     for (Pending p : pending.values()) {
-      if (!inFlight.contains(p.notification().id())) {
+      Notification n = p.notification();
+      if (queues.add(n.alertId() + "/" + n.webhookId()) && !inFlight.contains(n.id())) {
         next = Math.min(next, p.next());
       }
     }

@@ -19,8 +19,12 @@ class OutboxTest {
   final List<String> reports = new ArrayList<>();
 
   static Notification note(String id, long at) {
+    return note(id, "a-" + id, at);
+  }
+
+  static Notification note(String id, String alertId, long at) {
     return new Notification(
-        id, "a1", "s1", "w1", "ALERT", "t", "b", "", at - 60_000, at, "e", 7, "5", "", at);
+        id, alertId, "s1", "w1", "ALERT", "t", "b", "", at - 60_000, at, "e", 7, "5", "", at);
   }
 
   Outbox open() throws Exception {
@@ -48,6 +52,23 @@ class OutboxTest {
       assertEquals(2, o.pendingCount(), "decided again after a crash: not queued twice");
     }
     assertEquals(List.of(), reports);
+  }
+
+  @Test
+  void oneAlertsNotificationsToOneWebhookGoOneAtATimeInOrder() throws Exception {
+    try (Outbox o = open()) {
+      o.enqueue(
+          List.of(note("alert", "a1", 1000), note("ok", "a1", 1000), note("x", "a2", 1000)), true);
+      assertEquals(
+          List.of("alert", "x"),
+          o.takeDue(1000, 10).stream().map(p -> p.notification().id()).toList());
+      o.retryAt("alert", 1, 9000);
+      assertEquals(List.of(), o.takeDue(5000, 10), "the resolve waits behind its alert's retry");
+      assertEquals(9000, o.nextDue());
+      assertEquals("alert", o.takeDue(9000, 10).get(0).notification().id());
+      o.finish("alert", 9000);
+      assertEquals("ok", o.takeDue(9000, 10).get(0).notification().id());
+    }
   }
 
   @Test
