@@ -105,7 +105,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
         new Delivery(
             outbox,
             history,
-            resources,
+            (service, webhook) -> resources.stored(Kind.WEBHOOK, service, webhook),
             new WebhookClient(options.webhookTimeout(), options.denyPrivate(), resolver),
             mapper,
             clock,

@@ -2,8 +2,6 @@ package dev.chartwell.server.alerts;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.chartwell.server.clickstack.Kind;
-import dev.chartwell.server.clickstack.Resources;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +25,17 @@ final class Delivery implements AutoCloseable {
   /** Threads sending at once. */
   static final int THREADS = 4;
 
+  /** Finds webhooks as stored, their headers and query parameters included. */
+  @FunctionalInterface
+  interface Webhooks {
+    /**
+     * @param serviceId a service
+     * @param webhookId a webhook
+     * @return the webhook, if the service still has it
+     */
+    Optional<ObjectNode> find(String serviceId, String webhookId);
+  }
+
   /**
    * What became of a notification, for the alert's status.
    *
@@ -38,7 +47,7 @@ final class Delivery implements AutoCloseable {
 
   private final Outbox outbox;
   private final HistoryStore history;
-  private final Resources resources;
+  private final Webhooks webhooks;
   private final WebhookClient client;
   private final ObjectMapper mapper;
   private final Clock clock;
@@ -49,7 +58,7 @@ final class Delivery implements AutoCloseable {
   Delivery(
       Outbox outbox,
       HistoryStore history,
-      Resources resources,
+      Webhooks webhooks,
       WebhookClient client,
       ObjectMapper mapper,
       Clock clock,
@@ -57,7 +66,7 @@ final class Delivery implements AutoCloseable {
       Consumer<Result> results) {
     this.outbox = outbox;
     this.history = history;
-    this.resources = resources;
+    this.webhooks = webhooks;
     this.client = client;
     this.mapper = mapper;
     this.clock = clock;
@@ -122,7 +131,7 @@ final class Delivery implements AutoCloseable {
   private void attempt(Outbox.Pending p) {
     Notification n = p.notification();
     int attempts = p.attempts() + 1;
-    Optional<ObjectNode> webhook = resources.stored(Kind.WEBHOOK, n.serviceId(), n.webhookId());
+    Optional<ObjectNode> webhook = webhooks.find(n.serviceId(), n.webhookId());
     WebhookClient.Outcome o =
         webhook.isPresent()
             ? send(webhook.get(), n)
