@@ -82,9 +82,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
   private Alerts(
       Resources resources,
       AlertSpecs specs,
-      HistoryStore history,
-      Outbox outbox,
-      Engine engine,
+      Evaluator evaluator,
       ObjectMapper mapper,
       Clock clock,
       AlertOptions options,
@@ -92,15 +90,13 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
       Consumer<String> log) {
     this.resources = resources;
     this.specs = specs;
-    this.history = history;
-    this.outbox = outbox;
+    this.evaluator = evaluator;
+    this.history = evaluator.history();
+    this.outbox = evaluator.outbox();
     this.mapper = mapper;
     this.clock = clock;
     this.options = options;
     this.log = log;
-    this.evaluator =
-        new Evaluator(
-            engine, history, outbox, mapper, options.frontendUrl().orElse(null), QUERY_TIMEOUT);
     this.delivery =
         new Delivery(
             outbox,
@@ -165,18 +161,24 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
       WebhookClient.Resolver resolver,
       Consumer<String> log)
       throws IOException {
-    Path dir = dataDir.resolve("alerts");
-    HistoryStore history = new HistoryStore(dir.resolve("history"), mapper, log);
-    Outbox outbox = Outbox.open(dir.resolve("outbox.log"), mapper, log);
-    if (outbox.pendingCount() > 0) {
-      log.accept("alerts: " + outbox.pendingCount() + " notifications left pending are resumed");
+    Evaluator evaluator =
+        Evaluator.open(
+            dataDir.resolve("alerts"),
+            engine,
+            mapper,
+            options.frontendUrl().orElse(null),
+            QUERY_TIMEOUT,
+            log);
+    if (evaluator.outbox().pendingCount() > 0) {
+      log.accept(
+          "alerts: "
+              + evaluator.outbox().pendingCount()
+              + " notifications left pending are resumed");
     }
     return new Alerts(
         resources,
         new AlertSpecs(resources, catalog, services),
-        history,
-        outbox,
-        engine,
+        evaluator,
         mapper,
         clock,
         options,
@@ -439,8 +441,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
     }
     delivery.close();
     synchronized (tickLock) {
-      history.close();
-      outbox.close();
+      evaluator.close();
     }
   }
 }

@@ -8,7 +8,9 @@ import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.query.QueryAbortedException;
 import dev.chartwell.engine.query.QueryValidationException;
 import dev.chartwell.engine.query.UnknownSourceException;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Evaluates alerts' due windows: one query per window, each instance stepped through it ({@link
@@ -33,8 +36,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * with rows in the window, plus each group known from the previous window (it had rows, or it is
  * not OK) that has none now, which counts as 0. At most {@link #MAX_INSTANCES} per window are
  * evaluated: those not OK, then those breaking the threshold, then the largest values.
+ *
+ * <p>The server's {@link Alerts} runs one over the alerts it resolves each minute; a benchmark or
+ * an embedding program can {@link #open} one over an engine and give it {@link AlertSpec}s itself.
  */
-final class Evaluator {
+public final class Evaluator implements AutoCloseable {
   /** The most instances one window of one alert evaluates. */
   static final int MAX_INSTANCES = 100;
 
@@ -70,7 +76,7 @@ final class Evaluator {
   private final Duration queryTimeout;
   private final Map<String, Progress> progress = new ConcurrentHashMap<>();
 
-  Evaluator(
+  private Evaluator(
       Engine engine,
       HistoryStore history,
       Outbox outbox,
@@ -86,11 +92,63 @@ final class Evaluator {
   }
 
   /**
+   * Opens the history and the outbox under a directory.
+   *
+   * @param dir the alerts' directory ({@code <data-dir>/alerts} in the server)
+   * @param engine the engine queries run on
+   * @param mapper JSON codec
+   * @param frontendUrl the UI notifications link to, or {@code null}
+   * @param queryTimeout how long one window's query may run
+   * @param report told about repairs, one line each
+   * @return the evaluator
+   * @throws IOException when the outbox cannot be read or written
+   */
+  public static Evaluator open(
+      Path dir,
+      Engine engine,
+      ObjectMapper mapper,
+      String frontendUrl,
+      Duration queryTimeout,
+      Consumer<String> report)
+      throws IOException {
+    Outbox outbox = Outbox.open(dir.resolve("outbox.log"), mapper, report);
+    return new Evaluator(
+        engine,
+        new HistoryStore(dir.resolve("history"), mapper, report),
+        outbox,
+        mapper,
+        frontendUrl,
+        queryTimeout);
+  }
+
+  /**
+   * @return where the evaluations are written
+   */
+  HistoryStore history() {
+    return history;
+  }
+
+  /**
+   * @return where the notifications wait
+   */
+  Outbox outbox() {
+    return outbox;
+  }
+
+  /**
    * @param alertId an alert
    * @return what is known of it (read from its history the first time)
    */
   Progress progress(String alertId) {
     return progress.computeIfAbsent(alertId, this::load);
+  }
+
+  /**
+   * @param alertId an alert
+   * @return its state after its latest window: {@code ALERT}, {@code PENDING} or {@code OK}
+   */
+  public String state(String alertId) {
+    return progress(alertId).state();
   }
 
   /**
@@ -131,7 +189,7 @@ final class Evaluator {
    * @param now the time, epoch ms
    * @return how many windows were evaluated
    */
-  int evaluate(AlertSpec spec, long now) {
+  public int evaluate(AlertSpec spec, long now) {
     Progress p = progress(spec.alertId());
     List<Window> due = spec.schedule().due(p.lastEnd(), now);
     Map<String, Instance> instances = new LinkedHashMap<>(p.instances());
@@ -342,6 +400,15 @@ final class Evaluator {
       return HexFormat.of().formatHex(d.digest()).substring(0, 32);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      history.close();
+    } finally {
+      outbox.close();
     }
   }
 }

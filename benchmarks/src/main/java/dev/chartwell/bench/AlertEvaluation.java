@@ -1,0 +1,162 @@
+package dev.chartwell.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.query.AggFn;
+import dev.chartwell.engine.query.Series;
+import dev.chartwell.engine.query.SeriesReturnType;
+import dev.chartwell.engine.storage.FsyncPolicy;
+import dev.chartwell.parser.WhereLanguage;
+import dev.chartwell.server.alerts.AlertSpec;
+import dev.chartwell.server.alerts.Evaluator;
+import dev.chartwell.server.alerts.Schedule;
+import dev.chartwell.server.alerts.Threshold;
+import dev.chartwell.server.alerts.Transition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How long the server's alert evaluator takes for one tick of many 1-minute alerts over the {@code
+ * bench-logs} data set on disk: per alert one engine query over its window, the state machine, the
+ * history record and (for alerts that fire) the outbox, as the server's scheduler does each minute.
+ * The alerts mix five kinds: errors per service, the average duration of one service, {@code
+ * timeout} in the body, the p95 duration per service, and 5xx of one service. Each tick evaluates
+ * the next minute of the data set's last hours.
+ *
+ * <p>Run: {@code java -cp benchmarks/target/chartwell-bench.jar dev.chartwell.bench.AlertEvaluation
+ * ROWS DIR [ALERTS] [TICKS]} (loads DIR first unless it holds the data set; 1,000 alerts and 5
+ * ticks by default). It prints each tick and the median.
+ */
+public final class AlertEvaluation {
+  private AlertEvaluation() {}
+
+  /**
+   * @param args rows, the data directory, and optionally the number of alerts and ticks
+   */
+  public static void main(String[] args) throws Exception {
+    int rows = Integer.parseInt(args[0]);
+    Path dir = Path.of(args[1]);
+    int alerts = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
+    int ticks = args.length > 3 ? Integer.parseInt(args[3]) : 5;
+    Path state = Files.createTempDirectory("chartwell-alert-bench");
+    try (Engine engine = BenchData.onDisk(dir, rows, FsyncPolicy.REQUEST).engine();
+        Evaluator evaluator =
+            Evaluator.open(
+                state,
+                engine,
+                new ObjectMapper(),
+                null,
+                Duration.ofSeconds(20),
+                line -> System.out.println("alerts: " + line))) {
+      List<AlertSpec> specs = new ArrayList<>();
+      for (int i = 0; i < alerts; i++) {
+        specs.add(spec(i));
+      }
+      // Each tick evaluates the minute that just closed, six hours before the data set's end.
+      long first = BenchLogs.END - 6 * 3_600_000L;
+      for (AlertSpec s : specs) {
+        evaluator.evaluate(s, first); // the first window: warms the JIT and the page cache
+      }
+      double[] millis = new double[ticks];
+      for (int t = 0; t < ticks; t++) {
+        long now = first + (t + 1) * 60_000L;
+        long t0 = System.nanoTime();
+        int windows = 0;
+        for (AlertSpec s : specs) {
+          windows += evaluator.evaluate(s, now);
+        }
+        millis[t] = (System.nanoTime() - t0) / 1e6;
+        System.out.printf(
+            Locale.ROOT,
+            "tick %d (%s): %d windows of %d alerts in %.0f ms (%.2f ms per alert)%n",
+            t + 1,
+            Instant.ofEpochMilli(now),
+            windows,
+            alerts,
+            millis[t],
+            millis[t] / alerts);
+      }
+      java.util.Map<String, Integer> states = new java.util.TreeMap<>();
+      for (AlertSpec s : specs) {
+        states.merge(evaluator.state(s.alertId()), 1, Integer::sum);
+      }
+      System.out.println("alert states after the last tick: " + states);
+      Arrays.sort(millis);
+      System.out.printf(
+          Locale.ROOT,
+          "%,d events, %d alerts: median tick %.0f ms, min %.0f ms, max %.0f ms%n",
+          rows,
+          alerts,
+          millis[ticks / 2],
+          millis[0],
+          millis[ticks - 1]);
+    } finally {
+      BenchData.deleteTree(state);
+    }
+  }
+
+  /** Alert {@code i}: one of five kinds, with thresholds that let some of them fire. */
+  static AlertSpec spec(int i) {
+    String svc = BenchLogs.SERVICES[i % BenchLogs.SERVICES.length];
+    List<String> byService = List.of("ServiceName");
+    Series series;
+    Threshold threshold;
+    switch (i % 5) {
+      case 0 -> {
+        series = series(AggFn.COUNT, null, "SeverityText:error", byService);
+        threshold = new Threshold("above", 5 + i % 50, 0);
+      }
+      case 1 -> {
+        series = series(AggFn.AVG, "Duration", "ServiceName:\"" + svc + "\"", List.of());
+        threshold = new Threshold("above_exclusive", 50 + i % 200, 0);
+      }
+      case 2 -> {
+        series = series(AggFn.COUNT, null, "timeout", List.of());
+        threshold = new Threshold("between", i % 20, 20 + i % 100);
+      }
+      case 3 -> {
+        series =
+            new Series(
+                BenchData.SOURCE,
+                AggFn.QUANTILE,
+                "Duration",
+                0.95,
+                "",
+                WhereLanguage.LUCENE,
+                byService);
+        threshold = new Threshold("below", 10 + i % 100, 0);
+      }
+      default -> {
+        series =
+            series(AggFn.COUNT, null, "ServiceName:\"" + svc + "\" AND status:>=500", List.of());
+        threshold = new Threshold("not_between", 0, i % 30);
+      }
+    }
+    return new AlertSpec(
+        "bench-alert-" + i,
+        "bench",
+        new Schedule(60_000, 0, null),
+        new Transition.Rules(threshold, 1 + i % 3, i % 2 == 0 ? 0 : 5 * 60_000),
+        0,
+        List.of("webhook"),
+        new AlertSpec.Target(List.of(series), SeriesReturnType.COLUMN),
+        null,
+        null,
+        null,
+        null,
+        "dashboard",
+        "Bench",
+        "tile-" + i,
+        "Tile " + i);
+  }
+
+  private static Series series(AggFn fn, String field, String where, List<String> groupBy) {
+    return new Series(BenchData.SOURCE, fn, field, null, where, WhereLanguage.LUCENE, groupBy);
+  }
+}
