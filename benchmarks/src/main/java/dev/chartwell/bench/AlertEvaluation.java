@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * How long the server's alert evaluator takes for one tick of many 1-minute alerts over the {@code
@@ -60,8 +62,12 @@ public final class AlertEvaluation {
       }
       // Each tick evaluates the minute that just closed, six hours before the data set's end.
       long first = BenchLogs.END - 6 * 3_600_000L;
+      // The first window warms the JIT and the page cache, and checks that every alert's query
+      // runs: an alert whose query is refused or stopped evaluates no window.
       for (AlertSpec s : specs) {
-        evaluator.evaluate(s, first); // the first window: warms the JIT and the page cache
+        if (evaluator.evaluate(s, first) != 1) {
+          throw new IllegalStateException(s.alertId() + " was not evaluated");
+        }
       }
       double[] millis = new double[ticks];
       for (int t = 0; t < ticks; t++) {
@@ -72,6 +78,9 @@ public final class AlertEvaluation {
           windows += evaluator.evaluate(s, now);
         }
         millis[t] = (System.nanoTime() - t0) / 1e6;
+        if (windows != alerts) {
+          throw new IllegalStateException(windows + " windows evaluated for " + alerts + " alerts");
+        }
         System.out.printf(
             Locale.ROOT,
             "tick %d (%s): %d windows of %d alerts in %.0f ms (%.2f ms per alert)%n",
@@ -82,11 +91,14 @@ public final class AlertEvaluation {
             millis[t],
             millis[t] / alerts);
       }
-      java.util.Map<String, Integer> states = new java.util.TreeMap<>();
+      Map<String, Integer> states = new TreeMap<>();
       for (AlertSpec s : specs) {
         states.merge(evaluator.state(s.alertId()), 1, Integer::sum);
       }
       System.out.println("alert states after the last tick: " + states);
+      if (!states.containsKey("ALERT") || !states.containsKey("OK")) {
+        throw new IllegalStateException("the thresholds are meant to let some alerts fire");
+      }
       Arrays.sort(millis);
       System.out.printf(
           Locale.ROOT,
