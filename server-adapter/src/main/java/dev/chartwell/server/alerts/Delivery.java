@@ -111,13 +111,6 @@ final class Delivery implements AutoCloseable {
   }
 
   /**
-   * @return when the next attempt is due, epoch ms, or {@code Long.MAX_VALUE}
-   */
-  long nextDue() {
-    return outbox.nextDue();
-  }
-
-  /**
    * Sends one message to a webhook now, once, outside the outbox.
    *
    * @param webhook the webhook as stored
