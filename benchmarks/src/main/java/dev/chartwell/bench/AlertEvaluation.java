@@ -32,20 +32,27 @@ import java.util.TreeMap;
  * the next minute of the data set's last hours.
  *
  * <p>Run: {@code java -cp benchmarks/target/chartwell-bench.jar dev.chartwell.bench.AlertEvaluation
- * ROWS DIR [ALERTS] [TICKS]} (loads DIR first unless it holds the data set; 1,000 alerts and 5
- * ticks by default). It prints each tick and the median.
+ * ROWS DIR [ALERTS] [TICKS] [MINUTES]} (loads DIR first unless it holds the data set; 1,000 alerts,
+ * 5 ticks and 1 minute by default). MINUTES is the time between ticks: above 1, each tick catches
+ * up that many windows per alert (at most {@link Schedule#MAX_BACKFILL}), as the first tick after a
+ * server was down does. It prints each tick and the median.
  */
 public final class AlertEvaluation {
   private AlertEvaluation() {}
 
   /**
-   * @param args rows, the data directory, and optionally the number of alerts and ticks
+   * @param args rows, the data directory, and optionally the number of alerts, of ticks and of
+   *     minutes between ticks
    */
   public static void main(String[] args) throws Exception {
     int rows = Integer.parseInt(args[0]);
     Path dir = Path.of(args[1]);
     int alerts = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
     int ticks = args.length > 3 ? Integer.parseInt(args[3]) : 5;
+    int minutes = args.length > 4 ? Integer.parseInt(args[4]) : 1;
+    if (minutes < 1 || minutes > Schedule.MAX_BACKFILL) {
+      throw new IllegalArgumentException("MINUTES must be 1 to " + Schedule.MAX_BACKFILL);
+    }
     Path state = Files.createTempDirectory("chartwell-alert-bench");
     try (Engine engine = BenchData.onDisk(dir, rows, FsyncPolicy.REQUEST).engine();
         Evaluator evaluator =
@@ -60,7 +67,7 @@ public final class AlertEvaluation {
       for (int i = 0; i < alerts; i++) {
         specs.add(spec(i));
       }
-      // Each tick evaluates the minute that just closed, six hours before the data set's end.
+      // Each tick evaluates the minutes closed since the last, six hours before the data set's end.
       long first = BenchLogs.END - 6 * 3_600_000L;
       // The first window warms the JIT and the page cache, and checks that every alert's query
       // runs: an alert whose query is refused or stopped evaluates no window.
@@ -71,25 +78,25 @@ public final class AlertEvaluation {
       }
       double[] millis = new double[ticks];
       for (int t = 0; t < ticks; t++) {
-        long now = first + (t + 1) * 60_000L;
+        long now = first + (t + 1) * minutes * 60_000L;
         long t0 = System.nanoTime();
         int windows = 0;
         for (AlertSpec s : specs) {
           windows += evaluator.evaluate(s, now);
         }
         millis[t] = (System.nanoTime() - t0) / 1e6;
-        if (windows != alerts) {
+        if (windows != alerts * minutes) {
           throw new IllegalStateException(windows + " windows evaluated for " + alerts + " alerts");
         }
         System.out.printf(
             Locale.ROOT,
-            "tick %d (%s): %d windows of %d alerts in %.0f ms (%.2f ms per alert)%n",
+            "tick %d (%s): %d windows of %d alerts in %.0f ms (%.3f ms per window)%n",
             t + 1,
             Instant.ofEpochMilli(now),
             windows,
             alerts,
             millis[t],
-            millis[t] / alerts);
+            millis[t] / windows);
       }
       Map<String, Integer> states = new TreeMap<>();
       for (AlertSpec s : specs) {
