@@ -29,7 +29,7 @@ import java.util.TreeMap;
  * history record and (for alerts that fire) the outbox, as the server's scheduler does each minute.
  * The alerts mix five kinds: errors per service, the average duration of one service, {@code
  * timeout} in the body, the p95 duration per service, and 5xx of one service. Each tick evaluates
- * the next minute of the data set's last hours.
+ * the windows closed since the one before, starting six hours before the data set's end.
  *
  * <p>Run: {@code java -cp benchmarks/target/chartwell-bench.jar dev.chartwell.bench.AlertEvaluation
  * ROWS DIR [ALERTS] [TICKS] [MINUTES]} (loads DIR first unless it holds the data set; 1,000 alerts,
