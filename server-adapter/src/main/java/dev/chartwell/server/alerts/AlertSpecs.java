@@ -192,7 +192,7 @@ final class AlertSpecs {
   private Optional<ObjectNode> lookup(
       Map<String, Optional<ObjectNode>> cache, Kind kind, String serviceId, String id) {
     return cache.computeIfAbsent(
-        kind + "/" + serviceId + "/" + id, k -> resources.stored(kind, serviceId, id));
+        kind + "/" + serviceId + "/" + id, k -> resources.lookup(kind, serviceId, id));
   }
 
   private AlertSpec.Target tileTarget(JsonNode config, String warehouse) throws Unresolved {

@@ -101,7 +101,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
         new Delivery(
             outbox,
             history,
-            (service, webhook) -> resources.stored(Kind.WEBHOOK, service, webhook),
+            (service, webhook) -> resources.lookup(Kind.WEBHOOK, service, webhook),
             new WebhookClient(options.webhookTimeout(), options.denyPrivate(), resolver),
             mapper,
             clock,
@@ -322,7 +322,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
    */
   public ArrayNode history(String serviceId, String alertId, String limit, String before) {
     resources
-        .stored(Kind.ALERT, serviceId, alertId)
+        .lookup(Kind.ALERT, serviceId, alertId)
         .orElseThrow(() -> ApiException.notFound("alert " + alertId + " does not exist"));
     int n = HistoryView.DEFAULT_LIMIT;
     if (limit != null) {
@@ -366,7 +366,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
   public Map<String, Object> testWebhook(String serviceId, String webhookId) {
     ObjectNode webhook =
         resources
-            .stored(Kind.WEBHOOK, serviceId, webhookId)
+            .lookup(Kind.WEBHOOK, serviceId, webhookId)
             .orElseThrow(() -> ApiException.notFound("webhook " + webhookId + " does not exist"));
     long now = clock.millis();
     String id = UUID.randomUUID().toString().replace("-", "");

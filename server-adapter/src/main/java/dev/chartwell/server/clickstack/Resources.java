@@ -339,7 +339,7 @@ public final class Resources implements AutoCloseable {
    * @return the resource as stored, write-only fields (a webhook's headers and query parameters)
    *     included, if the service has it
    */
-  public Optional<ObjectNode> stored(Kind kind, String serviceId, String id) {
+  public Optional<ObjectNode> lookup(Kind kind, String serviceId, String id) {
     return Optional.ofNullable(find(kind, serviceId, id));
   }
 
