@@ -3,6 +3,8 @@ package dev.chartwell.server;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.query.QueryCounters;
 import dev.chartwell.engine.query.QueryLimits;
+import dev.chartwell.server.alerts.AlertRoutes;
+import dev.chartwell.server.alerts.Alerts;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ChartRoutes;
 import dev.chartwell.server.charts.StatsRoutes;
@@ -49,6 +51,7 @@ public final class ChartwellServer implements AutoCloseable {
   private final Services services;
   private final Catalog catalog;
   private final Resources resources;
+  private final Alerts alerts;
   private final Engine engine;
   private final ApiServer api;
   private final List<String> banner;
@@ -59,6 +62,7 @@ public final class ChartwellServer implements AutoCloseable {
       Services services,
       Catalog catalog,
       Resources resources,
+      Alerts alerts,
       Engine engine,
       ApiServer api,
       List<String> banner) {
@@ -67,6 +71,7 @@ public final class ChartwellServer implements AutoCloseable {
     this.services = services;
     this.catalog = catalog;
     this.resources = resources;
+    this.alerts = alerts;
     this.engine = engine;
     this.api = api;
     this.banner = banner;
@@ -82,6 +87,21 @@ public final class ChartwellServer implements AutoCloseable {
    * @throws IOException when the data directory or the address cannot be used
    */
   public static ChartwellServer start(ServerConfig config, PrintStream log) throws IOException {
+    return start(config, log, null);
+  }
+
+  /**
+   * Starts a server whose alerts follow a clock of the caller's, for tests: no scheduler or
+   * delivery threads run; the caller drives evaluation and delivery through {@link #alerts()}.
+   *
+   * @param config the configuration
+   * @param log where unexpected request failures are logged
+   * @param alertClock the clock alerts follow, or {@code null} for the system's (and the threads)
+   * @return the running server
+   * @throws IOException when the data directory or the address cannot be used
+   */
+  public static ChartwellServer start(ServerConfig config, PrintStream log, Clock alertClock)
+      throws IOException {
     Json json = new Json();
     // The port first: a server that cannot listen must not touch the data directory.
     ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log);
@@ -104,6 +124,7 @@ public final class ChartwellServer implements AutoCloseable {
     Services services = null;
     Catalog catalog = null;
     Resources resources = null;
+    Alerts alerts = null;
     Accounts.Bootstrap boot = null;
     Engine engine;
     try {
@@ -137,6 +158,18 @@ public final class ChartwellServer implements AutoCloseable {
                 }
               });
       holder[0] = services;
+      alerts =
+          Alerts.open(
+              dir.root(),
+              resources,
+              catalog,
+              services,
+              engine,
+              json.mapper(),
+              alertClock == null ? Clock.systemUTC() : alertClock,
+              config.alerts(),
+              line -> log.println("chartwell: " + line));
+      resources.alertStatus(alerts);
       recovery.close();
       boot =
           accounts.bootstrap(
@@ -160,6 +193,7 @@ public final class ChartwellServer implements AutoCloseable {
       SourceRoutes.register(router, accounts, services, catalog, json, config.maxRequestBytes());
       ResourceRoutes.register(
           router, accounts, services, catalog, resources, json, config.maxRequestBytes());
+      AlertRoutes.register(router, accounts, services, alerts, config.maxRequestBytes());
       TableRoutes.register(router, services, catalog, json, config.maxRequestBytes());
       TimestampRoutes.register(router, services, catalog, resources, config.maxRequestBytes());
       StatsRoutes.register(router, services, catalog, config.maxRequestBytes());
@@ -173,6 +207,9 @@ public final class ChartwellServer implements AutoCloseable {
           config.maxIngestBytes());
 
       api.start(router);
+      if (alertClock == null) {
+        alerts.start();
+      }
 
       List<String> banner = new ArrayList<>();
       String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
@@ -198,13 +235,16 @@ public final class ChartwellServer implements AutoCloseable {
       }
       recovery.line().ifPresent(banner::add);
       return new ChartwellServer(
-          dir, accounts, services, catalog, resources, engine, api, List.copyOf(banner));
+          dir, accounts, services, catalog, resources, alerts, engine, api, List.copyOf(banner));
     } catch (IOException | RuntimeException e) {
       recovery.close();
       if (boot != null) {
         accounts.undoGeneratedKey(boot);
       }
       api.stop(1);
+      if (alerts != null) {
+        alerts.close();
+      }
       if (services != null) {
         services.close();
       }
@@ -260,6 +300,13 @@ public final class ChartwellServer implements AutoCloseable {
   }
 
   /**
+   * @return the alerts: their evaluation, history and notifications
+   */
+  public Alerts alerts() {
+    return alerts;
+  }
+
+  /**
    * @return the lines to print at start, one fact each
    */
   public List<String> banner() {
@@ -272,6 +319,7 @@ public final class ChartwellServer implements AutoCloseable {
       api.stop(10);
     } finally {
       try {
+        alerts.close();
         services.close();
         resources.close();
         catalog.close();

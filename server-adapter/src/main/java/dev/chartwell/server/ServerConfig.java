@@ -1,6 +1,7 @@
 package dev.chartwell.server;
 
 import dev.chartwell.engine.storage.FsyncPolicy;
+import dev.chartwell.server.alerts.AlertOptions;
 import dev.chartwell.server.http.ApiServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +37,7 @@ import java.util.regex.Pattern;
  * @param retention how long events are kept, if limited
  * @param maxDiskBytes the most bytes of event files before the oldest are dropped, if limited
  * @param http the HTTP front's timeouts and limits
+ * @param alerts how alert notifications are delivered
  */
 public record ServerConfig(
     String host,
@@ -55,7 +57,8 @@ public record ServerConfig(
     FsyncPolicy fsync,
     Optional<Duration> retention,
     OptionalLong maxDiskBytes,
-    ApiServer.Options http) {
+    ApiServer.Options http,
+    AlertOptions alerts) {
 
   /** The default of {@code --max-memory}: half of the heap. */
   static long defaultMaxMemory() {
@@ -126,7 +129,20 @@ public record ServerConfig(
           new Flag("body-timeout", "DURATION", "10s", "longest pause while a request body arrives"),
           new Flag("max-connections", "N", "1000", "open connections (more wait to be accepted)"),
           new Flag("http-threads", "N", "200", "HTTP worker threads, 8-10000"),
-          new Flag("max-header-bytes", "SIZE", "16k", "request line plus headers, 1k-1m"));
+          new Flag("max-header-bytes", "SIZE", "16k", "request line plus headers, 1k-1m"),
+          new Flag("webhook-timeout", "DURATION", "10s", "longest one webhook delivery may take"),
+          new Flag("webhook-attempts", "N", "3", "attempts per alert notification, 1-10"),
+          new Flag(
+              "webhook-retry-delay",
+              "DURATION",
+              "10s",
+              "wait before the second attempt (each later one waits 3x longer)"),
+          new Flag(
+              "webhook-deny-private",
+              null,
+              "off",
+              "refuse webhooks that resolve to loopback, link-local or private addresses"),
+          new Flag("frontend-url", "URL", "none", "HyperDX UI that alert notifications link to"));
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
   private static final Pattern RETENTION = Pattern.compile("(\\d{1,6})(m|h|d|w)");
@@ -206,7 +222,13 @@ public record ServerConfig(
             v.duration("body-timeout", Duration.ofSeconds(10)),
             v.intValue("max-connections", 1000, 1, 1_000_000),
             v.intValue("http-threads", 200, 8, 10_000),
-            (int) v.size("max-header-bytes", 16L << 10, 1L << 10, 1L << 20)));
+            (int) v.size("max-header-bytes", 16L << 10, 1L << 10, 1L << 20)),
+        new AlertOptions(
+            v.duration("webhook-timeout", AlertOptions.DEFAULTS.webhookTimeout()),
+            v.intValue("webhook-attempts", AlertOptions.DEFAULTS.webhookAttempts(), 1, 10),
+            v.duration("webhook-retry-delay", AlertOptions.DEFAULTS.retryDelay()),
+            v.bool("webhook-deny-private", false),
+            v.frontendUrl()));
   }
 
   /**
@@ -423,6 +445,27 @@ public record ServerConfig(
         s = s.substring(0, s.length() - 1) + "000g";
       }
       return OptionalLong.of(size("max-disk", s, 1L << 20, 1L << 50));
+    }
+
+    Optional<String> frontendUrl() throws ConfigException {
+      Optional<String> value = raw("frontend-url");
+      if (value.isEmpty()) {
+        return value;
+      }
+      String url = value.get().trim();
+      try {
+        java.net.URI uri = new java.net.URI(url);
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if ((scheme.equals("http") || scheme.equals("https"))
+            && uri.getHost() != null
+            && uri.getRawQuery() == null
+            && uri.getRawFragment() == null) {
+          return Optional.of(url);
+        }
+      } catch (java.net.URISyntaxException e) {
+        // reported below
+      }
+      throw bad("frontend-url", value.get(), "must be an http or https URL without query");
     }
 
     Optional<String> orgId() throws ConfigException {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.chartwell.server.alerts.AlertOptions;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -232,12 +233,57 @@ class ServerConfigTest {
   }
 
   @Test
+  void alertDeliveryFlags() throws Exception {
+    AlertOptions defaults = parse(Map.of()).alerts();
+    assertEquals(AlertOptions.DEFAULTS, defaults);
+    AlertOptions o =
+        parse(
+                Map.of("CHARTWELL_WEBHOOK_ATTEMPTS", "5"),
+                "--webhook-timeout=2s",
+                "--webhook-retry-delay",
+                "500ms",
+                "--webhook-deny-private",
+                "--frontend-url=https://hyperdx.example.com/app")
+            .alerts();
+    assertEquals(
+        new AlertOptions(
+            java.time.Duration.ofSeconds(2),
+            5,
+            java.time.Duration.ofMillis(500),
+            true,
+            Optional.of("https://hyperdx.example.com/app")),
+        o);
+    assertEquals(
+        "--webhook-attempts: must be an integer from 1 to 10, got '0'",
+        error(Map.of(), "--webhook-attempts=0"));
+    assertEquals(
+        "--frontend-url: must be an http or https URL without query, got 'ftp://x/'",
+        error(Map.of(), "--frontend-url=ftp://x/"));
+    assertEquals(
+        "--frontend-url: must be an http or https URL without query, got 'https://x/?a=1'",
+        error(Map.of(), "--frontend-url=https://x/?a=1"));
+  }
+
+  @Test
   void helpIsRequestedAndListsEveryFlagWithItsVariable() {
     assertThrows(ServerConfig.HelpRequested.class, () -> parse(Map.of(), "--port=1", "--help"));
     String usage = ServerConfig.usage();
     for (String flag :
         new String[] {
-          "host", "port", "data-dir", "org-id", "api-key", "org-tier", "org-paid", "demo", "threads"
+          "host",
+          "port",
+          "data-dir",
+          "org-id",
+          "api-key",
+          "org-tier",
+          "org-paid",
+          "demo",
+          "threads",
+          "webhook-timeout",
+          "webhook-attempts",
+          "webhook-retry-delay",
+          "webhook-deny-private",
+          "frontend-url"
         }) {
       assertTrue(usage.contains("--" + flag), flag);
       assertTrue(

@@ -20,6 +20,18 @@ public final class TestServers {
    * @return a running server with key {@code ADMIN:adminsecret1}; its log output is discarded
    */
   public static ChartwellServer start(Path dataDir, String... extra) throws Exception {
+    return start(dataDir, null, extra);
+  }
+
+  /**
+   * @param dataDir the server's data directory
+   * @param alertClock the clock its alerts follow (no alert threads run: the test drives them), or
+   *     {@code null} for the system clock and the threads
+   * @param extra further command-line options
+   * @return a running server with key {@code ADMIN:adminsecret1}
+   */
+  public static ChartwellServer start(Path dataDir, java.time.Clock alertClock, String... extra)
+      throws Exception {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -36,6 +48,7 @@ public final class TestServers {
         ServerConfig.parse(args.toArray(String[]::new), Map.of()),
         Boolean.getBoolean("TEST_SERVER_LOG")
             ? System.err
-            : new PrintStream(new ByteArrayOutputStream(), true));
+            : new PrintStream(new ByteArrayOutputStream(), true),
+        alertClock);
   }
 }

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.validation.ObjectShape;
 import dev.chartwell.server.validation.Problems;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -27,8 +28,12 @@ import java.util.function.Function;
  * stacked-bar or number chart ({@code source: "tile"}, {@code dashboardId}, {@code tileId}) or a
  * saved search ({@code source: "saved_search"}, {@code savedSearchId}, {@code groupBy}); its
  * threshold and interval; its schedule ({@code numConsecutiveWindows}, {@code
- * scheduleOffsetMinutes}, {@code scheduleStartAt}); and its webhook channel. Alerts are stored and
- * validated here; they are evaluated by the alerts issue's scheduler.
+ * scheduleOffsetMinutes}, {@code scheduleStartAt}); its webhook channel; and two fields of
+ * Chartwell's own that both APIs accept: {@code renotifyIntervalMinutes} (repeat a notification
+ * while an instance stays in ALERT, at most this often; none by default) and {@code silenced:
+ * {until, at?, by?}} (no notifications before {@code until}; {@code at} defaults to the time of
+ * saving). Alerts are stored and validated here and evaluated by {@code
+ * dev.chartwell.server.alerts}.
  */
 final class AlertRules {
   static final List<String> INTERVALS = List.of("1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d");
@@ -56,6 +61,15 @@ final class AlertRules {
           optional("slackChannelId", nullable(string())),
           optional("severity", nullable(oneOf("critical", "error", "warning", "info"))),
           optional("emailRecipients", arrayOf(string())));
+
+  /** The longest {@code renotifyIntervalMinutes}: a week. */
+  static final int MAX_RENOTIFY_MINUTES = 10_080;
+
+  private static final ObjectShape SILENCED =
+      ObjectShape.of(
+          required("until", dateTime()),
+          optional("at", dateTime()),
+          optional("by", nullable(string())));
   private static final ObjectShape ALERT =
       ObjectShape.of(
           optional("dashboardId", nullable(string())),
@@ -73,17 +87,25 @@ final class AlertRules {
           optional("name", nullable(name())),
           optional("message", nullable(string())),
           optional("note", nullable(string())),
-          optional("numConsecutiveWindows", nullable(integer(1, 1000))));
+          optional("numConsecutiveWindows", nullable(integer(1, 1000))),
+          optional("renotifyIntervalMinutes", nullable(integer(1, MAX_RENOTIFY_MINUTES))),
+          optional("silenced", nullable(object(SILENCED))));
 
   private AlertRules() {}
 
   /**
-   * @param a the alert (changed in place: {@code source} defaults to {@code tile})
+   * @param a the alert (changed in place: {@code source} defaults to {@code tile}, {@code
+   *     silenced.at} to {@code now})
    * @param find a resource of the alert's service by kind and id, or {@code null}
+   * @param now the time of saving ({@code silenced.at} when not given)
    * @param p where problems go
    */
-  static void check(ObjectNode a, BiFunction<Kind, String, ObjectNode> find, Problems p) {
+  static void check(
+      ObjectNode a, BiFunction<Kind, String, ObjectNode> find, Instant now, Problems p) {
     ALERT.checkBody(a, p);
+    if (a.path("silenced").isObject() && !a.get("silenced").has("at")) {
+      ((ObjectNode) a.get("silenced")).put("at", now.toString());
+    }
     if (!a.has("source")) {
       a.put("source", "tile");
     }

@@ -22,6 +22,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -36,6 +37,7 @@ public final class Resources implements AutoCloseable {
   private final ObjectMapper mapper;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
+  private volatile AlertStatus alertStatus = alert -> {};
 
   private Resources(Map<Kind, JsonStore> stores, ObjectMapper mapper, Clock clock) {
     this.stores = stores;
@@ -92,7 +94,7 @@ public final class Resources implements AutoCloseable {
         }
       }
     }
-    return view(kind, stored(kind, serviceId, id));
+    return view(kind, existing(kind, serviceId, id));
   }
 
   /**
@@ -104,7 +106,7 @@ public final class Resources implements AutoCloseable {
    * @throws ApiException 404 when the service has no such resource
    */
   public Map<String, Object> timestamps(Kind kind, String serviceId, String id) {
-    ObjectNode n = stored(kind, serviceId, id);
+    ObjectNode n = existing(kind, serviceId, id);
     return Map.of(
         "id",
         id,
@@ -130,16 +132,17 @@ public final class Resources implements AutoCloseable {
     if (kind == Kind.ROLE && id != null) {
       RoleRules.requireCustom(id);
     }
-    ObjectNode old = id == null ? null : stored(kind, serviceId, id);
+    ObjectNode old = id == null ? null : existing(kind, serviceId, id);
     if (!body.isObject()) {
       throw ApiException.badRequest("request body must be a JSON object");
     }
     ObjectNode doc = ((ObjectNode) body).deepCopy();
     doc.remove("id"); // the path names the resource: an answer sent back as it came is fine
+    Instant now = Instant.now(clock).truncatedTo(ChronoUnit.MILLIS);
     Problems p = new Problems();
     switch (kind) {
       case DASHBOARD -> DashboardRules.check(doc, old, sourceExists, this::newId, p);
-      case ALERT -> AlertRules.check(doc, (k, ref) -> find(k, serviceId, ref), p);
+      case ALERT -> AlertRules.check(doc, (k, ref) -> find(k, serviceId, ref), now, p);
       case WEBHOOK -> WebhookRules.check(doc, old, p);
       case SAVED_SEARCH -> SavedSearchRules.check(doc, sourceExists, p);
       case ROLE -> RoleRules.check(doc, old, p);
@@ -148,10 +151,9 @@ public final class Resources implements AutoCloseable {
     if (kind == Kind.ROLE) {
       RoleRules.requireUniqueName(doc.get("name").textValue(), roleNames(serviceId, id));
     }
-    String now = Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString();
     doc.put("id", old == null ? newId() : id);
-    doc.put("createdAt", old == null ? now : old.get("createdAt").asText());
-    doc.put("updatedAt", now);
+    doc.put("createdAt", old == null ? now.toString() : old.get("createdAt").asText());
+    doc.put("updatedAt", now.toString());
     if (kind == Kind.ALERT) {
       doc.put("state", "OK");
     }
@@ -220,7 +222,7 @@ public final class Resources implements AutoCloseable {
     if (kind == Kind.ROLE) {
       RoleRules.requireCustom(id);
     }
-    stored(kind, serviceId, id);
+    existing(kind, serviceId, id);
     for (ObjectNode a : stored(Kind.ALERT, serviceId)) {
       boolean uses =
           switch (kind) {
@@ -279,7 +281,7 @@ public final class Resources implements AutoCloseable {
         .orElse(null);
   }
 
-  private ObjectNode stored(Kind kind, String serviceId, String id) {
+  private ObjectNode existing(Kind kind, String serviceId, String id) {
     ObjectNode n = find(kind, serviceId, id);
     if (n == null) {
       throw ApiException.notFound(kind.noun() + " " + id + " does not exist");
@@ -293,11 +295,52 @@ public final class Resources implements AutoCloseable {
     return HexFormat.of().formatHex(b);
   }
 
-  private static ObjectNode view(Kind kind, ObjectNode n) {
+  private ObjectNode view(Kind kind, ObjectNode n) {
     ObjectNode v = n.deepCopy();
     v.remove("_serviceId");
     v.remove(kind.hidden());
+    if (kind == Kind.ALERT) {
+      alertStatus.describe(v);
+    }
     return v;
+  }
+
+  /**
+   * What an alert's answers say about its evaluation: its {@code state} and {@code
+   * executionErrors}, written over the stored definition whenever one is shown.
+   */
+  @FunctionalInterface
+  public interface AlertStatus {
+    /**
+     * @param alert an alert's answer (with its {@code id}), to change in place
+     */
+    void describe(ObjectNode alert);
+  }
+
+  /**
+   * @param status what alerts' answers show of their evaluation (by default: the stored {@code
+   *     state}, {@code OK})
+   */
+  public void alertStatus(AlertStatus status) {
+    this.alertStatus = status;
+  }
+
+  /**
+   * @return every alert of every service, as stored: with its service in {@code _serviceId}
+   */
+  public List<ObjectNode> allAlerts() {
+    return stores.get(Kind.ALERT).list(any -> true);
+  }
+
+  /**
+   * @param kind a kind
+   * @param serviceId a service
+   * @param id a resource id
+   * @return the resource as stored, write-only fields (a webhook's headers and query parameters)
+   *     included, if the service has it
+   */
+  public Optional<ObjectNode> lookup(Kind kind, String serviceId, String id) {
+    return Optional.ofNullable(find(kind, serviceId, id));
   }
 
   @Override

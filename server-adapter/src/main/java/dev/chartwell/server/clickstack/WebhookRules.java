@@ -7,6 +7,7 @@ import static dev.chartwell.server.validation.FieldType.stringMap;
 import static dev.chartwell.server.validation.ObjectShape.Field.optional;
 import static dev.chartwell.server.validation.ObjectShape.Field.required;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.validation.ObjectShape;
 import dev.chartwell.server.validation.Problems;
@@ -14,13 +15,16 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The rules of a webhook ({@code ClickStackWebhookInput}): a name, a service ({@code generic},
  * {@code slack}, {@code incidentio}), an http(s) URL, and optional description, body (not for
  * Slack), headers and query parameters. Headers and query parameters are write-only: answers never
  * show them; a replacement that leaves them out keeps them, unless it changes the destination (URL
- * or service), so that stored secrets never go to a new destination; {@code {}} clears them.
+ * or service), so that stored secrets never go to a new destination; {@code {}} clears them. A body
+ * is a {@link WebhookTemplate} and must parse; header names and values must be safe to send.
  */
 final class WebhookRules {
   static final List<String> SERVICES = List.of("slack", "incidentio", "generic");
@@ -34,6 +38,23 @@ final class WebhookRules {
           optional("body", string()),
           optional("headers", stringMap()),
           optional("queryParams", stringMap()));
+
+  private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}");
+
+  /** Headers the delivery writes itself. */
+  private static final Set<String> RESERVED =
+      Set.of(
+          "host",
+          "content-length",
+          "transfer-encoding",
+          "connection",
+          "idempotency-key",
+          "upgrade",
+          "te",
+          "trailer",
+          "expect",
+          "keep-alive",
+          "proxy-connection");
 
   private WebhookRules() {}
 
@@ -50,6 +71,15 @@ final class WebhookRules {
     }
     if (w.path("service").asText().equals("slack") && w.has("body")) {
       p.add("body", "not allowed for slack webhooks");
+    } else if (w.path("body").isTextual()) {
+      try {
+        WebhookTemplate.parse(w.get("body").textValue());
+      } catch (IllegalArgumentException e) {
+        p.add("body", e.getMessage());
+      }
+    }
+    if (w.path("headers").isObject()) {
+      headers(w.get("headers"), p);
     }
     if (old != null
         && old.path("url").equals(w.path("url"))
@@ -60,6 +90,28 @@ final class WebhookRules {
         }
       }
     }
+  }
+
+  /**
+   * Header names must be HTTP tokens and values single-line text, so that they can never change the
+   * request they are sent in; the headers Chartwell writes itself cannot be set.
+   */
+  private static void headers(JsonNode headers, Problems p) {
+    headers
+        .fields()
+        .forEachRemaining(
+            e -> {
+              String name = e.getKey();
+              String path = "headers." + name;
+              if (!TOKEN.matcher(name).matches()) {
+                p.add(path, "is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)");
+              } else if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
+                p.add(path, "is set by Chartwell and cannot be given");
+              } else if (e.getValue().isTextual()
+                  && !e.getValue().textValue().chars().allMatch(c -> c == '\t' || c >= 0x20)) {
+                p.add(path, "must not contain line breaks or control characters");
+              }
+            });
   }
 
   private static boolean isHttp(String url) {

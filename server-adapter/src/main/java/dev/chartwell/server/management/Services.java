@@ -182,6 +182,15 @@ public final class Services implements AutoCloseable {
   }
 
   /**
+   * @param id a service id
+   * @return the service, whatever its organization (for work the server does on its own, such as
+   *     evaluating alerts)
+   */
+  public Optional<ObjectNode> byId(String id) {
+    return services.get(id).map(ServiceDocument::view);
+  }
+
+  /**
    * Updates basic details: name, IP access list and private endpoints (remove, then add), release
    * channel, the MySQL endpoint, tags, core dumps.
    *

@@ -1,0 +1,52 @@
+package dev.chartwell.server.alerts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The only test on the real clock: a server started as users start it, a 1-minute alert, errors
+ * sent now, and the notification arriving at a real receiver after the minute closes (within about
+ * two minutes), with the alert's state and history saying the same.
+ */
+class AlertRealClockIntegrationTest {
+  @TempDir Path dataDir;
+
+  @Test
+  void aOneMinuteAlertFiresEndToEnd() throws Exception {
+    try (AlertHarness h = new AlertHarness(dataDir, null)) {
+      String alert = h.tileAlert(h.errorTile(null), "\"thresholdType\":\"above\",\"threshold\":3");
+      Instant now = Instant.now();
+      h.ingest(AlertHarness.events(now, 4, "api", "error"));
+      long windowStart = Math.floorDiv(now.toEpochMilli(), 60_000) * 60_000;
+      List<Receiver.Received> got = h.receiver.await(1, 150);
+      assertFalse(got.isEmpty(), "no notification within 150 s");
+      JsonNode n = h.notifications().get(0);
+      assertEquals("ALERT", n.get("state").asText());
+      assertEquals(4, n.get("value").asInt());
+      assertEquals(windowStart, n.get("startTime").asLong());
+      assertEquals(windowStart + 60_000, n.get("endTime").asLong());
+      assertEquals("ALERT", h.alert(alert).get("state").asText());
+      JsonNode latest = null;
+      for (int i = 0;
+          i < 50
+              && (latest == null
+                  || !latest.at("/notifications/0/status").asText().equals("delivered"));
+          i++) {
+        Thread.sleep(100); // the outcome is recorded just after the receiver answers
+        for (JsonNode e : h.history(alert)) {
+          if (Instant.parse(e.get("windowStart").asText()).toEpochMilli() == windowStart) {
+            latest = e;
+          }
+        }
+      }
+      assertEquals("delivered", latest.at("/notifications/0/status").asText(), latest.toString());
+    }
+  }
+}
