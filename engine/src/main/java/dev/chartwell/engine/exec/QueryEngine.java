@@ -131,6 +131,22 @@ public final class QueryEngine {
    */
   public ChartResult run(ChartQuery query, QueryOptions options) {
     QueryValidator.validate(query);
+    return govern(options, control -> runAdmitted(query, options, control));
+  }
+
+  /**
+   * Runs work that reads sources under the same rules as a chart query: it waits for a turn (or is
+   * refused as {@link Reason#BUSY}), runs under the deadline and memory budget of its {@link
+   * QueryControl}, is stopped when the engine closes, and is counted.
+   *
+   * @param options execution options (timeout, control)
+   * @param work the work; it calls the control's checkpoints in its loops
+   * @param <T> what the work answers
+   * @return the work's answer
+   * @throws QueryAbortedException when refused, past the deadline, cancelled, over budget or
+   *     stopped by the engine closing
+   */
+  public <T> T govern(QueryOptions options, Function<QueryControl, T> work) {
     QueryControl control = options.control() != null ? options.control() : new QueryControl();
     control.budget(limits.memoryBytes());
     try {
@@ -155,7 +171,7 @@ public final class QueryEngine {
       if (closed) {
         control.abort(Reason.SHUTDOWN, "the engine is closing");
       }
-      ChartResult result = runAdmitted(query, options, control);
+      T result = work.apply(control);
       completed.increment();
       return result;
     } catch (QueryAbortedException e) {
