@@ -1,11 +1,15 @@
 package dev.chartwell.engine.exec;
 
 import dev.chartwell.engine.agg.AggState;
+import dev.chartwell.engine.agg.FixedState;
 import dev.chartwell.engine.filter.Filter;
 import dev.chartwell.engine.filter.FilterCompiler;
+import dev.chartwell.engine.metrics.MetricPlan;
+import dev.chartwell.engine.metrics.MetricSeries;
 import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.engine.query.Granularity;
+import dev.chartwell.engine.query.MetricSpec;
 import dev.chartwell.engine.query.QueryAbortedException;
 import dev.chartwell.engine.query.QueryAbortedException.Reason;
 import dev.chartwell.engine.query.QueryControl;
@@ -297,12 +301,13 @@ public final class QueryEngine {
       try {
         WhereLanguage language =
             s.whereLanguage() == null ? WhereLanguage.LUCENE : s.whereLanguage();
+        Expr where = parse(s.where(), language);
+        if (s.metric() != null) {
+          where = metricPoints(where, s.metric());
+        }
         filter =
             FilterCompiler.compile(
-                parse(s.where(), language),
-                snapshot.schema(),
-                source.spec().implicitColumn(),
-                path + ".where");
+                where, snapshot.schema(), source.spec().implicitColumn(), path + ".where");
       } catch (WhereSyntaxException e) {
         problems.add(path + ".where: " + e.getMessage());
         continue;
@@ -331,6 +336,14 @@ public final class QueryEngine {
     List<Callable<List<Partial>>> tasks = new ArrayList<>();
     List<Integer> taskSeries = new ArrayList<>();
     for (int i = 0; i < plans.size(); i++) {
+      MetricSpec metric = query.series().get(i).metric();
+      if (metric != null) {
+        // A metric series needs each time series' points in time order across segments: one
+        // task reads them all.
+        tasks.add(metricTask(plans.get(i), metric, segments.get(i)));
+        taskSeries.add(i);
+        continue;
+      }
       for (Segment seg : segments.get(i)) {
         if (seg.maxTimestamp() >= query.startTime() && seg.minTimestamp() <= query.endTime()) {
           tasks.add(new SegmentTask(plans.get(i), seg));
@@ -361,6 +374,36 @@ public final class QueryEngine {
       }
     }
     return render(query, granularity, merged, control);
+  }
+
+  /** The points of a metric: the series' where, and the metric's name. */
+  private static Expr metricPoints(Expr where, MetricSpec metric) {
+    Expr name =
+        new Expr.Compare(Expr.Operand.of(MetricSpec.NAME_COLUMN), Expr.CompareOp.EQ, metric.name());
+    return Expr.and(List.of(name, where));
+  }
+
+  private static Callable<List<Partial>> metricTask(
+      SeriesPlan p, MetricSpec metric, List<Segment> segments) {
+    MetricPlan plan =
+        new MetricPlan(
+            metric,
+            p.fn(),
+            p.level(),
+            p.groupBy(),
+            p.filter(),
+            p.granularity(),
+            p.startTime(),
+            p.endTime(),
+            p.useIndexes(),
+            p.control());
+    return () -> {
+      List<Partial> out = new ArrayList<>();
+      for (MetricSeries.Row r : MetricSeries.compute(plan, segments)) {
+        out.add(new Partial(r.bucket(), r.group(), FixedState.of(r.value())));
+      }
+      return out;
+    };
   }
 
   /**
