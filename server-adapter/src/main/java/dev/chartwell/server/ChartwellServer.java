@@ -15,6 +15,7 @@ import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
+import dev.chartwell.server.hyperdx.HyperdxRoutes;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.KeyRoutes;
 import dev.chartwell.server.management.OrganizationRoutes;
@@ -161,6 +162,16 @@ public final class ChartwellServer implements AutoCloseable {
           router, accounts, services, catalog, resources, json, config.maxRequestBytes());
       TableRoutes.register(router, services, catalog, json, config.maxRequestBytes());
       TimestampRoutes.register(router, services, catalog, resources, config.maxRequestBytes());
+      HyperdxRoutes.register(
+          router,
+          services,
+          accounts,
+          catalog,
+          resources,
+          engine,
+          json,
+          Clock.systemUTC(),
+          config.maxRequestBytes());
       ChartRoutes.register(
           router,
           services,

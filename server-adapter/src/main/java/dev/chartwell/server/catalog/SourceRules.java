@@ -100,6 +100,7 @@ final class SourceRules {
           optional("eventAttributesExpression", EXPR),
           optional("resourceAttributesExpression", EXPR),
           optional("metricSourceId", SOURCE_ID),
+          optional("serviceVersionExpression", EXPR),
           optional("traceIdExpression", EXPR),
           optional("spanIdExpression", EXPR),
           optional("implicitColumnExpression", EXPR),
@@ -211,7 +212,6 @@ final class SourceRules {
     }
     if (problems.isEmpty()) {
       body.put("connection", body.path("connection").asText(Connections.BUILT_IN));
-      Connections.check("connection", body.get("connection").textValue(), problems);
     }
   }
 
