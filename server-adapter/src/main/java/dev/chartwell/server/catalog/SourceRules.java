@@ -204,6 +204,11 @@ final class SourceRules {
       problems.add("kind", "promql sources need a Prometheus connection, and a service has none");
       return;
     }
+    if (body.path("kind").asText().equals("metric")
+        && body.path("from") instanceof ObjectNode from
+        && from.path("tableName").asText("x").isEmpty()) {
+      from.remove("tableName"); // a metric source reads its metricTables; "" names no table
+    }
     SOURCE.check(body, "", problems);
     for (String f : DEFAULTED) {
       if (body.path(f).isTextual() && body.get(f).textValue().isEmpty()) {
