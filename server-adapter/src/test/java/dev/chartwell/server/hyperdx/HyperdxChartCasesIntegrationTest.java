@@ -32,13 +32,12 @@ class HyperdxChartCasesIntegrationTest {
   private static final long START = END - 3_600_000;
   private static final long NOW = END - 10_000;
 
-  @TempDir Path dir;
   V2Fixture f;
   String logs;
   String metrics;
 
   @BeforeAll
-  void setUp() throws Exception {
+  void setUp(@TempDir Path dir) throws Exception {
     f = new V2Fixture(dir);
     logs =
         f.ok(
