@@ -8,6 +8,9 @@ import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.engine.query.QueryOptions;
 import dev.chartwell.engine.query.QueryValidationException;
 import dev.chartwell.engine.query.UnknownSourceException;
+import dev.chartwell.engine.search.EventSearch;
+import dev.chartwell.engine.search.SearchQuery;
+import dev.chartwell.engine.search.SearchResult;
 import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceSpec;
@@ -505,6 +508,29 @@ public final class Engine implements AutoCloseable {
   public ChartResult query(ChartQuery query, QueryOptions options) {
     requireOpen();
     return queries.run(query, options);
+  }
+
+  /**
+   * Finds the events of a source that match a where in a time range, newest (or oldest) first, from
+   * the same snapshot, indexes and time order as chart queries, under the same turns, deadline and
+   * memory budget.
+   *
+   * @param query the search
+   * @param options execution options
+   * @return the page of events
+   * @throws dev.chartwell.engine.query.QueryValidationException when the search is invalid (the
+   *     message names the field)
+   * @throws UnknownSourceException when the source does not exist
+   * @throws dev.chartwell.engine.query.QueryAbortedException as for {@link #query(ChartQuery,
+   *     QueryOptions)}
+   */
+  public SearchResult search(SearchQuery query, QueryOptions options) {
+    requireOpen();
+    Source source =
+        source(query.sourceId())
+            .orElseThrow(() -> new UnknownSourceException("sourceId", query.sourceId()));
+    return queries.govern(
+        options, control -> EventSearch.run(source, query, options.useIndexes(), control));
   }
 
   /**

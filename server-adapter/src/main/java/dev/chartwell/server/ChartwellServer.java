@@ -18,6 +18,7 @@ import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
+import dev.chartwell.server.hyperdx.HyperdxRoutes;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.KeyRoutes;
 import dev.chartwell.server.management.OrganizationRoutes;
@@ -197,6 +198,17 @@ public final class ChartwellServer implements AutoCloseable {
       TableRoutes.register(router, services, catalog, json, config.maxRequestBytes());
       TimestampRoutes.register(router, services, catalog, resources, config.maxRequestBytes());
       StatsRoutes.register(router, services, catalog, config.maxRequestBytes());
+      HyperdxRoutes.register(
+          router,
+          services,
+          accounts,
+          catalog,
+          resources,
+          alerts,
+          engine,
+          json,
+          Clock.systemUTC(),
+          config.maxRequestBytes());
       ChartRoutes.register(
           router,
           services,

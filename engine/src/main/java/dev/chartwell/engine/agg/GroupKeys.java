@@ -126,7 +126,7 @@ public final class GroupKeys {
    * @param row a row
    * @return the text, {@code ""} when absent
    */
-  static String text(Column c, int row) {
+  public static String text(Column c, int row) {
     if (c == null || !c.isPresent(row)) {
       return "";
     }

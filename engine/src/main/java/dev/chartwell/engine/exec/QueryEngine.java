@@ -1,11 +1,15 @@
 package dev.chartwell.engine.exec;
 
 import dev.chartwell.engine.agg.AggState;
+import dev.chartwell.engine.agg.FixedState;
 import dev.chartwell.engine.filter.Filter;
 import dev.chartwell.engine.filter.FilterCompiler;
+import dev.chartwell.engine.metrics.MetricPlan;
+import dev.chartwell.engine.metrics.MetricSeries;
 import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.engine.query.Granularity;
+import dev.chartwell.engine.query.MetricSpec;
 import dev.chartwell.engine.query.QueryAbortedException;
 import dev.chartwell.engine.query.QueryAbortedException.Reason;
 import dev.chartwell.engine.query.QueryControl;
@@ -131,6 +135,22 @@ public final class QueryEngine {
    */
   public ChartResult run(ChartQuery query, QueryOptions options) {
     QueryValidator.validate(query);
+    return govern(options, control -> runAdmitted(query, options, control));
+  }
+
+  /**
+   * Runs work that reads sources under the same rules as a chart query: it waits for a turn (or is
+   * refused as {@link Reason#BUSY}), runs under the deadline and memory budget of its {@link
+   * QueryControl}, is stopped when the engine closes, and is counted.
+   *
+   * @param options execution options (timeout, control)
+   * @param work the work; it calls the control's checkpoints in its loops
+   * @param <T> what the work answers
+   * @return the work's answer
+   * @throws QueryAbortedException when refused, past the deadline, cancelled, over budget or
+   *     stopped by the engine closing
+   */
+  public <T> T govern(QueryOptions options, Function<QueryControl, T> work) {
     QueryControl control = options.control() != null ? options.control() : new QueryControl();
     control.budget(limits.memoryBytes());
     try {
@@ -155,7 +175,7 @@ public final class QueryEngine {
       if (closed) {
         control.abort(Reason.SHUTDOWN, "the engine is closing");
       }
-      ChartResult result = runAdmitted(query, options, control);
+      T result = work.apply(control);
       completed.increment();
       return result;
     } catch (QueryAbortedException e) {
@@ -281,12 +301,13 @@ public final class QueryEngine {
       try {
         WhereLanguage language =
             s.whereLanguage() == null ? WhereLanguage.LUCENE : s.whereLanguage();
+        Expr where = parse(s.where(), language);
+        if (s.metric() != null) {
+          where = metricPoints(where, s.metric());
+        }
         filter =
             FilterCompiler.compile(
-                parse(s.where(), language),
-                snapshot.schema(),
-                source.spec().implicitColumn(),
-                path + ".where");
+                where, snapshot.schema(), source.spec().implicitColumn(), path + ".where");
       } catch (WhereSyntaxException e) {
         problems.add(path + ".where: " + e.getMessage());
         continue;
@@ -315,6 +336,14 @@ public final class QueryEngine {
     List<Callable<List<Partial>>> tasks = new ArrayList<>();
     List<Integer> taskSeries = new ArrayList<>();
     for (int i = 0; i < plans.size(); i++) {
+      MetricSpec metric = query.series().get(i).metric();
+      if (metric != null) {
+        // A metric series needs each time series' points in time order across segments: one
+        // task reads them all.
+        tasks.add(metricTask(plans.get(i), metric, segments.get(i)));
+        taskSeries.add(i);
+        continue;
+      }
       for (Segment seg : segments.get(i)) {
         if (seg.maxTimestamp() >= query.startTime() && seg.minTimestamp() <= query.endTime()) {
           tasks.add(new SegmentTask(plans.get(i), seg));
@@ -345,6 +374,36 @@ public final class QueryEngine {
       }
     }
     return render(query, granularity, merged, control);
+  }
+
+  /** The points of a metric: the series' where, and the metric's name. */
+  private static Expr metricPoints(Expr where, MetricSpec metric) {
+    Expr name =
+        new Expr.Compare(Expr.Operand.of(MetricSpec.NAME_COLUMN), Expr.CompareOp.EQ, metric.name());
+    return Expr.and(List.of(name, where));
+  }
+
+  private static Callable<List<Partial>> metricTask(
+      SeriesPlan p, MetricSpec metric, List<Segment> segments) {
+    MetricPlan plan =
+        new MetricPlan(
+            metric,
+            p.fn(),
+            p.level(),
+            p.groupBy(),
+            p.filter(),
+            p.granularity(),
+            p.startTime(),
+            p.endTime(),
+            p.useIndexes(),
+            p.control());
+    return () -> {
+      List<Partial> out = new ArrayList<>();
+      for (MetricSeries.Row r : MetricSeries.compute(plan, segments)) {
+        out.add(new Partial(r.bucket(), r.group(), FixedState.of(r.value())));
+      }
+      return out;
+    };
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.chartwell.engine.exec;
 
 import dev.chartwell.engine.query.ChartQuery;
+import dev.chartwell.engine.query.MetricSpec;
+import dev.chartwell.engine.query.MetricType;
 import dev.chartwell.engine.query.QueryValidationException;
 import dev.chartwell.engine.query.Series;
 import dev.chartwell.engine.query.SeriesReturnType;
@@ -38,7 +40,9 @@ final class QueryValidator {
       if (s.sourceId() == null || s.sourceId().isBlank()) {
         problems.add(path + ".sourceId: is required");
       }
-      if (s.aggFn() == null) {
+      if (s.metric() != null) {
+        metric(s, path, problems);
+      } else if (s.aggFn() == null) {
         problems.add(path + ".aggFn: is required");
       } else if (!s.aggFn().isCount() && (s.field() == null || s.field().isBlank())) {
         problems.add(path + ".field: is required for aggFn " + s.aggFn().wireName());
@@ -66,6 +70,33 @@ final class QueryValidator {
     }
     if (!problems.isEmpty()) {
       throw new QueryValidationException(problems);
+    }
+  }
+
+  /** A metric series aggregates its metric's values: no field; histograms: counts and quantiles. */
+  private static void metric(Series s, String path, List<String> problems) {
+    MetricSpec m = s.metric();
+    if (m.name() == null || m.name().isBlank()) {
+      problems.add(path + ".metricName: is required for a metric series");
+    }
+    if (m.type() == null) {
+      problems.add(path + ".metricDataType: is required for a metric series");
+    }
+    if (s.field() != null) {
+      problems.add(
+          path + ".field: a metric series aggregates the metric's own values; leave it out");
+    }
+    if (s.aggFn() == null) {
+      problems.add(path + ".aggFn: is required");
+    } else if (m.type() == MetricType.HISTOGRAM
+        && !s.aggFn().isCount()
+        && !s.aggFn().isQuantile()) {
+      problems.add(
+          path
+              + ".aggFn: "
+              + s.aggFn().wireName()
+              + " is not defined for histogram metrics; use quantile (or p50, p90, p95, p99) or"
+              + " count");
     }
   }
 }

@@ -13,6 +13,7 @@ import java.util.List;
  * @param where the filter ({@code null} or blank: every event)
  * @param whereLanguage the filter's language ({@code null}: Lucene)
  * @param groupBy fields to group by (at most 10; every series of a query has the same)
+ * @param metric the metric a metric series reads ({@code null} for a series over events)
  */
 public record Series(
     String sourceId,
@@ -21,11 +22,34 @@ public record Series(
     Double level,
     String where,
     WhereLanguage whereLanguage,
-    List<String> groupBy) {
+    List<String> groupBy,
+    MetricSpec metric) {
 
   /** Copies the group-by list; {@code null} means none. */
   public Series {
     groupBy = groupBy == null ? List.of() : List.copyOf(groupBy);
+  }
+
+  /**
+   * A series over events.
+   *
+   * @param sourceId the source to read
+   * @param aggFn the aggregation
+   * @param field the aggregated field ({@code null} for counts)
+   * @param level quantile level from 0 to 1 ({@code null}: 0.5)
+   * @param where the filter ({@code null} or blank: every event)
+   * @param whereLanguage the filter's language ({@code null}: Lucene)
+   * @param groupBy fields to group by
+   */
+  public Series(
+      String sourceId,
+      AggFn aggFn,
+      String field,
+      Double level,
+      String where,
+      WhereLanguage whereLanguage,
+      List<String> groupBy) {
+    this(sourceId, aggFn, field, level, where, whereLanguage, groupBy, null);
   }
 
   /**

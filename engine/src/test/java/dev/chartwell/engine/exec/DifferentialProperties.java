@@ -199,7 +199,7 @@ class DifferentialProperties {
     }
   }
 
-  private static void load(Engine engine, String id, List<Ev> events) {
+  static void load(Engine engine, String id, List<Ev> events) {
     Source s =
         engine.createSource(
             new SourceSpec(id, id, SourceKind.LOG, "Timestamp", "Body", "Body", List.of()));
@@ -312,7 +312,7 @@ class DifferentialProperties {
         Math.min(x, y), Math.max(x, y), q.granularity(), q.series(), q.returnType());
   }
 
-  private static Gen<List<Ev>> events() {
+  static Gen<List<Ev>> events() {
     Gen<Object> svc = maybe(of(SVC), 4);
     Gen<Object> host = maybe(integers().between(1, 9).map(i -> "h" + i), 2);
     Gen<Object> status = maybe(of(200L, 404L, 500L, -1L, 0L), 3);
@@ -434,7 +434,7 @@ class DifferentialProperties {
     };
   }
 
-  private static Gen<Expr> where(WhereLanguage lang) {
+  static Gen<Expr> where(WhereLanguage lang) {
     Gen<Expr> leaf = lang == WhereLanguage.LUCENE ? luceneLeaf() : sqlLeaf();
     return weighted(
         1,

@@ -35,15 +35,22 @@ public final class Catalog implements AutoCloseable {
 
   private final JsonStore sources;
   private final Tables tables;
+  private final Connections connections;
   private final Engine engine;
   private final ObjectMapper mapper;
   private final Clock clock;
   private final java.security.SecureRandom random = new java.security.SecureRandom();
 
   private Catalog(
-      JsonStore sources, Tables tables, Engine engine, ObjectMapper mapper, Clock clock) {
+      JsonStore sources,
+      Tables tables,
+      Connections connections,
+      Engine engine,
+      ObjectMapper mapper,
+      Clock clock) {
     this.sources = sources;
     this.tables = tables;
+    this.connections = connections;
     this.engine = engine;
     this.mapper = mapper;
     this.clock = clock;
@@ -64,12 +71,17 @@ public final class Catalog implements AutoCloseable {
       throws IOException {
     Tables tables = Tables.open(dataDir, mapper);
     JsonStore sources = null;
+    Connections connections = null;
     try {
       sources = JsonStore.open(dataDir, Collection.SOURCES, mapper);
+      connections = Connections.open(dataDir, mapper, clock);
       LegacySources.migrate(sources, tables, mapper);
       tables.reconcile(engine);
-      return new Catalog(sources, tables, engine, mapper, clock);
+      return new Catalog(sources, tables, connections, engine, mapper, clock);
     } catch (IOException | RuntimeException e) {
+      if (connections != null) {
+        connections.close();
+      }
       if (sources != null) {
         sources.close();
       }
@@ -85,19 +97,29 @@ public final class Catalog implements AutoCloseable {
    * @return its sources, oldest first
    */
   public List<ObjectNode> sources(String warehouse) {
+    return sources(warehouse, SourceApi.CLOUD);
+  }
+
+  /**
+   * @param warehouse a warehouse
+   * @param api the API that shows them
+   * @return its sources, oldest first
+   */
+  public List<ObjectNode> sources(String warehouse, SourceApi api) {
     return sources.list(s -> s.path("_warehouseId").asText().equals(warehouse)).stream()
-        .map(Catalog::sourceView)
+        .map(s -> sourceView(s, api))
         .toList();
   }
 
   /**
    * @param warehouse the warehouse of the caller
    * @param id a source id
+   * @param api the API that shows it
    * @return the source
    * @throws ApiException 404 when the warehouse has no such source
    */
-  public ObjectNode source(String warehouse, String id) {
-    return sourceView(storedSource(warehouse, id));
+  public ObjectNode source(String warehouse, String id, SourceApi api) {
+    return sourceView(storedSource(warehouse, id), api);
   }
 
   /**
@@ -140,31 +162,70 @@ public final class Catalog implements AutoCloseable {
   }
 
   /**
+   * @param warehouse the warehouse of the caller
+   * @param sourceId a metric source of it
+   * @param type a metric data type ({@link MetricTables#TYPES})
+   * @return the engine source of the table the source names for that type, if it names one and the
+   *     table exists
+   */
+  public Optional<Source> engineMetricTableOf(String warehouse, String sourceId, String type) {
+    ObjectNode s = storedSource(warehouse, sourceId);
+    String name = MetricTables.named(s).get(type);
+    return name == null
+        ? Optional.empty()
+        : tables
+            .find(warehouse, s.path("from").path("databaseName").asText(), name)
+            .flatMap(t -> engine.source(t.get("id").asText()));
+  }
+
+  /**
    * @param warehouse the warehouse
    * @param body the definition ({@code ClickStackSource})
    * @return the new source
    */
-  public synchronized ObjectNode createSource(String warehouse, JsonNode body) {
-    String now = now();
-    return saveSource(checkedSource(warehouse, body, newId(), now, now));
+  public ObjectNode createSource(String warehouse, JsonNode body) {
+    return createSource(warehouse, body, SourceApi.CLOUD);
   }
 
   /**
-   * Replaces a source (the whole definition); its id and creation time stay, and without {@code
-   * from} it keeps reading its table.
+   * @param warehouse the warehouse
+   * @param body the definition
+   * @param api the API the request came through
+   * @return the new source, as that API shows it
+   */
+  public synchronized ObjectNode createSource(String warehouse, JsonNode body, SourceApi api) {
+    String now = now();
+    return saveSource(checkedSource(warehouse, body, newId(), now, now), api);
+  }
+
+  /**
+   * Replaces a source (the whole definition); its id and creation time stay, without {@code from}
+   * it keeps reading its table, and the stored fields the API it came through does not show stay.
    *
    * @param warehouse the warehouse
    * @param id the source
    * @param body the new definition
-   * @return the source
+   * @param api the API the request came through
+   * @return the source, as that API shows it
    */
-  public synchronized ObjectNode replaceSource(String warehouse, String id, JsonNode body) {
+  public synchronized ObjectNode replaceSource(
+      String warehouse, String id, JsonNode body, SourceApi api) {
     ObjectNode old = storedSource(warehouse, id);
-    if (body.isObject() && !body.has("from") && old.has("from")) {
-      // A replacement that names no table keeps reading the one it read.
-      body = ((ObjectNode) body).deepCopy().set("from", old.get("from"));
+    if (body.isObject()) {
+      ObjectNode b = ((ObjectNode) body).deepCopy();
+      if (!b.has("from") && old.has("from")) {
+        // A replacement that names no table keeps reading the one it read.
+        b.set("from", old.get("from"));
+      }
+      for (String hidden : api.hidden()) {
+        if (!b.has(hidden) && old.has(hidden)) {
+          b.set(hidden, old.get(hidden));
+        }
+      }
+      body = b;
     }
-    return saveSource(checkedSource(warehouse, body, id, old.get("createdAt").asText(), now()));
+    return saveSource(
+        checkedSource(warehouse, body, id, old.get("createdAt").asText(), now()), api);
   }
 
   /**
@@ -190,6 +251,9 @@ public final class Catalog implements AutoCloseable {
     ObjectNode s = ((ObjectNode) body).deepCopy();
     Problems p = new Problems();
     SourceRules.check(s, p);
+    if (p.isEmpty()) {
+      connections.checkUsable(warehouse, "connection", s.get("connection").textValue(), p);
+    }
     p.throwIfAny();
     if (!s.has("from")) {
       ObjectNode from = s.putObject("from");
@@ -227,6 +291,12 @@ public final class Catalog implements AutoCloseable {
             .equals(s.get("timestampValueExpression").asText())) {
       p.add("implicitColumnExpression", "cannot be the timestamp column");
     }
+    for (String other : MetricTables.named(s).values()) {
+      tables
+          .find(warehouse, database, other)
+          .filter(t -> !other.equals(table))
+          .ifPresent(t -> TableRules.bind(s.deepCopy(), t, p));
+    }
     p.throwIfAny();
     s.put("id", id);
     s.put("createdAt", createdAt);
@@ -243,12 +313,17 @@ public final class Catalog implements AutoCloseable {
     if (existing.isEmpty()) {
       s.put("_tableId", newTable(warehouse, database, table, s).get("id").asText());
     }
+    for (String other : MetricTables.named(s).values()) {
+      if (tables.find(warehouse, database, other).isEmpty()) {
+        newTable(warehouse, database, other, s);
+      }
+    }
     return s;
   }
 
-  private ObjectNode saveSource(ObjectNode s) {
+  private ObjectNode saveSource(ObjectNode s, SourceApi api) {
     sources.put(s.get("id").asText(), s);
-    return sourceView(s);
+    return sourceView(s, api);
   }
 
   private ObjectNode storedSource(String warehouse, String id) {
@@ -260,11 +335,14 @@ public final class Catalog implements AutoCloseable {
 
   /**
    * @param s a stored source
-   * @return the source as the ClickHouse Cloud document has it: no internal fields, no timestamps
+   * @param api the API that shows it
+   * @return the source as that API's document has it: no internal fields, no timestamps, none of
+   *     the other document's fields
    */
-  static ObjectNode sourceView(ObjectNode s) {
+  static ObjectNode sourceView(ObjectNode s, SourceApi api) {
     ObjectNode v = s.deepCopy();
     v.remove(List.of("_warehouseId", "_tableId", "createdAt", "updatedAt"));
+    v.remove(api.hidden());
     return v;
   }
 
@@ -329,7 +407,7 @@ public final class Catalog implements AutoCloseable {
     boolean bindingChanged =
         !before.timestampColumn().equals(after.timestampColumn())
             || !java.util.Objects.equals(before.implicitColumn(), after.implicitColumn());
-    Optional<ObjectNode> reader = readerOf(id);
+    Optional<ObjectNode> reader = readerOf(existing.get());
     if (bindingChanged && reader.isPresent()) {
       throw ApiException.conflict(
           "table "
@@ -368,7 +446,7 @@ public final class Catalog implements AutoCloseable {
   public synchronized void deleteTable(String warehouse, String database, String table) {
     ObjectNode t = storedTable(warehouse, database, table);
     String id = t.get("id").asText();
-    Optional<ObjectNode> reader = readerOf(id);
+    Optional<ObjectNode> reader = readerOf(t);
     if (reader.isPresent()) {
       throw ApiException.conflict(
           "table "
@@ -389,6 +467,7 @@ public final class Catalog implements AutoCloseable {
    * @param warehouse the warehouse
    */
   public synchronized void dropWarehouse(String warehouse) {
+    connections.dropWarehouse(warehouse);
     for (ObjectNode s : sources.list(s -> s.path("_warehouseId").asText().equals(warehouse))) {
       sources.remove(s.get("id").asText());
     }
@@ -431,8 +510,17 @@ public final class Catalog implements AutoCloseable {
     return t;
   }
 
-  private Optional<ObjectNode> readerOf(String tableId) {
-    return sources.list(s -> s.path("_tableId").asText().equals(tableId)).stream().findFirst();
+  private Optional<ObjectNode> readerOf(ObjectNode table) {
+    String id = table.get("id").asText();
+    String warehouse = table.path("_warehouseId").asText();
+    return sources
+        .list(
+            s ->
+                s.path("_tableId").asText().equals(id)
+                    || (s.path("_warehouseId").asText().equals(warehouse)
+                        && MetricTables.reads(s, table)))
+        .stream()
+        .findFirst();
   }
 
   private ObjectNode storedTable(String warehouse, String database, String table) {
@@ -470,8 +558,37 @@ public final class Catalog implements AutoCloseable {
     return java.util.HexFormat.of().formatHex(b);
   }
 
+  // ------------------------------------------------------------------ connections
+
+  /**
+   * @return the connections of every warehouse
+   */
+  public Connections connections() {
+    return connections;
+  }
+
+  /**
+   * Deletes a connection that no source of its warehouse reads through.
+   *
+   * @param warehouse the warehouse
+   * @param id the connection
+   */
+  public synchronized void deleteConnection(String warehouse, String id) {
+    connections.delete(
+        warehouse,
+        id,
+        c ->
+            !sources
+                .list(
+                    s ->
+                        s.path("_warehouseId").asText().equals(warehouse)
+                            && s.path("connection").asText().equals(c))
+                .isEmpty());
+  }
+
   @Override
   public void close() {
+    connections.close();
     sources.close();
     tables.close();
   }

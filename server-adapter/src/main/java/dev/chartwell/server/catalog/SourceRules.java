@@ -100,6 +100,7 @@ final class SourceRules {
           optional("eventAttributesExpression", EXPR),
           optional("resourceAttributesExpression", EXPR),
           optional("metricSourceId", SOURCE_ID),
+          optional("serviceVersionExpression", EXPR),
           optional("traceIdExpression", EXPR),
           optional("spanIdExpression", EXPR),
           optional("implicitColumnExpression", EXPR),
@@ -203,6 +204,11 @@ final class SourceRules {
       problems.add("kind", "promql sources need a Prometheus connection, and a service has none");
       return;
     }
+    if (body.path("kind").asText().equals("metric")
+        && body.path("from") instanceof ObjectNode from
+        && from.path("tableName").asText("x").isEmpty()) {
+      from.remove("tableName"); // a metric source reads its metricTables; "" names no table
+    }
     SOURCE.check(body, "", problems);
     for (String f : DEFAULTED) {
       if (body.path(f).isTextual() && body.get(f).textValue().isEmpty()) {
@@ -211,7 +217,6 @@ final class SourceRules {
     }
     if (problems.isEmpty()) {
       body.put("connection", body.path("connection").asText(Connections.BUILT_IN));
-      Connections.check("connection", body.get("connection").textValue(), problems);
     }
   }
 

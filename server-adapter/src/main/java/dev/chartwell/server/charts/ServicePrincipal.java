@@ -5,26 +5,32 @@ import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Principal;
 
 /**
- * A chart API request authenticated with a service's password.
+ * A request to the HyperDX-style API ({@code /api/v2}) authenticated with a service's password.
  *
  * @param service the stored service
  */
-record ServicePrincipal(ObjectNode service) implements Principal {
+public record ServicePrincipal(ObjectNode service) implements Principal {
   @Override
   public String describe() {
     return "service " + service.get("id").asText();
   }
 
-  String id() {
+  /**
+   * @return the service's id
+   */
+  public String id() {
     return service.get("id").asText();
   }
 
-  String warehouseId() {
+  /**
+   * @return the id of the service's warehouse (its sources, tables and connections)
+   */
+  public String warehouseId() {
     return service.get("dataWarehouseId").asText();
   }
 
   /** Queries and ingestion need a running service. */
-  void requireRunning() {
+  public void requireRunning() {
     String state = service.get("state").asText();
     if (!state.equals("running")) {
       throw ApiException.conflict(
@@ -36,12 +42,11 @@ record ServicePrincipal(ObjectNode service) implements Principal {
     }
   }
 
-  void requireWritable() {
+  /** Writes need a service that is not read-only. */
+  public void requireWritable() {
     if (service.path("isReadonly").asBoolean(false)) {
       throw ApiException.forbidden(
-          "service "
-              + service.get("id").asText()
-              + " is read-only and cannot write events or tables");
+          "service " + service.get("id").asText() + " is read-only: it reads, it does not write");
     }
   }
 }

@@ -14,6 +14,7 @@ import static dev.chartwell.server.validation.ObjectShape.Field.optional;
 import static dev.chartwell.server.validation.ObjectShape.Field.required;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.validation.ObjectShape;
 import dev.chartwell.server.validation.Problems;
@@ -53,6 +54,9 @@ final class AlertRules {
   /** The display types a tile alert can watch. */
   static final List<String> ALERTABLE_TILES = List.of("line", "stacked_bar", "number");
 
+  /** The most channels one alert notifies. */
+  static final int MAX_CHANNELS = 10;
+
   private static final ObjectShape CHANNEL =
       ObjectShape.of(
           required("type", oneOf("webhook", "email")),
@@ -83,7 +87,8 @@ final class AlertRules {
           optional("scheduleStartAt", nullable(dateTime())),
           optional("source", oneOf("saved_search", "tile")),
           required("thresholdType", oneOf(THRESHOLD_TYPES)),
-          required("channel", object(CHANNEL)),
+          optional("channel", object(CHANNEL)),
+          optional("channels", arrayOf(object(CHANNEL), MAX_CHANNELS)),
           optional("name", nullable(name())),
           optional("message", nullable(string())),
           optional("note", nullable(string())),
@@ -95,13 +100,18 @@ final class AlertRules {
 
   /**
    * @param a the alert (changed in place: {@code source} defaults to {@code tile}, {@code
-   *     silenced.at} to {@code now})
+   *     silenced.at} to {@code now}; {@code channels} and {@code channel}, its first, both written)
+   * @param old the alert it replaces, or {@code null}
    * @param find a resource of the alert's service by kind and id, or {@code null}
    * @param now the time of saving ({@code silenced.at} when not given)
    * @param p where problems go
    */
   static void check(
-      ObjectNode a, BiFunction<Kind, String, ObjectNode> find, Instant now, Problems p) {
+      ObjectNode a,
+      ObjectNode old,
+      BiFunction<Kind, String, ObjectNode> find,
+      Instant now,
+      Problems p) {
     ALERT.checkBody(a, p);
     if (a.path("silenced").isObject() && !a.get("silenced").has("at")) {
       ((ObjectNode) a.get("silenced")).put("at", now.toString());
@@ -145,7 +155,98 @@ final class AlertRules {
         && a.get("scheduleOffsetMinutes").intValue() >= minutes) {
       p.add("scheduleOffsetMinutes", "must be less than the interval (" + minutes + " minutes)");
     }
-    channel(a.path("channel"), find, p);
+    channels(a, old, find, p);
+  }
+
+  /**
+   * Every alert keeps its {@code channels} (HyperDX's list, 1 to 10, no duplicates) and {@code
+   * channel}, the first of them (all the Cloud document shows). A body with only {@code channel}
+   * (the Cloud API, or an older HyperDX client) replaces the first channel and keeps the others; a
+   * body with both must agree on the first. The Cloud-only fields of the first channel stay while
+   * it names the same webhook.
+   */
+  private static void channels(
+      ObjectNode a, ObjectNode old, BiFunction<Kind, String, ObjectNode> find, Problems p) {
+    JsonNode channel = a.get("channel");
+    JsonNode given = a.get("channels");
+    if (channel == null && given == null) {
+      p.add("channel", "is required (or channels)");
+      return;
+    }
+    if ((channel != null && !channel.isObject()) || (given != null && !given.isArray())) {
+      return; // the shape said what is wrong
+    }
+    ArrayNode list;
+    String path;
+    if (given == null) {
+      list = a.arrayNode().add(channel);
+      if (old != null) {
+        old.path("channels")
+            .forEach(
+                c -> {
+                  if (list.size() < MAX_CHANNELS && !containsChannel(list, c)) {
+                    list.add(c);
+                  }
+                });
+      }
+      path = "channel";
+    } else {
+      list = (ArrayNode) given;
+      if (list.isEmpty()) {
+        p.add("channels", "must hold 1 to " + MAX_CHANNELS + " channels");
+        return;
+      }
+      if (channel != null && !sameChannel(channel, list.get(0))) {
+        p.add("channel", "must be the first of channels when both are given");
+      }
+      path = "channels[0]";
+    }
+    for (int i = 0; i < list.size(); i++) {
+      for (int j = 0; j < i; j++) {
+        if (sameChannel(list.get(i), list.get(j))) {
+          p.add("channels[" + i + "]", "is the same channel as channels[" + j + "]");
+        }
+      }
+      channel(list.get(i), i == 0 ? path : "channels[" + i + "]", find, p);
+    }
+    ObjectNode first = (ObjectNode) list.get(0);
+    JsonNode oldFirst = old == null ? null : old.get("channel");
+    if (oldFirst != null && sameChannel(first, oldFirst)) {
+      for (String f : Api.CLOUD_CHANNEL_FIELDS) {
+        if (!first.has(f) && oldFirst.has(f)) {
+          first.set(f, oldFirst.get(f));
+        }
+      }
+    }
+    a.set("channels", list);
+    a.set("channel", first.deepCopy());
+  }
+
+  private static boolean sameChannel(JsonNode x, JsonNode y) {
+    return x.path("type").equals(y.path("type")) && x.path("webhookId").equals(y.path("webhookId"));
+  }
+
+  private static boolean containsChannel(ArrayNode list, JsonNode c) {
+    for (JsonNode e : list) {
+      if (sameChannel(e, c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @param alert a stored alert
+   * @param webhookId a webhook
+   * @return whether one of the alert's channels notifies that webhook
+   */
+  static boolean notifies(JsonNode alert, String webhookId) {
+    for (JsonNode c : alert.path("channels")) {
+      if (c.path("webhookId").asText().equals(webhookId)) {
+        return true;
+      }
+    }
+    return alert.path("channel").path("webhookId").asText().equals(webhookId);
   }
 
   private static void tileSource(
@@ -187,23 +288,23 @@ final class AlertRules {
   }
 
   private static void channel(
-      JsonNode channel, BiFunction<Kind, String, ObjectNode> find, Problems p) {
+      JsonNode channel, String path, BiFunction<Kind, String, ObjectNode> find, Problems p) {
     if (channel.path("type").asText().equals("email")) {
-      p.add("channel.type", "email: Chartwell sends no email; use a webhook");
+      p.add(path + ".type", "email: Chartwell sends no email; use a webhook");
       return;
     }
     if (!channel.path("type").asText().equals("webhook")) {
       return;
     }
     if (channel.has("emailRecipients")) {
-      p.add("channel.emailRecipients", "only for email channels");
+      p.add(path + ".emailRecipients", "only for email channels");
     }
     String webhookId =
         channel.path("webhookId").isTextual() ? channel.get("webhookId").textValue() : null;
     if (webhookId == null) {
-      p.add("channel.webhookId", "is required");
+      p.add(path + ".webhookId", "is required");
     } else if (find.apply(Kind.WEBHOOK, webhookId) == null) {
-      p.add("channel.webhookId", "webhook " + webhookId + " does not exist in this service");
+      p.add(path + ".webhookId", "webhook " + webhookId + " does not exist in this service");
     }
   }
 }

@@ -47,6 +47,14 @@ final class DashboardRules {
           optional("id", string()),
           optional("asRatio", bool()),
           optional("series", arrayOf(FieldType.anyObject())));
+  private static final FieldType VARIABLE =
+      (v, path, p) -> {
+        if (!v.isTextual() || !v.textValue().matches("[a-zA-Z][a-zA-Z0-9_]{0,63}")) {
+          p.add(
+              path,
+              "must start with a letter and hold only letters, digits and underscores, at most 64");
+        }
+      };
   private static final ObjectShape FILTER =
       ObjectShape.of(
           required("type", oneOf("QUERY_EXPRESSION")),
@@ -57,6 +65,9 @@ final class DashboardRules {
           optional("where", string()),
           optional("whereLanguage", oneOf(TileRules.LANGUAGES)),
           optional("appliesToSourceIds", arrayOf(string())),
+          optional("isBroadcastEnabled", bool()),
+          optional("isVariableEnabled", bool()),
+          optional("variableName", VARIABLE),
           optional("id", string()));
   private static final ObjectShape CONTAINER =
       ObjectShape.of(

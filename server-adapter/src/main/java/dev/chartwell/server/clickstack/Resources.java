@@ -71,11 +71,21 @@ public final class Resources implements AutoCloseable {
    * @return its resources of that kind, oldest first (roles: the predefined ones first)
    */
   public List<ObjectNode> list(Kind kind, String serviceId) {
+    return list(kind, serviceId, Api.CLOUD);
+  }
+
+  /**
+   * @param kind a kind
+   * @param serviceId the service
+   * @param api the API that shows them
+   * @return its resources of that kind, oldest first (roles: the predefined ones first)
+   */
+  public List<ObjectNode> list(Kind kind, String serviceId, Api api) {
     List<ObjectNode> out = new ArrayList<>();
     if (kind == Kind.ROLE) {
       out.addAll(RoleRules.predefined(mapper));
     }
-    stored(kind, serviceId).forEach(n -> out.add(view(kind, n)));
+    stored(kind, serviceId).forEach(n -> out.add(show(kind, n, api)));
     return out;
   }
 
@@ -87,6 +97,18 @@ public final class Resources implements AutoCloseable {
    * @throws ApiException 404 when the service has no such resource
    */
   public ObjectNode get(Kind kind, String serviceId, String id) {
+    return get(kind, serviceId, id, Api.CLOUD);
+  }
+
+  /**
+   * @param kind a kind
+   * @param serviceId the service
+   * @param id a resource id
+   * @param api the API that shows it
+   * @return the resource
+   * @throws ApiException 404 when the service has no such resource
+   */
+  public ObjectNode get(Kind kind, String serviceId, String id, Api api) {
     if (kind == Kind.ROLE) {
       for (ObjectNode r : RoleRules.predefined(mapper)) {
         if (r.get("id").asText().equals(id)) {
@@ -94,7 +116,7 @@ public final class Resources implements AutoCloseable {
         }
       }
     }
-    return view(kind, existing(kind, serviceId, id));
+    return show(kind, existing(kind, serviceId, id), api);
   }
 
   /**
@@ -127,8 +149,30 @@ public final class Resources implements AutoCloseable {
    * @param sourceExists whether a source id names a source of the service's warehouse
    * @return the stored resource
    */
-  public synchronized ObjectNode put(
+  public ObjectNode put(
       Kind kind, String serviceId, String id, JsonNode body, Predicate<String> sourceExists) {
+    return put(kind, serviceId, id, body, sourceExists, Api.CLOUD);
+  }
+
+  /**
+   * Creates ({@code id == null}) or replaces a resource through one of the APIs: a replacement
+   * keeps the stored fields that API does not show.
+   *
+   * @param kind the kind
+   * @param serviceId the service
+   * @param id the resource to replace, or {@code null} to create one
+   * @param body the definition
+   * @param sourceExists whether a source id names a source of the service's warehouse
+   * @param api the API the request came through (and the answer goes back through)
+   * @return the stored resource
+   */
+  public synchronized ObjectNode put(
+      Kind kind,
+      String serviceId,
+      String id,
+      JsonNode body,
+      Predicate<String> sourceExists,
+      Api api) {
     if (kind == Kind.ROLE && id != null) {
       RoleRules.requireCustom(id);
     }
@@ -138,11 +182,14 @@ public final class Resources implements AutoCloseable {
     }
     ObjectNode doc = ((ObjectNode) body).deepCopy();
     doc.remove("id"); // the path names the resource: an answer sent back as it came is fine
+    if (old != null) {
+      api.keepHidden(kind, doc, old);
+    }
     Instant now = Instant.now(clock).truncatedTo(ChronoUnit.MILLIS);
     Problems p = new Problems();
     switch (kind) {
       case DASHBOARD -> DashboardRules.check(doc, old, sourceExists, this::newId, p);
-      case ALERT -> AlertRules.check(doc, (k, ref) -> find(k, serviceId, ref), now, p);
+      case ALERT -> AlertRules.check(doc, old, (k, ref) -> find(k, serviceId, ref), now, p);
       case WEBHOOK -> WebhookRules.check(doc, old, p);
       case SAVED_SEARCH -> SavedSearchRules.check(doc, sourceExists, p);
       case ROLE -> RoleRules.check(doc, old, p);
@@ -159,7 +206,7 @@ public final class Resources implements AutoCloseable {
     }
     doc.put("_serviceId", serviceId);
     stores.get(kind).put(doc.get("id").asText(), doc);
-    return view(kind, doc);
+    return show(kind, doc, api);
   }
 
   /**
@@ -173,6 +220,17 @@ public final class Resources implements AutoCloseable {
    *     valid
    */
   public Map<String, Object> validateDashboard(JsonNode body, Predicate<String> sourceExists) {
+    return validateDashboard(body, sourceExists, Api.CLOUD);
+  }
+
+  /**
+   * @param body the dashboard
+   * @param sourceExists whether a source id names a source of the service's warehouse
+   * @param api the API that shows the normalized dashboard
+   * @return as {@link #validateDashboard(JsonNode, Predicate)}
+   */
+  public Map<String, Object> validateDashboard(
+      JsonNode body, Predicate<String> sourceExists, Api api) {
     if (!body.isObject()) {
       throw ApiException.badRequest("request body must be a JSON object");
     }
@@ -194,7 +252,7 @@ public final class Resources implements AutoCloseable {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("valid", errors.isEmpty());
     result.put("errors", errors);
-    result.put("normalized", errors.isEmpty() ? doc : null);
+    result.put("normalized", errors.isEmpty() ? api.render(Kind.DASHBOARD, doc) : null);
     return result;
   }
 
@@ -226,7 +284,7 @@ public final class Resources implements AutoCloseable {
     for (ObjectNode a : stored(Kind.ALERT, serviceId)) {
       boolean uses =
           switch (kind) {
-            case WEBHOOK -> a.path("channel").path("webhookId").asText().equals(id);
+            case WEBHOOK -> AlertRules.notifies(a, id);
             case DASHBOARD -> a.path("dashboardId").asText().equals(id);
             case SAVED_SEARCH -> a.path("savedSearchId").asText().equals(id);
             default -> false;
@@ -295,10 +353,9 @@ public final class Resources implements AutoCloseable {
     return HexFormat.of().formatHex(b);
   }
 
-  private ObjectNode view(Kind kind, ObjectNode n) {
-    ObjectNode v = n.deepCopy();
-    v.remove("_serviceId");
-    v.remove(kind.hidden());
+  /** A stored resource as an API shows it; an alert with its evaluation's state. */
+  private ObjectNode show(Kind kind, ObjectNode n, Api api) {
+    ObjectNode v = api.render(kind, n);
     if (kind == Kind.ALERT) {
       alertStatus.describe(v);
     }

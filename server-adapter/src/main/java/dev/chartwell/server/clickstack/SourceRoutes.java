@@ -1,6 +1,7 @@
 package dev.chartwell.server.clickstack;
 
 import dev.chartwell.server.catalog.Catalog;
+import dev.chartwell.server.catalog.SourceApi;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
@@ -59,7 +60,8 @@ public final class SourceRoutes {
         maxBodyBytes,
         req ->
             Response.envelope(
-                catalog.source(warehouse(req, services, false), req.pathParam("sourceId"))));
+                catalog.source(
+                    warehouse(req, services, false), req.pathParam("sourceId"), SourceApi.CLOUD)));
     router.add(
         "PUT",
         BASE + "/{sourceId}",
@@ -70,7 +72,8 @@ public final class SourceRoutes {
                 catalog.replaceSource(
                     warehouse(req, services, true),
                     req.pathParam("sourceId"),
-                    json.readTree(req.bodyBytes()))));
+                    json.readTree(req.bodyBytes()),
+                    SourceApi.CLOUD)));
     router.add(
         "DELETE",
         BASE + "/{sourceId}",

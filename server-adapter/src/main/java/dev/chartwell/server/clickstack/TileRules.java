@@ -64,6 +64,9 @@ final class TileRules {
   static final List<Double> LEVELS = List.of(0.5, 0.9, 0.95, 0.99);
   static final int MAX_SELECT = 20;
 
+  /** The most formulas of one tile (a number tile: one). */
+  static final int MAX_FORMULAS = 10;
+
   private static final FieldType COLOR =
       oneOf(
           "chart-blue",
@@ -193,6 +196,12 @@ final class TileRules {
     COLOR_RULE = tagged("operator", rules);
   }
 
+  private static final ObjectShape FORMULA =
+      ObjectShape.of(required("expression", string()), optional("alias", string()), FORMAT);
+  private static final ObjectShape.Field FORMULAS =
+      optional("formulas", arrayOf(object(FORMULA), MAX_FORMULAS));
+  private static final ObjectShape.Field SHOW_OPERANDS = optional("showOperandSeries", bool());
+
   private static final ObjectShape BASE =
       ObjectShape.of(required("displayType", string()), required("sourceId", string()), FORMAT);
   private static final ObjectShape BUILDER =
@@ -202,7 +211,10 @@ final class TileRules {
           optional("groupBy", expression()),
           optional("asRatio", bool()),
           optional("alignDateRangeToGranularity", bool()),
-          optional("fillNulls", bool()));
+          optional("fillNulls", bool()),
+          FORMULAS,
+          SHOW_OPERANDS,
+          optional("seriesLimit", integer(0, Integer.MAX_VALUE)));
   private static final ObjectShape LINE =
       TIME_SERIES.with(
           optional("fitYAxisToData", bool()), optional("compareToPreviousPeriod", bool()));
@@ -213,9 +225,12 @@ final class TileRules {
           optional("orderBy", string()),
           optional("asRatio", bool()),
           optional("groupByColumnsOnLeft", bool()),
-          optional("onClick", ON_CLICK));
+          optional("onClick", ON_CLICK),
+          FORMULAS,
+          SHOW_OPERANDS);
   private static final ObjectShape NUMBER =
       BUILDER.with(
+          optional("formulas", arrayOf(object(FORMULA), 1)),
           optional("color", COLOR),
           optional("colorRules", arrayOf(COLOR_RULE)),
           optional(
@@ -313,6 +328,14 @@ final class TileRules {
     }
     if (config.path("where").isTextual()) {
       where(config, path, p);
+    }
+    JsonNode formulas = config.path("formulas");
+    for (int j = 0; formulas.isArray() && j < formulas.size(); j++) {
+      Formulas.check(
+          formulas.get(j).get("expression").textValue(),
+          select == null ? 0 : select.size(),
+          path + ".formulas[" + j + "].expression",
+          p);
     }
   }
 

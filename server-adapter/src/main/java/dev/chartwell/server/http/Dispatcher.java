@@ -61,7 +61,7 @@ final class Dispatcher extends Handler.Abstract {
       body = body(r, requestId);
     } catch (ApiException e) {
       status = e.code().status();
-      body = error(e, requestId);
+      body = error(e, requestId, request.getHttpURI().getPath());
       headers = e.headers();
     } catch (RuntimeException | IOException | StackOverflowError e) {
       log.println("request " + requestId + " failed: " + e);
@@ -69,7 +69,7 @@ final class Dispatcher extends Handler.Abstract {
       ApiException internal =
           new ApiException(ErrorCode.INTERNAL, "unexpected server error; request id " + requestId);
       status = internal.code().status();
-      body = error(internal, requestId);
+      body = error(internal, requestId, request.getHttpURI().getPath());
     } catch (Error e) {
       // Out of memory: one line and exit (FatalErrors); any other error is Jetty's 500.
       fatal.haltIfFatal(e, "request " + requestId);
@@ -181,10 +181,17 @@ final class Dispatcher extends Handler.Abstract {
     return envelope;
   }
 
-  private static Map<String, Object> error(ApiException e, String requestId) {
+  /**
+   * The error envelope; under {@code /api/v2} it also carries the text as {@code message}, the
+   * field HyperDX's document gives its errors.
+   */
+  private static Map<String, Object> error(ApiException e, String requestId, String path) {
     Map<String, Object> envelope = new LinkedHashMap<>();
     envelope.put("status", e.code().status());
     envelope.put("error", e.envelopeText());
+    if (path != null && (path.equals("/api/v2") || path.startsWith("/api/v2/"))) {
+      envelope.put("message", e.envelopeText());
+    }
     envelope.put("requestId", requestId);
     return envelope;
   }

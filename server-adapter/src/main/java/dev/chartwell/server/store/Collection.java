@@ -27,7 +27,9 @@ public enum Collection {
   /** saved searches. */
   SAVED_SEARCHES("saved-searches.dat", "savedSearches", "saved search", 2_000, 1024, 64 * 1024),
   /** ClickStack roles (the custom ones; the predefined ones are not stored). */
-  ROLES("roles.dat", "roles", "role", 1_000, 1024, 64 * 1024);
+  ROLES("roles.dat", "roles", "role", 1_000, 1024, 64 * 1024),
+  /** connections to external ClickHouse servers (HyperDX's {@code /api/v2/connections}). */
+  CONNECTIONS("connections.dat", "connections", "connection", 10_000, 512, 16 * 1024);
 
   private final String fileName;
   private final String mapName;

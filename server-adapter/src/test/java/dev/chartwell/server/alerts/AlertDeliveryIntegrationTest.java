@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -305,5 +307,25 @@ class AlertDeliveryIntegrationTest {
         "pending", page.get(0).at("/notifications/0/status").asText(), "not delivered yet");
     assertTrue(page.get(0).get("notified").asBoolean());
     assertEquals(5, h.history(alert).size());
+    // HyperDX's API shows the same history under /api/v2, in its {data: ...} envelope.
+    HttpResponse<String> v2 =
+        h.http.send(
+            "GET",
+            "/api/v2/alerts/" + alert + "/history?limit=2",
+            null,
+            "Authorization",
+            "Bearer " + h.token);
+    assertEquals(200, v2.statusCode(), v2.body());
+    JsonNode data = new ObjectMapper().readTree(v2.body()).get("data");
+    assertEquals(2, data.size());
+    assertEquals("2026-03-02T10:05:00Z", data.get(0).get("windowEnd").asText());
+    HttpResponse<String> missing =
+        h.http.send(
+            "GET",
+            "/api/v2/alerts/0123456789abcdef01234567/history",
+            null,
+            "Authorization",
+            "Bearer " + h.token);
+    assertEquals(404, missing.statusCode(), missing.body());
   }
 }

@@ -362,7 +362,7 @@ class ChartApiIntegrationTest {
         "{\"startTime\":1767225600000,\"endTime\":1767225600000} | series: is required",
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[]} | series: must hold 1 to 5 series, got 0",
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[SERIES,SERIES,SERIES,SERIES,SERIES,SERIES]} | series: must hold 1 to 5 series, got 6",
-        "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[{\"sourceId\":\"SOURCE\",\"aggFn\":\"median\"}]} | series[0].aggFn: must be one of count, count_distinct, sum, avg, min, max, quantile, last_value, any, p50, p90, p95, p99, count_per_sec, count_per_min, count_per_hour",
+        "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[{\"sourceId\":\"SOURCE\",\"aggFn\":\"median\"}]} | series[0].aggFn: must be one of count, count_distinct, sum, avg, min, max, quantile, last_value, any, p50, p90, p95, p99, count_per_sec, count_per_min, count_per_hour, increase, none",
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[{\"sourceId\":\"SOURCE\",\"aggFn\":\"avg\"}]} | series[0].field: is required for aggFn avg",
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[{\"sourceId\":\"SOURCE\",\"aggFn\":\"quantile\",\"field\":\"Duration\",\"level\":1.5}]} | series[0].level: must be between 0 and 1",
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[{\"sourceId\":\"SOURCE\",\"aggFn\":\"count\",\"whereLanguage\":\"kql\"}]} | series[0].whereLanguage: must be one of lucene, sql",

@@ -234,7 +234,7 @@ class SourceApiIntegrationTest {
         "{\"name\":\"x\"} | kind: is required",
         "{\"name\":\"x\",\"kind\":\"audit\"} | kind: must be one of log, trace, metric, session",
         "{\"name\":\"x\",\"kind\":\"promql\",\"connection\":\"prom\"} | kind: promql sources need a Prometheus connection, and a service has none",
-        "{\"name\":\"x\",\"kind\":\"log\",\"connection\":\"clickhouse-prod\"} | connection: unknown connection 'clickhouse-prod'; a service has one connection, 'default' (its embedded engine)",
+        "{\"name\":\"x\",\"kind\":\"log\",\"connection\":\"clickhouse-prod\"} | connection: unknown connection 'clickhouse-prod'; the built-in connection is 'default' (the service's embedded engine)",
         "{\"name\":\"x\",\"kind\":\"log\",\"from\":{\"databaseName\":\"default\"}} | from.tableName: is required",
         "{\"name\":\"x\",\"kind\":\"log\",\"columns\":[]} | columns: unknown field",
         "{\"name\":\"x\",\"kind\":\"trace\",\"bodyExpression\":\"Body\"} | bodyExpression: unknown field",

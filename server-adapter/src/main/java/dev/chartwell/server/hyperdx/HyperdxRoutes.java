@@ -1,0 +1,60 @@
+package dev.chartwell.server.hyperdx;
+
+import dev.chartwell.engine.Engine;
+import dev.chartwell.server.alerts.Alerts;
+import dev.chartwell.server.catalog.Catalog;
+import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.clickstack.Resources;
+import dev.chartwell.server.http.Authenticator;
+import dev.chartwell.server.http.Json;
+import dev.chartwell.server.http.Router;
+import dev.chartwell.server.management.Accounts;
+import dev.chartwell.server.management.Services;
+import java.time.Clock;
+
+/** Adds every route of HyperDX's {@code /api/v2} except the chart query and ingestion. */
+public final class HyperdxRoutes {
+  private HyperdxRoutes() {}
+
+  /**
+   * @param router where to add the routes
+   * @param services the services (tokens)
+   * @param accounts the organizations and keys (the team)
+   * @param catalog sources and connections
+   * @param resources dashboards, alerts, webhooks and saved searches
+   * @param alerts alert evaluation (an alert's history)
+   * @param engine the engine (search)
+   * @param json the JSON codec
+   * @param clock the time (the default search range)
+   * @param maxBodyBytes body limit
+   */
+  public static void register(
+      Router router,
+      Services services,
+      Accounts accounts,
+      Catalog catalog,
+      Resources resources,
+      Alerts alerts,
+      Engine engine,
+      Json json,
+      Clock clock,
+      long maxBodyBytes) {
+    Authenticator bearer = ChartRoutes.bearer(services);
+    TeamRoutes.register(router, bearer, accounts, maxBodyBytes);
+    ResourceRoutes.register(router, bearer, catalog, resources, json, maxBodyBytes);
+    ConnectionRoutes.register(router, bearer, catalog, json, maxBodyBytes);
+    router.add(
+        "GET",
+        V2.BASE + "/alerts/{id}/history",
+        bearer,
+        maxBodyBytes,
+        req ->
+            V2.data(
+                alerts.history(
+                    V2.caller(req, false).id(),
+                    req.pathParam("id"),
+                    req.queryParam("limit").orElse(null),
+                    req.queryParam("before").orElse(null))));
+    SearchRoute.register(router, bearer, catalog, engine, json, clock, maxBodyBytes);
+  }
+}

@@ -1,0 +1,260 @@
+package dev.chartwell.server.hyperdx;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.query.QueryAbortedException;
+import dev.chartwell.engine.query.QueryControl;
+import dev.chartwell.engine.query.QueryOptions;
+import dev.chartwell.engine.query.QueryValidationException;
+import dev.chartwell.engine.query.UnknownSourceException;
+import dev.chartwell.engine.search.SearchOrder;
+import dev.chartwell.engine.search.SearchQuery;
+import dev.chartwell.engine.search.SearchResult;
+import dev.chartwell.engine.source.Source;
+import dev.chartwell.parser.WhereLanguage;
+import dev.chartwell.server.catalog.Catalog;
+import dev.chartwell.server.catalog.SourceApi;
+import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.charts.ServicePrincipal;
+import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.Authenticator;
+import dev.chartwell.server.http.Json;
+import dev.chartwell.server.http.Request;
+import dev.chartwell.server.http.Response;
+import dev.chartwell.server.http.Router;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code POST /api/v2/search}: the events of a source of the token's warehouse that match a {@code
+ * where} in a time range (ISO times; by default the 15 minutes before now), newest first (or oldest
+ * first with {@code orderBy: "<timestamp> ASC"}), with the columns of {@code select} (by default
+ * the source's {@code defaultTableSelectExpression}), at most {@code maxResults} (1 to {@value
+ * #MAX_RESULTS}, default 100) after skipping {@code offset} (0 to {@value #MAX_OFFSET}). Answered
+ * by the engine's event search, from the same indexes as charts.
+ */
+final class SearchRoute {
+  static final int MAX_RESULTS = 2000;
+  static final int MAX_OFFSET = 10_000;
+  static final int DEFAULT_RESULTS = 100;
+  static final Duration DEFAULT_RANGE = Duration.ofMinutes(15);
+
+  private static final Set<String> FIELDS =
+      Set.of(
+          "sourceId",
+          "startTime",
+          "endTime",
+          "where",
+          "whereLanguage",
+          "select",
+          "orderBy",
+          "maxResults",
+          "offset");
+
+  private SearchRoute() {}
+
+  static void register(
+      Router router,
+      Authenticator bearer,
+      Catalog catalog,
+      Engine engine,
+      Json json,
+      Clock clock,
+      long maxBodyBytes) {
+    router.add(
+        "POST",
+        V2.BASE + "/search",
+        bearer,
+        maxBodyBytes,
+        req -> search(req, catalog, engine, json, clock));
+  }
+
+  private static Response search(
+      Request req, Catalog catalog, Engine engine, Json json, Clock clock)
+      throws java.io.IOException {
+    ServicePrincipal p = V2.caller(req, false);
+    p.requireRunning();
+    JsonNode body = json.readTree(req.bodyBytes());
+    if (!body.isObject()) {
+      throw ApiException.badRequest("request body must be a JSON object");
+    }
+    List<String> problems = new ArrayList<>();
+    body.fieldNames()
+        .forEachRemaining(
+            f -> {
+              if (!FIELDS.contains(f)) {
+                problems.add(f + ": unknown field");
+              }
+            });
+    String sourceId = text(body, "sourceId", Integer.MAX_VALUE, problems);
+    if (sourceId == null && !body.hasNonNull("sourceId")) {
+      problems.add("sourceId: is required");
+    }
+    Instant end = time(body, "endTime", problems);
+    Instant start = time(body, "startTime", problems);
+    String where = text(body, "where", 8192, problems);
+    String language = text(body, "whereLanguage", Integer.MAX_VALUE, problems);
+    WhereLanguage lang =
+        language == null ? WhereLanguage.LUCENE : WhereLanguage.fromWireName(language).orElse(null);
+    if (lang == null) {
+      problems.add("whereLanguage: must be one of lucene, sql");
+    }
+    String select = text(body, "select", 4096, problems);
+    String orderBy = text(body, "orderBy", 1024, problems);
+    int maxResults = integer(body, "maxResults", DEFAULT_RESULTS, 1, MAX_RESULTS, problems);
+    int offset = integer(body, "offset", 0, 0, MAX_OFFSET, problems);
+    if (!problems.isEmpty()) {
+      throw ApiException.badRequest(problems);
+    }
+    if (end == null) {
+      end = Instant.now(clock);
+    }
+    if (start == null) {
+      start = end.minus(DEFAULT_RANGE);
+    }
+    if (!start.isBefore(end)) {
+      throw ApiException.badRequest("endTime: must be after startTime");
+    }
+    ObjectNode source = catalog.source(p.warehouseId(), sourceId, SourceApi.HYPERDX);
+    Source table =
+        catalog
+            .engineSourceOf(p.warehouseId(), sourceId)
+            .orElseThrow(() -> ApiException.notFound("source " + sourceId + " does not exist"));
+    String timestamp = table.spec().timestampColumn();
+    boolean given = select != null && !select.isBlank();
+    String columnsText = given ? select : source.path("defaultTableSelectExpression").asText("");
+    List<SelectList.Item> items = SelectList.parse(columnsText, "select", problems);
+    if (given) {
+      for (SelectList.Item i : items) {
+        if (!i.column().equals(timestamp) && table.schema().column(i.column()).isEmpty()) {
+          problems.add("select: source " + sourceId + " has no column '" + i.column() + "'");
+        }
+      }
+    }
+    SearchOrder order = order(orderBy, timestamp, problems);
+    if (!problems.isEmpty()) {
+      throw ApiException.badRequest(problems);
+    }
+    SearchQuery q =
+        new SearchQuery(
+            table.id(),
+            start.toEpochMilli(),
+            end.toEpochMilli(),
+            where,
+            lang,
+            items.isEmpty()
+                ? null
+                : items.stream().map(SelectList.Item::column).distinct().toList(),
+            order,
+            maxResults,
+            offset);
+    QueryControl control = new QueryControl();
+    req.onClientDisconnect(() -> control.cancel("the client disconnected"));
+    SearchResult result;
+    try {
+      result = engine.search(q, QueryOptions.DEFAULT.withControl(control));
+    } catch (QueryValidationException e) {
+      throw ApiException.badRequest(e.getMessage());
+    } catch (UnknownSourceException e) {
+      throw ApiException.notFound("source " + sourceId + " does not exist");
+    } catch (QueryAbortedException e) {
+      throw ChartRoutes.aborted(e);
+    }
+    List<Map<String, Object>> rows = new ArrayList<>(result.rows().size());
+    for (Map<String, Object> r : result.rows()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      if (items.isEmpty()) {
+        r.forEach((k, v) -> row.put(k, value(k, v, timestamp)));
+      } else {
+        for (SelectList.Item i : items) {
+          row.put(i.key(), value(i.column(), r.get(i.column()), timestamp));
+        }
+      }
+      rows.add(row);
+    }
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("data", rows);
+    answer.put("rows", rows.size());
+    return Response.json(200, answer);
+  }
+
+  /** The timestamp column as an ISO-8601 UTC time, every other value as stored. */
+  private static Object value(String column, Object v, String timestamp) {
+    return column.equals(timestamp) && v instanceof Long ms
+        ? Instant.ofEpochMilli(ms).toString()
+        : v;
+  }
+
+  /** {@code <timestamp> [ASC|DESC]}; the default is newest first. */
+  private static SearchOrder order(String orderBy, String timestamp, List<String> problems) {
+    if (orderBy == null || orderBy.isBlank()) {
+      return SearchOrder.NEWEST_FIRST;
+    }
+    String[] words = orderBy.strip().split("\\s+");
+    String column = words[0].replace("`", "");
+    String direction = words.length > 1 ? words[1].toUpperCase(Locale.ROOT) : "ASC";
+    if (column.equals(timestamp) && words.length <= 2 && direction.matches("ASC|DESC")) {
+      return direction.equals("ASC") ? SearchOrder.OLDEST_FIRST : SearchOrder.NEWEST_FIRST;
+    }
+    problems.add(
+        "orderBy: search results are ordered by the source's timestamp column: '"
+            + timestamp
+            + " DESC' (the default) or '"
+            + timestamp
+            + " ASC'");
+    return SearchOrder.NEWEST_FIRST;
+  }
+
+  private static String text(JsonNode body, String field, int maxLength, List<String> problems) {
+    JsonNode v = body.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isTextual()) {
+      problems.add(field + ": must be a string");
+      return null;
+    }
+    if (v.textValue().length() > maxLength) {
+      problems.add(field + ": longer than " + maxLength + " characters");
+      return null;
+    }
+    return v.textValue();
+  }
+
+  private static Instant time(JsonNode body, String field, List<String> problems) {
+    String t = text(body, field, 64, problems);
+    if (t == null) {
+      return null;
+    }
+    try {
+      return OffsetDateTime.parse(t).toInstant();
+    } catch (DateTimeParseException e) {
+      problems.add(
+          field + ": must be an ISO-8601 time with an offset, such as 2026-05-10T00:00:00Z");
+      return null;
+    }
+  }
+
+  private static int integer(
+      JsonNode body, String field, int dflt, int min, int max, List<String> problems) {
+    JsonNode v = body.get(field);
+    if (v == null || v.isNull()) {
+      return dflt;
+    }
+    if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < min || v.intValue() > max) {
+      problems.add(field + ": must be an integer from " + min + " to " + max);
+      return dflt;
+    }
+    return v.intValue();
+  }
+}

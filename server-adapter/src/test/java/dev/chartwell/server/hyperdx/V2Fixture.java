@@ -1,0 +1,96 @@
+package dev.chartwell.server.hyperdx;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.TestServers;
+import dev.chartwell.server.http.HttpTestClient;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+
+/**
+ * A real server on a loopback port with one running service: its Bearer token for {@code /api/v2}
+ * and the admin key for the Cloud API's {@code clickstack} paths of the same service.
+ */
+final class V2Fixture implements AutoCloseable {
+  static final ObjectMapper MAPPER = new ObjectMapper();
+  static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
+  static final String SERVICES = "/v1/organizations/" + TestServers.ORG + "/services";
+
+  final ChartwellServer server;
+  final HttpTestClient http;
+  final String serviceId;
+  final String token;
+
+  V2Fixture(Path dataDir) throws Exception {
+    server = TestServers.start(dataDir);
+    http = new HttpTestClient(server.port());
+    JsonNode created =
+        cloud("POST", SERVICES, "{\"name\":\"V2\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
+    serviceId = created.get("service").get("id").textValue();
+    token = created.get("password").textValue();
+    for (int i = 0; i < 200; i++) {
+      if (cloud("GET", SERVICES + "/" + serviceId, null).get("state").asText().equals("running")) {
+        return;
+      }
+      Thread.sleep(25);
+    }
+    throw new AssertionError("the service did not start");
+  }
+
+  /** A Cloud API call that must succeed; its {@code result}. */
+  JsonNode cloud(String method, String path, String body) throws Exception {
+    HttpResponse<String> r = http.send(method, path, body, "Authorization", ADMIN);
+    assertEquals(200, r.statusCode(), () -> method + " " + path + ": " + r.body());
+    return MAPPER.readTree(r.body()).get("result");
+  }
+
+  /** The Cloud API path of a ClickStack resource list of the service. */
+  String clickstack(String kind) {
+    return SERVICES + "/" + serviceId + "/clickstack/" + kind;
+  }
+
+  /** An {@code /api/v2} call with the service's token. */
+  HttpResponse<String> v2(String method, String path, String body) throws Exception {
+    return http.send(
+        method,
+        path,
+        body,
+        "Authorization",
+        "Bearer " + token,
+        "Content-Type",
+        path.endsWith("/events") || path.contains("/events?")
+            ? "application/x-ndjson"
+            : "application/json");
+  }
+
+  /** An {@code /api/v2} call that must succeed; its body. */
+  JsonNode ok(String method, String path, String body) throws Exception {
+    HttpResponse<String> r = v2(method, path, body);
+    assertEquals(200, r.statusCode(), () -> method + " " + path + ": " + r.body());
+    return MAPPER.readTree(r.body());
+  }
+
+  /** An {@code /api/v2} call that must fail with {@code status}; its error text. */
+  String fails(int status, String method, String path, String body) throws Exception {
+    HttpResponse<String> r = v2(method, path, body);
+    assertEquals(status, r.statusCode(), () -> method + " " + path + ": " + r.body());
+    JsonNode b = MAPPER.readTree(r.body());
+    // Errors under /api/v2 carry HyperDX's "message" besides our "error".
+    assertEquals(b.get("error"), b.get("message"), r.body());
+    return b.get("error").textValue();
+  }
+
+  /** Sends NDJSON lines; all must be accepted. */
+  void ingest(String path, String ndjson) throws Exception {
+    JsonNode r = ok("POST", path, ndjson);
+    assertEquals(0, r.get("rejected").asInt(), r.toString());
+  }
+
+  @Override
+  public void close() throws Exception {
+    server.close();
+  }
+}
