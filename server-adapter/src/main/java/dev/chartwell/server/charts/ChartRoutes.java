@@ -19,8 +19,6 @@ import dev.chartwell.engine.query.SeriesReturnType;
 import dev.chartwell.engine.query.UnknownSourceException;
 import dev.chartwell.engine.source.AppendResult;
 import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.source.WritesRefusedException;
-import dev.chartwell.engine.storage.StorageFailedException;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.http.ApiException;
@@ -63,9 +61,6 @@ public final class ChartRoutes {
           "groupBy",
           "metricName",
           "metricDataType");
-
-  /** What ingestion refused for memory tells the client to wait before sending again. */
-  static final int RETRY_AFTER_SECONDS = 5;
 
   /**
    * What ingestion reads ({@link EventReader}): NDJSON (one object per line; {@code
@@ -114,7 +109,7 @@ public final class ChartRoutes {
    * @param services the services, whose passwords are the tokens
    * @return the Bearer authenticator of the chart and data interface
    */
-  static Authenticator bearer(Services services) {
+  public static Authenticator bearer(Services services) {
     return new Authenticator.Bearer(
         token ->
             services
@@ -164,16 +159,8 @@ public final class ChartRoutes {
           AppendResult r;
           try {
             r = source.appendBatch(batch);
-          } catch (WritesRefusedException e) {
-            throw new ApiException(
-                ErrorCode.SERVICE_UNAVAILABLE,
-                partly(e.getMessage(), reader, lines.get(0)),
-                Map.of("Retry-After", String.valueOf(RETRY_AFTER_SECONDS)));
-          } catch (StorageFailedException e) {
-            // A disk write or fsync failed: no retry helps until the disk is fixed and the
-            // server restarted, so no Retry-After.
-            throw new ApiException(
-                ErrorCode.SERVICE_UNAVAILABLE, partly(e.getMessage(), reader, lines.get(0)));
+          } catch (RuntimeException e) {
+            throw WriteRefusals.answer(e, partly(reader, lines.get(0)));
           }
           List<Map.Entry<Integer, String>> out = new ArrayList<>();
           for (AppendResult.Rejection x : r.rejections()) {
@@ -183,11 +170,10 @@ public final class ChartRoutes {
         });
   }
 
-  private static String partly(String why, EventReader reader, long line) {
+  private static String partly(EventReader reader, long line) {
     return String.format(
         Locale.ROOT,
-        "%s; %d events of this request before line %d were stored, nothing from that line on",
-        why,
+        "%d events of this request before line %d were stored, nothing from that line on",
         reader.accepted(),
         line);
   }
@@ -217,20 +203,26 @@ public final class ChartRoutes {
       throws java.io.IOException {
     ServicePrincipal p = req.principal(ServicePrincipal.class);
     p.requireRunning();
-    ChartQuery asked = parse(json.readTree(req.bodyBytes()));
-    // Each series reads the table of its source: the engine knows tables, not sources.
+    JsonNode sent = json.readTree(req.bodyBytes());
+    ChartQuery asked = parse(sent);
+    // Each series reads the table of its source (or, on a metric source, the table of its metric
+    // data type): the engine knows tables, not sources.
     List<Series> series = new ArrayList<>();
     for (int i = 0; i < asked.series().size(); i++) {
       Series s = asked.series().get(i);
       String id = s.sourceId();
+      if (id == null) { // reported by the query's validation
+        series.add(s);
+        continue;
+      }
+      String path = "series[" + i + "]";
       String table =
-          id == null // a missing id is reported by the query's validation
-              ? null
-              : ownSource(catalog, p, id, "series[" + i + "].sourceId: source " + id + " not found")
-                  .id();
-      series.add(
+          ownSource(catalog, p, id, path + ".sourceId: source " + id + " not found").id();
+      Series own =
           new Series(
-              table, s.aggFn(), s.field(), s.level(), s.where(), s.whereLanguage(), s.groupBy()));
+              table, s.aggFn(), s.field(), s.level(), s.where(), s.whereLanguage(), s.groupBy());
+      series.add(
+          MetricSeries.resolve(own, sent.get("series").get(i), path, catalog, p.warehouseId()));
     }
     ChartQuery q =
         new ChartQuery(
@@ -330,6 +322,7 @@ public final class ChartRoutes {
     }
     unknown(s, SERIES_FIELDS, path + ".", problems);
     int before = problems.size();
+    MetricSeries.check(s, path, problems);
     String sourceId = text(s, "sourceId", path, problems);
     String fn = text(s, "aggFn", path, problems);
     AggFn aggFn = null;

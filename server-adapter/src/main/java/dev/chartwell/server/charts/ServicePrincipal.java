@@ -5,26 +5,39 @@ import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Principal;
 
 /**
- * A chart API request authenticated with a service's password.
+ * A request of the chart and data interface (or OTLP) authenticated with a service's password.
  *
  * @param service the stored service
  */
-record ServicePrincipal(ObjectNode service) implements Principal {
+public record ServicePrincipal(ObjectNode service) implements Principal {
   @Override
   public String describe() {
     return "service " + service.get("id").asText();
   }
 
-  String id() {
+  /**
+   * @return the service id
+   */
+  public String id() {
     return service.get("id").asText();
   }
 
-  String warehouseId() {
+  /**
+   * @return the warehouse whose tables and sources the service reads and writes
+   */
+  public String warehouseId() {
     return service.get("dataWarehouseId").asText();
   }
 
-  /** Queries and ingestion need a running service. */
-  void requireRunning() {
+  /**
+   * @return the service's state ({@code running}, {@code starting}, {@code stopped}, ...)
+   */
+  public String state() {
+    return service.get("state").asText();
+  }
+
+  /** Queries and ingestion need a running service: 409 otherwise. */
+  public void requireRunning() {
     String state = service.get("state").asText();
     if (!state.equals("running")) {
       throw ApiException.conflict(
@@ -36,7 +49,8 @@ record ServicePrincipal(ObjectNode service) implements Principal {
     }
   }
 
-  void requireWritable() {
+  /** Writing events and tables needs a service that is not read-only: 403 otherwise. */
+  public void requireWritable() {
     if (service.path("isReadonly").asBoolean(false)) {
       throw ApiException.forbidden(
           "service "
