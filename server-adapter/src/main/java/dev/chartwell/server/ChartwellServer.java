@@ -21,6 +21,7 @@ import dev.chartwell.server.management.OrganizationRoutes;
 import dev.chartwell.server.management.ServiceRoutes;
 import dev.chartwell.server.management.Services;
 import dev.chartwell.server.management.SingleMachineRoutes;
+import dev.chartwell.server.otlp.OtlpRoutes;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
 import java.io.IOException;
@@ -30,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * A running Chartwell server: the data directory, the durable stores and the HTTP front, wired
@@ -50,6 +52,7 @@ public final class ChartwellServer implements AutoCloseable {
   private final Resources resources;
   private final Engine engine;
   private final ApiServer api;
+  private final ApiServer otlp; // null without --otlp-port
   private final List<String> banner;
 
   private ChartwellServer(
@@ -60,6 +63,7 @@ public final class ChartwellServer implements AutoCloseable {
       Resources resources,
       Engine engine,
       ApiServer api,
+      ApiServer otlp,
       List<String> banner) {
     this.dataDirectory = dataDirectory;
     this.accounts = accounts;
@@ -68,6 +72,7 @@ public final class ChartwellServer implements AutoCloseable {
     this.resources = resources;
     this.engine = engine;
     this.api = api;
+    this.otlp = otlp;
     this.banner = banner;
   }
 
@@ -82,20 +87,25 @@ public final class ChartwellServer implements AutoCloseable {
    */
   public static ChartwellServer start(ServerConfig config, PrintStream log) throws IOException {
     Json json = new Json();
-    // The port first: a server that cannot listen must not touch the data directory.
+    // The ports first: a server that cannot listen must not touch the data directory.
     ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log);
+    ApiServer otlp = null;
     DataDirectory dir;
     try {
+      if (config.otlpPort().isPresent()) {
+        otlp =
+            ApiServer.bind(config.host(), config.otlpPort().getAsInt(), config.http(), json, log);
+      }
       dir = DataDirectory.open(config.dataDir());
     } catch (IOException | RuntimeException e) {
-      api.stop(1);
+      stop(api, otlp);
       throw e;
     }
     RecoveryReport recovery;
     try {
       recovery = RecoveryReport.begin(dir.root());
     } catch (IOException | RuntimeException e) {
-      api.stop(1);
+      stop(api, otlp);
       dir.close();
       throw e;
     }
@@ -109,7 +119,7 @@ public final class ChartwellServer implements AutoCloseable {
       engine = engine(config, log);
     } catch (RuntimeException e) {
       recovery.close();
-      api.stop(1);
+      stop(api, otlp);
       dir.close();
       throw e;
     }
@@ -169,12 +179,24 @@ public final class ChartwellServer implements AutoCloseable {
           json,
           config.maxRequestBytes(),
           config.maxIngestBytes());
+      OtlpRoutes otlpRoutes =
+          new OtlpRoutes(services, catalog, json.mapper(), config.maxIngestBytes());
+      otlpRoutes.register(router);
 
       api.start(router);
+      if (otlp != null) {
+        Router otlpOnly = new Router();
+        otlpOnly.add(router.route("GET", "/health").route());
+        otlpRoutes.register(otlpOnly);
+        otlp.start(otlpOnly);
+      }
 
       List<String> banner = new ArrayList<>();
       String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
       banner.add("Chartwell listening on http://" + host + ":" + api.port());
+      if (otlp != null) {
+        banner.add("OTLP/HTTP listening on http://" + host + ":" + otlp.port());
+      }
       banner.add("organization id: " + boot.organization().id());
       banner.add("admin key id: " + boot.keyId());
       boot.generatedSecret()
@@ -196,13 +218,13 @@ public final class ChartwellServer implements AutoCloseable {
       }
       recovery.line().ifPresent(banner::add);
       return new ChartwellServer(
-          dir, accounts, services, catalog, resources, engine, api, List.copyOf(banner));
+          dir, accounts, services, catalog, resources, engine, api, otlp, List.copyOf(banner));
     } catch (IOException | RuntimeException e) {
       recovery.close();
       if (boot != null) {
         accounts.undoGeneratedKey(boot);
       }
-      api.stop(1);
+      stop(api, otlp);
       if (services != null) {
         services.close();
       }
@@ -218,6 +240,13 @@ public final class ChartwellServer implements AutoCloseable {
       }
       dir.close();
       throw e;
+    }
+  }
+
+  private static void stop(ApiServer api, ApiServer otlp) {
+    api.stop(1);
+    if (otlp != null) {
+      otlp.stop(1);
     }
   }
 
@@ -251,6 +280,13 @@ public final class ChartwellServer implements AutoCloseable {
   }
 
   /**
+   * @return the bound OTLP/HTTP port, when {@code --otlp-port} was given
+   */
+  public OptionalInt otlpPort() {
+    return otlp == null ? OptionalInt.empty() : OptionalInt.of(otlp.port());
+  }
+
+  /**
    * @return how many chart queries run now, and how many completed, were stopped or refused
    */
   public QueryCounters queryCounters() {
@@ -267,7 +303,19 @@ public final class ChartwellServer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     try {
+      // Both ports stop at once, so that the whole stop still takes at most 10 seconds.
+      Thread otlpStop = otlp == null ? null : new Thread(() -> otlp.stop(10), "otlp-stop");
+      if (otlpStop != null) {
+        otlpStop.start();
+      }
       api.stop(10);
+      if (otlpStop != null) {
+        try {
+          otlpStop.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
     } finally {
       try {
         services.close();
