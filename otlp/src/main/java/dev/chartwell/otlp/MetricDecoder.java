@@ -130,7 +130,7 @@ final class MetricDecoder extends RequestDecoder {
           WireCursor c = new WireCursor(walk.body, s[0], s[1]);
           while (c.next()) {
             if (c.isLengthDelimited(1)) {
-              c.slice();
+              slice(c, where + ".dataPoints[" + i + "]");
               point(table, c.offset(), c.length(), where, i++);
             } else {
               c.skip();

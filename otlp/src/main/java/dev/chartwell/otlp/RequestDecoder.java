@@ -40,6 +40,15 @@ abstract class RequestDecoder {
   abstract void record(Walk walk, int off, int len, String scope, int index)
       throws OtlpFormatException;
 
+  /** Locates the current field's bytes; a length that runs past the end is that entry's fault. */
+  static void slice(WireCursor c, String where) throws OtlpFormatException {
+    try {
+      c.slice();
+    } catch (IOException e) {
+      throw OtlpFormatException.of(where, e);
+    }
+  }
+
   /**
    * @param scope the path of a scope
    * @param index a position among its records
@@ -63,14 +72,15 @@ abstract class RequestDecoder {
     try {
       while (c.next()) {
         if (c.isLengthDelimited(1)) {
-          c.slice();
-          resource(walk, c.offset(), c.length(), resources + "[" + i++ + "]");
+          String where = resources + "[" + i++ + "]";
+          slice(c, where);
+          resource(walk, c.offset(), c.length(), where);
         } else {
           c.skip();
         }
       }
     } catch (IOException e) {
-      throw OtlpFormatException.of("the request", e);
+      throw OtlpFormatException.of("at its top level", e);
     }
   }
 
@@ -97,7 +107,7 @@ abstract class RequestDecoder {
       int i = 0;
       while (c.next()) {
         if (c.isLengthDelimited(2)) {
-          c.slice();
+          slice(c, where + "." + scopes + "[" + i + "]");
           scope(walk, r, schemaUrl, shared, c.offset(), c.length(), where + "." + scopes, i++);
         } else {
           c.skip();
@@ -144,7 +154,7 @@ abstract class RequestDecoder {
       int i = 0;
       while (c.next()) {
         if (c.isLengthDelimited(2)) {
-          c.slice();
+          slice(c, where(where, i));
           record(walk, c.offset(), c.length(), where, i++);
         } else {
           c.skip();

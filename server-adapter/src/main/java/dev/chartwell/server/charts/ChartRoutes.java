@@ -115,7 +115,12 @@ public final class ChartRoutes {
             services
                 .byToken(token)
                 .map(ServicePrincipal::new)
-                .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "invalid token")));
+                .orElseThrow(
+                    () ->
+                        new ApiException(
+                            ErrorCode.UNAUTHORIZED,
+                            "invalid token",
+                            Map.of("WWW-Authenticate", "Bearer realm=\"chartwell\""))));
   }
 
   private static Response ingest(Request req, Catalog catalog, ObjectMapper mapper)
