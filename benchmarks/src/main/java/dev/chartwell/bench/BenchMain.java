@@ -19,8 +19,9 @@ import java.util.Map;
 
 /**
  * {@code java -jar chartwell-bench.jar}: {@code generate} writes the bench-logs data set as NDJSON,
- * {@code load} sends such a file to a running server, {@code query} times Q1-Q6 over HTTP; any
- * other arguments go to JMH (for example {@code QueryBenchmark -p rows=10000000}).
+ * {@code load} sends such a file to a running server, {@code query} times Q1-Q6 over HTTP, {@code
+ * otlp} measures OTLP/HTTP ingestion of a running server; any other arguments go to JMH (for
+ * example {@code QueryBenchmark -p rows=10000000}).
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -35,6 +36,7 @@ public final class BenchMain {
       case "generate" -> generate(flags(args));
       case "load" -> load(flags(args));
       case "query" -> query(flags(args));
+      case "otlp" -> OtlpLoad.run(flags(args));
       default -> org.openjdk.jmh.Main.main(args);
     }
   }
