@@ -199,8 +199,11 @@ class OtlpLogsIntegrationTest {
     assertEquals(
         Map.of("{\"msg\":\"structured\",\"n\":1}", 1L), fx.values(id, "Body", from, to, second));
     assertEquals(1, count(id, from, to, "TraceId = '' AND SpanId = '' AND EventName = ''"));
-    // Bare terms search the body.
+    // Bare terms search the body; numeric text compares as a number.
     assertEquals(1, count(id, from, to, null, "payment"));
+    assertEquals(1, count(id, from, to, "LogAttributes['http.status_code'] > 500"));
+    assertEquals(0, count(id, from, to, "LogAttributes['http.status_code'] > 502"));
+    assertEquals(1, count(id, from, to, null, "LogAttributes.http.status_code:[500 TO 599]"));
     assertTrue(fx.tables().get("otel_logs").get("schema").toString().contains("TimestampNanos"));
   }
 
