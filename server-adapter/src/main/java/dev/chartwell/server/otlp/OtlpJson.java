@@ -36,6 +36,13 @@ final class OtlpJson {
   /** How deep messages may nest in a request; records are held to a tighter bound later. */
   static final int MAX_DEPTH = 100;
 
+  /**
+   * Messages above this depth (a request's resources and their scopes) are written in place with a
+   * five-byte length; deeper ones (records and their parts, small) in a buffer of their own, copied
+   * once with a minimal length.
+   */
+  private static final int IN_PLACE_DEPTH = 2;
+
   private static final JsonFactory FACTORY =
       JsonFactory.builder()
           .streamReadConstraints(
@@ -156,10 +163,18 @@ final class OtlpJson {
         if (depth + 1 > MAX_DEPTH) {
           throw invalid(depth, "messages nest more than " + MAX_DEPTH + " levels deep");
         }
-        Buffer nested = buffer(depth + 1);
-        nested.reset();
-        message(f.getMessageType(), nested, depth + 1);
-        out.lengthDelimited(n, nested);
+        if (depth < IN_PLACE_DEPTH) {
+          // The envelopes (resources, scopes) are as large as the request: written in place,
+          // their length patched in afterwards, so that nothing that size is copied.
+          int at = out.beginInPlace(n);
+          message(f.getMessageType(), out, depth + 1);
+          out.endInPlace(at);
+        } else {
+          Buffer nested = buffer(depth + 1);
+          nested.reset();
+          message(f.getMessageType(), nested, depth + 1);
+          out.lengthDelimited(n, nested);
+        }
       }
       case STRING -> out.lengthDelimited(n, text(depth).getBytes(StandardCharsets.UTF_8));
       case BYTES -> out.lengthDelimited(n, bytes(f, depth));
@@ -397,6 +412,28 @@ final class OtlpJson {
       room(data.length);
       System.arraycopy(data, 0, bytes, size, data.length);
       size += data.length;
+    }
+
+    /**
+     * Starts a length-delimited field whose bytes follow in this buffer.
+     *
+     * @return where its length goes
+     */
+    int beginInPlace(int field) {
+      varint((long) field << 3 | 2);
+      room(5);
+      int at = size;
+      size += 5;
+      return at;
+    }
+
+    /** Writes the length of the field begun at {@code at}, as a varint padded to five bytes. */
+    void endInPlace(int at) {
+      int length = size - at - 5;
+      for (int i = 0; i < 4; i++) {
+        bytes[at + i] = (byte) (((length >>> (7 * i)) & 0x7f) | 0x80);
+      }
+      bytes[at + 4] = (byte) (length >>> 28);
     }
 
     void lengthDelimited(int field, Buffer nested) {
