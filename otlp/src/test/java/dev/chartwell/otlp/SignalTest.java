@@ -94,6 +94,40 @@ class SignalTest {
   }
 
   @Test
+  void aGroupEndInsideARecordFailsItAsProtobufDoes() throws Exception {
+    byte[] log = record(T0).toByteArray();
+    byte[] broken = new byte[log.length + 1];
+    broken[0] = 0x0c; // an end-group tag (field 1, wire type 4) where the record starts
+    System.arraycopy(log, 0, broken, 1, log.length);
+    byte[] damaged = rewrap(broken);
+    assertThrows(
+        com.google.protobuf.InvalidProtocolBufferException.class,
+        () -> ExportLogsServiceRequest.parseFrom(damaged));
+    OtlpFormatException e =
+        assertThrows(OtlpFormatException.class, () -> Signal.LOGS.check(damaged));
+    assertEquals(
+        "resourceLogs[0].scopeLogs[0].logRecords[0]: a group end that matches no group start",
+        e.getMessage());
+    assertEquals(1, Signal.LOGS.check(rewrap(log)).records());
+  }
+
+  /** A request of one resource, one scope and one record whose bytes are {@code record}. */
+  private static byte[] rewrap(byte[] record) throws java.io.IOException {
+    byte[] scope = field(2, record);
+    byte[] resource = field(2, scope);
+    return field(1, resource);
+  }
+
+  private static byte[] field(int number, byte[] bytes) throws java.io.IOException {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    com.google.protobuf.CodedOutputStream c =
+        com.google.protobuf.CodedOutputStream.newInstance(out);
+    c.writeByteArray(number, bytes);
+    c.flush();
+    return out.toByteArray();
+  }
+
+  @Test
   void responsesCarryPartialSuccessOnlyWhenSomethingWasRejected() throws Exception {
     assertEquals(0, Signal.TRACES.response(0, null).length);
     var r =
