@@ -2,7 +2,6 @@ package dev.chartwell.engine.segment;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.IntBuffer;
 import java.util.List;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
@@ -12,9 +11,15 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * cost their serialized size and no Java object until a query asks for them, which keeps
  * high-cardinality dictionaries and token indexes compact (the approach of Druid's bitmap indexes).
  *
- * <p>A bitmap of at most {@link #MAX_SHORT} rows is stored in a shorter form: a marker byte and the
- * rows as 4-byte integers (5 bytes for one row instead of Roaring's 18). Unique values such as
- * trace ids are nearly all single rows, so this form is most of their index.
+ * <p>Each position has one bit-packed entry ({@link PackedLongs}). A bitmap of a single row, which
+ * is nearly every value of a unique column such as a trace id, is held in its entry alone: {@code
+ * row << 1 | 1}, about 2.5 bytes at 262,144 rows. Any other bitmap's entry is {@code offset << 1}
+ * into the data, where it is stored self-delimited: up to {@link #MAX_SHORT} rows as a marker byte,
+ * a count byte and the rows as 4-byte integers; beyond that in Roaring's portable format.
+ *
+ * <p>Segment files of format version 1 hold an older layout, still read: an int32 offset per
+ * position (and one past the last), the short form without its count byte. It is read through the
+ * same {@link PackedLongs} as 32-bit values.
  *
  * <p>The buffers are Java arrays for a segment built in memory, or views of a memory-mapped segment
  * file ({@link SegmentFile}).
@@ -30,27 +35,40 @@ public final class BitmapList {
   private static final byte SHORT = 1;
 
   private final ByteBuffer data; // big-endian: the short form's rows
-  private final IntBuffer offsets;
+  private final PackedLongs entries;
+  private final boolean tagged; // false: version 1, entries are offsets (one more than positions)
 
-  private BitmapList(ByteBuffer data, IntBuffer offsets) {
+  private BitmapList(ByteBuffer data, PackedLongs entries, boolean tagged) {
     this.data = data;
-    this.offsets = offsets;
+    this.entries = entries;
+    this.tagged = tagged;
   }
 
   /**
    * Reads a list back from its parts, as {@link SegmentFile} stores them.
    *
-   * @param offsets where each bitmap starts, and the end of the last
-   * @param data the serialized bitmaps, back to back
-   * @return the list
-   * @throws IllegalArgumentException when the offsets do not describe the data
+   * @param entries one entry per bitmap, as {@link #entries()} returns them
+   * @param data the bitmaps that are not single rows, back to back
+   * @return the list (entries are not read here: a file's content is verified by its checksum
+   *     before a query reads it)
    */
-  static BitmapList of(IntBuffer offsets, ByteBuffer data) {
-    int n = offsets.capacity();
-    if (n < 1 || offsets.get(0) != 0 || offsets.get(n - 1) != data.capacity()) {
-      throw new IllegalArgumentException("bitmap offsets do not match their data");
+  static BitmapList of(PackedLongs entries, ByteBuffer data) {
+    return new BitmapList(data.order(ByteOrder.BIG_ENDIAN), entries, true);
+  }
+
+  /**
+   * Reads a list in the layout of segment format version 1.
+   *
+   * @param offsets where each bitmap starts, and the end of the last (32-bit values)
+   * @param data the serialized bitmaps, back to back
+   * @return the list (offsets are not read here, as for {@link #of(PackedLongs, ByteBuffer)})
+   * @throws IllegalArgumentException when there are no offsets at all
+   */
+  static BitmapList ofVersion1(PackedLongs offsets, ByteBuffer data) {
+    if (offsets.size() < 1) {
+      throw new IllegalArgumentException("a bitmap list without offsets");
     }
-    return new BitmapList(data.order(ByteOrder.BIG_ENDIAN), offsets);
+    return new BitmapList(data.order(ByteOrder.BIG_ENDIAN), offsets, false);
   }
 
   /**
@@ -58,13 +76,18 @@ public final class BitmapList {
    * @return the serialized list
    */
   public static BitmapList of(List<MutableRoaringBitmap> bitmaps) {
-    int[] offsets = new int[bitmaps.size() + 1];
+    long[] entries = new long[bitmaps.size()];
     long total = 0;
     for (int i = 0; i < bitmaps.size(); i++) {
       MutableRoaringBitmap b = bitmaps.get(i);
-      offsets[i] = (int) total;
-      if (isShort(b)) {
-        total += 1 + 4L * b.getCardinality();
+      int cardinality = b.getCardinality();
+      if (cardinality == 1) {
+        entries[i] = (Integer.toUnsignedLong(b.first()) << 1) | 1;
+        continue;
+      }
+      entries[i] = total << 1;
+      if (cardinality <= MAX_SHORT) {
+        total += 2 + 4L * cardinality;
       } else {
         b.runOptimize();
         total += b.serializedSizeInBytes();
@@ -73,18 +96,21 @@ public final class BitmapList {
     if (total > Integer.MAX_VALUE) {
       throw new IllegalStateException("bitmap index larger than 2 GiB in one segment");
     }
-    offsets[bitmaps.size()] = (int) total;
     ByteBuffer data = ByteBuffer.allocate((int) total);
     for (MutableRoaringBitmap b : bitmaps) {
-      if (isShort(b)) {
-        data.put(SHORT);
+      int cardinality = b.getCardinality();
+      if (cardinality == 1) {
+        continue;
+      }
+      if (cardinality <= MAX_SHORT) {
+        data.put(SHORT).put((byte) cardinality);
         b.forEach((int row) -> data.putInt(row));
       } else {
         b.serialize(data);
       }
     }
     data.flip();
-    return new BitmapList(data, IntBuffer.wrap(offsets));
+    return new BitmapList(data, PackedLongs.pack(entries, entries.length), true);
   }
 
   /**
@@ -92,47 +118,67 @@ public final class BitmapList {
    * @return a read-only view of that bitmap
    */
   public ImmutableRoaringBitmap get(int index) {
-    int from = offsets.get(index);
-    int to = offsets.get(index + 1);
+    if (!tagged) {
+      return getVersion1(index);
+    }
+    long e = entries.get(index);
+    if ((e & 1) != 0) {
+      return MutableRoaringBitmap.bitmapOf((int) (e >>> 1));
+    }
+    int from = (int) (e >>> 1);
     if (data.get(from) == SHORT) {
-      int[] rows = new int[(to - from - 1) >> 2];
-      for (int i = 0; i < rows.length; i++) {
-        rows[i] = data.getInt(from + 1 + 4 * i);
-      }
-      return MutableRoaringBitmap.bitmapOf(rows);
+      return shortForm(from + 2, data.get(from + 1));
+    }
+    return new ImmutableRoaringBitmap(data.slice(from, data.capacity() - from));
+  }
+
+  private ImmutableRoaringBitmap getVersion1(int index) {
+    int from = (int) entries.get(index);
+    int to = (int) entries.get(index + 1);
+    if (data.get(from) == SHORT) {
+      return shortForm(from + 1, (to - from - 1) >> 2);
     }
     return new ImmutableRoaringBitmap(data.slice(from, to - from));
   }
 
-  private static boolean isShort(MutableRoaringBitmap b) {
-    return b.getCardinality() <= MAX_SHORT;
+  private MutableRoaringBitmap shortForm(int from, int count) {
+    int[] rows = new int[count];
+    for (int i = 0; i < count; i++) {
+      rows[i] = data.getInt(from + 4 * i);
+    }
+    return MutableRoaringBitmap.bitmapOf(rows);
   }
 
   /**
    * @return the number of bitmaps
    */
   public int size() {
-    return offsets.capacity() - 1;
+    return tagged ? entries.size() : entries.size() - 1;
   }
 
   /**
-   * @return the serialized bitmaps (read with absolute gets)
+   * @return the bitmaps that are not single rows (read with absolute gets)
    */
   ByteBuffer data() {
     return data;
   }
 
   /**
-   * @return where each bitmap starts, and the end of the last
+   * @return one entry per bitmap: a single row as {@code row << 1 | 1}, otherwise {@code offset <<
+   *     1} into {@link #data()}
+   * @throws IllegalStateException for a list read in the version 1 layout (never written again)
    */
-  IntBuffer offsets() {
-    return offsets;
+  PackedLongs entries() {
+    if (!tagged) {
+      throw new IllegalStateException("a version 1 bitmap list is not written again");
+    }
+    return entries;
   }
 
   /**
-   * @return bytes of the bitmaps and their offsets
+   * @return bytes of the bitmaps and their entries
    */
   public long bytes() {
-    return 48L + data.capacity() + 4L * offsets.capacity();
+    return 48L + data.capacity() + entries.bytes();
   }
 }

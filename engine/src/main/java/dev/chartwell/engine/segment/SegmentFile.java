@@ -20,7 +20,7 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
  * A sealed segment as an immutable file, written once and memory-mapped for queries: the heap holds
  * only the {@link Segment} and its columns' small descriptors, the data stays in the page cache.
  *
- * <h2>Format (version 1)</h2>
+ * <h2>Format (version 2; version 1 is still read)</h2>
  *
  * Little-endian. Like Lucene's codec files: a header naming the format, version and segment, the
  * data, and a footer with checksums.
@@ -28,7 +28,7 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
  * <pre>
  * header, 32 bytes:
  *    0  8 bytes  magic "CWSEGMNT"
- *    8  int32    format version (1)
+ *    8  int32    format version (2)
  *   12  int32    flags (0)
  *   16  int64    segment id
  *   24  int32    rows
@@ -49,9 +49,11 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
  * long, 2 double, 3 bool, 4 string) and its parts; a byte saying whether a token index follows, and
  * the index. A string is an int32 UTF-8 length (-1 for none) and the bytes; a block reference is
  * int32 offset and int32 length (a bitmap with length 0 stands for "every row"); packed longs are
- * int64 minimum, a byte of bits per value, int32 count and a block of 64-bit words; a dictionary or
- * bitmap list is a block of int32 offsets (count + 1) and a block of data (UTF-8 entries, or
- * Roaring's portable serialization and the short form of {@link BitmapList}).
+ * int64 minimum, a byte of bits per value, int32 count and a block of 64-bit words. A dictionary is
+ * a layout byte ({@link StringDictionary.Layout}: plain, fixed, hex), int32 count, int32 width,
+ * packed offsets (plain only) and a block of entries; a bitmap list is packed entries ({@link
+ * BitmapList}) and a block of data. Version 1 stored both as a block of int32 offsets (count + 1)
+ * and a block of data; docs/storage.md describes both versions byte by byte.
  *
  * <ul>
  *   <li>long: presence bitmap, int32 present count, int64 min, int64 max, packed values, a byte
@@ -75,8 +77,11 @@ public final class SegmentFile {
   static final byte[] MAGIC = "CWSEGMNT".getBytes(StandardCharsets.US_ASCII);
   static final byte[] END = "CWSEGEND".getBytes(StandardCharsets.US_ASCII);
 
-  /** The format version this code writes and reads. */
-  public static final int VERSION = 1;
+  /** The format version this code writes. */
+  public static final int VERSION = 2;
+
+  /** The oldest format version this code reads. */
+  static final int OLDEST_READABLE = 1;
 
   static final int HEADER_BYTES = 32;
   static final int FOOTER_BYTES = 32;
@@ -88,6 +93,9 @@ public final class SegmentFile {
   static final byte DOUBLE = 2;
   static final byte BOOL = 3;
   static final byte STRING = 4;
+
+  /** Dictionary layouts by their byte in the TOC (version 2). */
+  static final StringDictionary.Layout[] LAYOUTS = StringDictionary.Layout.values();
 
   private SegmentFile() {}
 
@@ -168,9 +176,10 @@ public final class SegmentFile {
       throw new SegmentFileException(file, "its header checksum does not match");
     }
     int version = b.getInt(8);
-    if (version != VERSION) {
+    if (version < OLDEST_READABLE || version > VERSION) {
       throw new SegmentFileException(
-          file, "format version " + version + ", this build reads " + VERSION);
+          file,
+          "format version " + version + ", this build reads " + OLDEST_READABLE + " to " + VERSION);
     }
     long id = b.getLong(16);
     if (id != expectedId) {
@@ -194,7 +203,7 @@ public final class SegmentFile {
       throw new SegmentFileException(file, "its table of contents checksum does not match");
     }
     MappedFile mapping = new MappedFile(file, mapped, footer, b.getInt(footer + 16));
-    Toc toc = new Toc(b, (int) tocOffset, tocLength);
+    Toc toc = new Toc(b, (int) tocOffset, tocLength, version);
     long minTs = toc.getLong();
     long maxTs = toc.getLong();
     PackedLongs timestamps = toc.packed();
@@ -231,11 +240,13 @@ public final class SegmentFile {
     private final ByteBuffer file;
     private final ByteBuffer toc;
     private final int dataEnd;
+    private final int version;
 
-    Toc(ByteBuffer file, int offset, int length) {
+    Toc(ByteBuffer file, int offset, int length, int version) {
       this.file = file;
       this.toc = file.slice(offset, length).order(ByteOrder.LITTLE_ENDIAN);
       this.dataEnd = offset;
+      this.version = version;
     }
 
     boolean done() {
@@ -273,12 +284,28 @@ public final class SegmentFile {
 
     /** The next block reference, as a little-endian view of the file. */
     ByteBuffer block() {
+      return block(0);
+    }
+
+    /**
+     * The next block reference, its view extended by up to {@code pad} bytes of the padding that
+     * follows it (every block and the TOC start 8-byte aligned).
+     */
+    private ByteBuffer block(int pad) {
       int offset = toc.getInt();
       int length = toc.getInt();
       if (length < 0 || offset < HEADER_BYTES || (offset & 7) != 0 || offset > dataEnd - length) {
         throw new IllegalArgumentException("block " + offset + "+" + length + " is out of bounds");
       }
-      return file.slice(offset, length).order(ByteOrder.LITTLE_ENDIAN);
+      int padded = Math.min(dataEnd - offset, (length + pad) & ~pad);
+      return file.slice(offset, padded).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Version 1: a block of int32 values, read as 32-bit packed longs. */
+    PackedLongs int32s() {
+      int length = toc.getInt(toc.position() + 4); // the reference's length, checked by block
+      ByteBuffer b = block(7);
+      return PackedLongs.of(0, 32, length >> 2, b.asLongBuffer());
     }
 
     ImmutableRoaringBitmap bitmap() {
@@ -294,11 +321,26 @@ public final class SegmentFile {
     }
 
     StringDictionary dictionary() {
-      return StringDictionary.of(block().asIntBuffer(), block());
+      if (version == 1) {
+        PackedLongs offsets = int32s();
+        return StringDictionary.of(
+            StringDictionary.Layout.PLAIN, offsets.size() - 1, 0, offsets, block());
+      }
+      int layout = toc.get();
+      if (layout < 0 || layout >= LAYOUTS.length) {
+        throw new IllegalArgumentException("unknown dictionary layout " + layout);
+      }
+      int size = toc.getInt();
+      int width = toc.getInt();
+      PackedLongs offsets = LAYOUTS[layout] == StringDictionary.Layout.PLAIN ? packed() : null;
+      return StringDictionary.of(LAYOUTS[layout], size, width, offsets, block());
     }
 
     BitmapList bitmapList() {
-      return BitmapList.of(block().asIntBuffer(), block());
+      if (version == 1) {
+        return BitmapList.ofVersion1(int32s(), block());
+      }
+      return BitmapList.of(packed(), block());
     }
 
     Column column(int rows) {

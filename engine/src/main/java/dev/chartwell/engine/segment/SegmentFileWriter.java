@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
-import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -128,12 +127,15 @@ final class SegmentFileWriter {
   }
 
   private void dictionary(StringDictionary d) throws IOException {
-    ints(d.offsets());
+    toc.putByte(d.layout().ordinal()).putInt(d.size()).putInt(d.width());
+    if (d.offsets() != null) {
+      packed(d.offsets());
+    }
     bytes(d.data());
   }
 
   private void bitmapList(BitmapList b) throws IOException {
-    ints(b.offsets());
+    packed(b.entries());
     bytes(b.data());
   }
 
@@ -164,15 +166,6 @@ final class SegmentFileWriter {
       chunk.putDouble(values.get(i));
     }
     position += 8L * values.capacity();
-  }
-
-  private void ints(IntBuffer values) throws IOException {
-    block(4L * values.capacity());
-    for (int i = 0; i < values.capacity(); i++) {
-      room(4);
-      chunk.putInt(values.get(i));
-    }
-    position += 4L * values.capacity();
   }
 
   /** Every byte of a buffer, from 0 to its capacity. */

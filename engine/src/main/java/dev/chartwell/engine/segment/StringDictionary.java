@@ -4,73 +4,155 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.IntBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * The sorted distinct strings of a segment column, as UTF-8 back to back in one buffer with an
- * offset per entry. Ids are positions in {@link String#compareTo} order, so a range of strings is a
- * range of ids and the first and last entries are the column's zone map.
+ * The sorted distinct strings of a segment column. Ids are positions in {@link String#compareTo}
+ * order, so a range of strings is a range of ids and the first and last entries are the column's
+ * zone map. Entries are compared as bytes, without decoding them.
+ *
+ * <p>Three layouts, chosen when the dictionary is built ({@link Layout}):
+ *
+ * <ul>
+ *   <li>{@code PLAIN}: UTF-8 entries back to back and a bit-packed offset per entry;
+ *   <li>{@code FIXED}: every entry has the same UTF-8 length, so no offsets are stored;
+ *   <li>{@code HEX}: every entry is lowercase hexadecimal of the same even length (trace and span
+ *       ids), stored as the bytes it spells, half its length. Lowercase hex digits sort as their
+ *       values do, so the bytes keep the strings' order.
+ * </ul>
  *
  * <p>The buffers are Java arrays for a segment built in memory, or views of a memory-mapped segment
- * file ({@link SegmentFile}); entries are compared as bytes, without decoding them.
+ * file ({@link SegmentFile}).
  */
 public final class StringDictionary {
+  /** How the entries are stored. */
+  enum Layout {
+    PLAIN,
+    FIXED,
+    HEX
+  }
+
   private static final VarHandle BIG_ENDIAN_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
+  private final Layout layout;
   private final ByteBuffer data; // big-endian, for prefix keys
-  private final IntBuffer offsets;
+  private final PackedLongs offsets; // PLAIN only: size + 1 entries
+  private final int width; // FIXED: bytes per entry; HEX: bytes per entry (half its characters)
   private final int size;
 
-  private StringDictionary(ByteBuffer data, IntBuffer offsets) {
-    this.data = data;
+  private StringDictionary(
+      Layout layout, ByteBuffer data, PackedLongs offsets, int width, int size) {
+    this.layout = layout;
+    this.data = data.order(ByteOrder.BIG_ENDIAN);
     this.offsets = offsets;
-    this.size = offsets.capacity() - 1;
+    this.width = width;
+    this.size = size;
   }
 
   /**
    * @param sortedDistinct distinct strings in {@link String#compareTo} order
-   * @return the dictionary
+   * @return the dictionary, in the smallest layout that holds them
    */
   public static StringDictionary of(List<String> sortedDistinct) {
-    byte[][] encoded = new byte[sortedDistinct.size()][];
+    int n = sortedDistinct.size();
+    if (n > 0 && isHex(sortedDistinct)) {
+      int w = sortedDistinct.get(0).length() / 2;
+      byte[] data = new byte[Math.multiplyExact(n, w)];
+      for (int i = 0; i < n; i++) {
+        String v = sortedDistinct.get(i);
+        for (int j = 0; j < w; j++) {
+          data[i * w + j] = (byte) (nibble(v.charAt(2 * j)) << 4 | nibble(v.charAt(2 * j + 1)));
+        }
+      }
+      return new StringDictionary(Layout.HEX, ByteBuffer.wrap(data), null, w, n);
+    }
+    byte[][] encoded = new byte[n][];
     long total = 0;
-    for (int i = 0; i < encoded.length; i++) {
+    boolean fixed = n > 0;
+    for (int i = 0; i < n; i++) {
       encoded[i] = sortedDistinct.get(i).getBytes(StandardCharsets.UTF_8);
       total += encoded[i].length;
+      fixed &= encoded[i].length == encoded[0].length;
     }
     if (total > Integer.MAX_VALUE) {
       throw new IllegalStateException("a dictionary larger than 2 GiB in one segment");
     }
     byte[] data = new byte[(int) total];
-    int[] offsets = new int[encoded.length + 1];
+    long[] offsets = new long[n + 1];
     int pos = 0;
-    for (int i = 0; i < encoded.length; i++) {
+    for (int i = 0; i < n; i++) {
       offsets[i] = pos;
       System.arraycopy(encoded[i], 0, data, pos, encoded[i].length);
       pos += encoded[i].length;
     }
-    offsets[encoded.length] = pos;
-    return new StringDictionary(ByteBuffer.wrap(data), IntBuffer.wrap(offsets));
+    offsets[n] = pos;
+    if (fixed) {
+      return new StringDictionary(Layout.FIXED, ByteBuffer.wrap(data), null, encoded[0].length, n);
+    }
+    return new StringDictionary(
+        Layout.PLAIN, ByteBuffer.wrap(data), PackedLongs.pack(offsets, n + 1), 0, n);
+  }
+
+  /** Whether every string is lowercase hexadecimal of one even, non-zero length. */
+  private static boolean isHex(List<String> strings) {
+    int length = strings.get(0).length();
+    if (length == 0 || (length & 1) != 0) {
+      return false;
+    }
+    for (String v : strings) {
+      if (v.length() != length) {
+        return false;
+      }
+      for (int i = 0; i < length; i++) {
+        if (nibble(v.charAt(i)) < 0) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** The value of a lowercase hex digit, or -1. */
+  private static int nibble(int c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
   }
 
   /**
    * Reads a dictionary back from its parts, as {@link SegmentFile} stores them.
    *
-   * @param offsets where each entry starts, and the end of the last
-   * @param data the UTF-8 bytes of every entry, back to back
+   * @param layout how the entries are stored
+   * @param size the number of entries
+   * @param width bytes per entry ({@code FIXED} and {@code HEX})
+   * @param offsets where each entry starts and the end of the last ({@code PLAIN}), else {@code
+   *     null}
+   * @param data the entries
    * @return the dictionary
-   * @throws IllegalArgumentException when the offsets do not describe the data
+   * @throws IllegalArgumentException when the parts do not fit together (checked from their sizes
+   *     alone: reading the data here would cost random reads per part when a restart opens hundreds
+   *     of files; the content is verified by its checksum before a query reads it)
    */
-  static StringDictionary of(IntBuffer offsets, ByteBuffer data) {
-    int n = offsets.capacity();
-    if (n < 1 || offsets.get(0) != 0 || offsets.get(n - 1) != data.capacity()) {
-      throw new IllegalArgumentException("dictionary offsets do not match its data");
+  static StringDictionary of(
+      Layout layout, int size, int width, PackedLongs offsets, ByteBuffer data) {
+    boolean ok =
+        switch (layout) {
+          case PLAIN -> offsets != null && offsets.size() == size + 1;
+          case FIXED, HEX ->
+              offsets == null
+                  && width >= 0
+                  && (long) size * width == data.capacity()
+                  && (layout == Layout.FIXED || width > 0);
+        };
+    if (!ok || size < 0) {
+      throw new IllegalArgumentException("dictionary parts do not describe its data");
     }
-    return new StringDictionary(data.order(ByteOrder.BIG_ENDIAN), offsets);
+    return new StringDictionary(layout, data, offsets, width, size);
   }
 
   /**
@@ -80,13 +162,32 @@ public final class StringDictionary {
     return size;
   }
 
+  /** Where an entry's stored bytes start. */
+  private int from(int id) {
+    return layout == Layout.PLAIN ? (int) offsets.get(id) : id * width;
+  }
+
+  /** An entry's stored bytes (half its UTF-8 length for {@code HEX}). */
+  private int stored(int id, int from) {
+    return layout == Layout.PLAIN ? (int) offsets.get(id + 1) - from : width;
+  }
+
   /**
    * @param id an id from 0 to {@code size() - 1}
    * @return the string
    */
   public String get(int id) {
-    int from = offsets.get(id);
-    int length = offsets.get(id + 1) - from;
+    int from = from(id);
+    int length = stored(id, from);
+    if (layout == Layout.HEX) {
+      byte[] chars = new byte[2 * length];
+      for (int i = 0; i < length; i++) {
+        int b = data.get(from + i);
+        chars[2 * i] = HEX_DIGITS[(b >> 4) & 15];
+        chars[2 * i + 1] = HEX_DIGITS[b & 15];
+      }
+      return new String(chars, StandardCharsets.ISO_8859_1);
+    }
     if (data.hasArray()) {
       return new String(data.array(), data.arrayOffset() + from, length, StandardCharsets.UTF_8);
     }
@@ -101,11 +202,19 @@ public final class StringDictionary {
    */
   public int indexOf(String value) {
     byte[] key = value.getBytes(StandardCharsets.UTF_8);
+    boolean binary = layout == Layout.HEX && key.length == 2 * width && isHex(List.of(value));
+    if (binary) {
+      byte[] packed = new byte[width];
+      for (int j = 0; j < width; j++) {
+        packed[j] = (byte) (nibble(key[2 * j]) << 4 | nibble(key[2 * j + 1]));
+      }
+      key = packed;
+    }
     int lo = 0;
     int hi = size - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      int c = compareTo(mid, key);
+      int c = binary || layout != Layout.HEX ? compareStored(mid, key) : compareChars(mid, key);
       if (c < 0) {
         lo = mid + 1;
       } else if (c > 0) {
@@ -117,10 +226,10 @@ public final class StringDictionary {
     return -(lo + 1);
   }
 
-  /** Compares an entry with the UTF-8 bytes of a string, in {@link String#compareTo} order. */
-  private int compareTo(int id, byte[] key) {
-    int from = offsets.get(id);
-    int length = offsets.get(id + 1) - from;
+  /** Compares an entry's stored bytes with a key in the same form, in string order. */
+  private int compareStored(int id, byte[] key) {
+    int from = from(id);
+    int length = stored(id, from);
     int n = Math.min(length, key.length);
     int i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -131,10 +240,43 @@ public final class StringDictionary {
     for (; i < n; i++) {
       byte a = data.get(from + i);
       if (a != key[i]) {
-        return utf16Rank(a & 0xFF) - utf16Rank(key[i] & 0xFF);
+        return rank(a & 0xFF) - rank(key[i] & 0xFF);
       }
     }
     return Integer.compare(length, key.length);
+  }
+
+  /** The order of a stored byte at the first difference: hex bytes as they are, UTF-8 ranked. */
+  private int rank(int b) {
+    return layout == Layout.HEX ? b : utf16Rank(b);
+  }
+
+  /** Compares a {@code HEX} entry with the UTF-8 bytes of any string, character by character. */
+  private int compareChars(int id, byte[] key) {
+    int length = 2 * width;
+    int n = Math.min(length, key.length);
+    for (int i = 0; i < n; i++) {
+      int a = charAt(id, i);
+      int b = key[i] & 0xFF;
+      if (a != b) {
+        return utf16Rank(a) - utf16Rank(b);
+      }
+    }
+    return Integer.compare(length, key.length);
+  }
+
+  /** Byte {@code i} of an entry's UTF-8 form. */
+  private int charAt(int id, int i) {
+    if (layout != Layout.HEX) {
+      return data.get(from(id) + i) & 0xFF;
+    }
+    int b = data.get(id * width + (i >> 1));
+    return HEX_DIGITS[(i & 1) == 0 ? (b >> 4) & 15 : b & 15];
+  }
+
+  /** An entry's UTF-8 length. */
+  private int utf8Length(int id) {
+    return layout == Layout.HEX ? 2 * width : stored(id, from(id));
   }
 
   /**
@@ -154,10 +296,14 @@ public final class StringDictionary {
    *     the other entry
    */
   public int compare(int id, StringDictionary other, int otherId) {
-    int from = offsets.get(id);
-    int length = offsets.get(id + 1) - from;
-    int otherFrom = other.offsets.get(otherId);
-    int otherLength = other.offsets.get(otherId + 1) - otherFrom;
+    if ((layout == Layout.HEX) != (other.layout == Layout.HEX)) {
+      return compareMixed(id, other, otherId);
+    }
+    // Both as UTF-8, or both as hex bytes (whose order is their strings' order).
+    int from = from(id);
+    int length = stored(id, from);
+    int otherFrom = other.from(otherId);
+    int otherLength = other.stored(otherId, otherFrom);
     int n = Math.min(length, otherLength);
     ByteBuffer a = data;
     ByteBuffer b = other.data;
@@ -171,10 +317,25 @@ public final class StringDictionary {
       byte x = a.get(from + i);
       byte y = b.get(otherFrom + i);
       if (x != y) {
-        return utf16Rank(x & 0xFF) - utf16Rank(y & 0xFF);
+        return rank(x & 0xFF) - rank(y & 0xFF);
       }
     }
     return Integer.compare(length, otherLength); // a proper prefix sorts first
+  }
+
+  /** One dictionary stores hex bytes, the other UTF-8: compare their UTF-8 forms byte by byte. */
+  private int compareMixed(int id, StringDictionary other, int otherId) {
+    int length = utf8Length(id);
+    int otherLength = other.utf8Length(otherId);
+    int n = Math.min(length, otherLength);
+    for (int i = 0; i < n; i++) {
+      int x = charAt(id, i);
+      int y = other.charAt(otherId, i);
+      if (x != y) {
+        return utf16Rank(x) - utf16Rank(y);
+      }
+    }
+    return Integer.compare(length, otherLength);
   }
 
   /**
@@ -187,8 +348,11 @@ public final class StringDictionary {
    * @return its prefix key
    */
   public long prefix(int id) {
-    int from = offsets.get(id);
-    int n = offsets.get(id + 1) - from;
+    if (layout == Layout.HEX) {
+      return hexPrefix(id);
+    }
+    int from = from(id);
+    int n = stored(id, from);
     long key;
     if (n >= 8) {
       key = data.getLong(from);
@@ -208,6 +372,29 @@ public final class StringDictionary {
     return ranked;
   }
 
+  /** The first 8 hex digits of a {@code HEX} entry as ASCII (their own ranks). */
+  private long hexPrefix(int id) {
+    int from = id * width;
+    if (width >= 4) {
+      // The 8 nibbles of 4 bytes spread into 8 bytes, high nibble first, then each 0-15 turned into
+      // its ASCII digit all at once: '0' + n, plus 39 more ('a' - '0' - 10) where n > 9.
+      long x = data.getInt(from) & 0xFFFFFFFFL;
+      x = (x | (x << 16)) & 0x0000FFFF0000FFFFL;
+      x = (x | (x << 8)) & 0x00FF00FF00FF00FFL;
+      x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0FL;
+      long letters = ((x + 0x0606060606060606L) >>> 4) & 0x0101010101010101L;
+      return x + 0x3030303030303030L + letters * 39;
+    }
+    int digits = Math.min(8, 2 * width);
+    long key = 0;
+    for (int i = 0; i < digits; i++) {
+      int b = data.get(from + (i >> 1));
+      int nibble = (i & 1) == 0 ? (b >> 4) & 15 : b & 15;
+      key |= (long) HEX_DIGITS[nibble] << (56 - 8 * i);
+    }
+    return key;
+  }
+
   /** A byte's rank at the first difference: lead bytes EE and EF move after F0-F4. */
   private static int utf16Rank(int b) {
     if (b < 0xEE) {
@@ -217,16 +404,30 @@ public final class StringDictionary {
   }
 
   /**
-   * @return the UTF-8 bytes of every entry (read with absolute gets)
+   * @return how the entries are stored
+   */
+  Layout layout() {
+    return layout;
+  }
+
+  /**
+   * @return bytes per entry ({@code FIXED}, {@code HEX}), 0 for {@code PLAIN}
+   */
+  int width() {
+    return width;
+  }
+
+  /**
+   * @return the stored entries (read with absolute gets)
    */
   ByteBuffer data() {
     return data;
   }
 
   /**
-   * @return where each entry starts, and the end of the last
+   * @return where each entry starts, and the end of the last ({@code PLAIN}), else {@code null}
    */
-  IntBuffer offsets() {
+  PackedLongs offsets() {
     return offsets;
   }
 
@@ -234,6 +435,6 @@ public final class StringDictionary {
    * @return bytes of the entries and their offsets
    */
   public long bytes() {
-    return 32L + data.capacity() + 4L * offsets.capacity();
+    return 32L + data.capacity() + (offsets == null ? 0 : offsets.bytes());
   }
 }

@@ -31,14 +31,16 @@ class BitmapListProperties {
   }
 
   @Test
-  void singleRowsCostFiveBytesEach() {
+  void aSingleRowCostsOnlyItsPackedEntry() {
     List<MutableRoaringBitmap> single = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
       single.add(MutableRoaringBitmap.bitmapOf(i * 250));
     }
-    long bytes = BitmapList.of(single).bytes();
-    // 5 bytes of data and a 4-byte offset per bitmap, plus the fixed object cost.
-    assertEquals(9 * 1000 + 4 + 48, bytes);
+    BitmapList list = BitmapList.of(single);
+    // Rows up to 249,750 take 18 bits, and the tag one more: no data at all.
+    assertEquals(0, list.data().capacity());
+    assertEquals(19, list.entries().bits());
+    assertEquals(single.get(999), list.get(999).toMutableRoaringBitmap());
   }
 
   static Gen<List<MutableRoaringBitmap>> bitmapLists() {
@@ -57,7 +59,10 @@ class BitmapListProperties {
     Gen<MutableRoaringBitmap> spread =
         Gens.listOf(Gens.ints(0, 300_000), 8, 3000)
             .map(rows -> MutableRoaringBitmap.bitmapOf(rows.stream().mapToInt(r -> r).toArray()));
-    return Gens.listOf(Gens.oneOf(small, small, runs, spread), 1, 40)
+    Gen<MutableRoaringBitmap> one =
+        Gens.ints(0, Integer.MAX_VALUE).map(row -> MutableRoaringBitmap.bitmapOf(row));
+    Gen<MutableRoaringBitmap> empty = Gens.of(0).map(x -> new MutableRoaringBitmap());
+    return Gens.listOf(Gens.oneOf(small, small, one, runs, spread, empty), 1, 40)
         .describedAs(BitmapListProperties::describe);
   }
 

@@ -29,7 +29,14 @@ class SegmentFileTest {
 
   /** One row of the random segments: every column type, each value sometimes absent. */
   record Row(
-      long ts, String level, Long status, Long big, Double duration, Boolean ok, String body) {}
+      long ts,
+      String level,
+      Long status,
+      Long big,
+      Double duration,
+      Boolean ok,
+      String body,
+      String trace) {}
 
   @Test
   void everyColumnTypeReadsBackExactlyFromTheMappedFile() {
@@ -53,6 +60,44 @@ class SegmentFileTest {
       Files.delete(file);
     } catch (IOException e) {
       throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * Opening reads the header, the TOC and the footer and nothing of the column data of columns that
+   * every row has: a restart of hundreds of cold files must not pay random reads per column (it
+   * did, checking the first and last offsets of every dictionary and bitmap list: 12.3 s instead of
+   * 3.9 s to open 100M events with a cold page cache). With the whole data area zeroed, the file
+   * still opens, and the checksum finds the damage before any query reads it. (Presence bitmaps of
+   * sparse columns and boolean columns are still parsed at open: one read each.)
+   */
+  @Test
+  void openingReadsNothingOfTheColumnData() throws IOException {
+    SegmentBuilder builder = new SegmentBuilder(1);
+    builder.addColumn("level", ColumnType.STRING);
+    builder.addColumn("trace", ColumnType.STRING);
+    builder.addColumn("status", ColumnType.LONG);
+    builder.addColumn("duration", ColumnType.DOUBLE);
+    builder.addColumn("Body", ColumnType.STRING);
+    for (int i = 0; i < 100; i++) {
+      builder.append(
+          i,
+          new Object[] {"l" + i % 3, String.format("%08x", i), 200L + i % 4, i / 3.0, "GET /" + i});
+    }
+    Path file = dir.resolve("zeroed.seg");
+    write(builder.build(4, "Body"), file);
+    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+    int tocOffset = (int) b.getLong(b.capacity() - SegmentFile.FOOTER_BYTES);
+    for (int i = SegmentFile.HEADER_BYTES; i < tocOffset; i++) {
+      b.put(i, (byte) 0);
+    }
+    Files.write(file, b.array());
+    Segment opened = SegmentFile.open(file, 4);
+    try {
+      assertEquals(100, opened.rows());
+      assertNotNull(opened.verify(), "the checksum finds the zeroed data");
+    } finally {
+      opened.release();
     }
   }
 
@@ -165,19 +210,21 @@ class SegmentFileTest {
     b.addColumn("duration", ColumnType.DOUBLE);
     b.addColumn("ok", ColumnType.BOOL);
     b.addColumn("Body", ColumnType.STRING);
+    b.addColumn("trace", ColumnType.STRING);
     for (Row r : rows) {
       b.append(
-          r.ts(), new Object[] {r.level(), r.status(), r.big(), r.duration(), r.ok(), r.body()});
+          r.ts(),
+          new Object[] {r.level(), r.status(), r.big(), r.duration(), r.ok(), r.body(), r.trace()});
     }
     return b.build(id, "Body");
   }
 
   private static List<Row> sample() {
     return List.of(
-        new Row(30, "error", 500L, 1L << 40, 1.5, false, "Timeout after 30s"),
-        new Row(10, "info", 200L, -7L, 0.25, true, "GET /users ok"),
-        new Row(20, null, 200L, null, null, null, "GET /users/42 ok é"),
-        new Row(10, "info", null, 3L, -3.0, true, null));
+        new Row(30, "error", 500L, 1L << 40, 1.5, false, "Timeout after 30s", "0af7651916cd43dd"),
+        new Row(10, "info", 200L, -7L, 0.25, true, "GET /users ok", "b7ad6b7169203331"),
+        new Row(20, null, 200L, null, null, null, "GET /users/42 ok é", null),
+        new Row(10, "info", null, 3L, -3.0, true, null, "0af7651916cd43dd"));
   }
 
   static Gen<List<Row>> rows() {
@@ -195,15 +242,31 @@ class SegmentFileTest {
             Gens.oneOf(
                 Gens.of("GET /a 200", "Timeout: x", "é-42 ok", ""),
                 Gens.strings("aB1 -/é.", 0, 12)));
+    // Lowercase hex of one length is stored as bytes; an uppercase or shorter id keeps the
+    // column in a UTF-8 layout.
+    Gen<String> trace =
+        maybe(
+            Generate.frequency(
+                Pair.of(20, Gens.strings("0123456789abcdef", 8, 8)),
+                Pair.of(1, Gens.of("ABCDEF01", "abc", "0123456789abcdef0"))));
     Gen<Row> row =
         Gens.longs(0, 1000)
             .zip(levels, status, big, (ts, l, s, g) -> new Object[] {ts, l, s, g})
+            .zip(duration, ok, body, (a, d, o, t) -> new Object[] {a, d, o, t})
             .zip(
-                duration,
-                ok,
-                body,
-                (a, d, o, t) ->
-                    new Row((Long) a[0], (String) a[1], (Long) a[2], (Long) a[3], d, o, t));
+                trace,
+                (x, tr) -> {
+                  Object[] a = (Object[]) x[0];
+                  return new Row(
+                      (Long) a[0],
+                      (String) a[1],
+                      (Long) a[2],
+                      (Long) a[3],
+                      (Double) x[1],
+                      (Boolean) x[2],
+                      (String) x[3],
+                      tr);
+                });
     return Gens.listOf(row, 0, 80);
   }
 

@@ -5,6 +5,7 @@ import static org.quicktheories.QuickTheory.qt;
 
 import dev.chartwell.testing.Gens;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,12 @@ class StringDictionaryProperties {
     List<String> b = new ArrayList<>(right);
     StringDictionary da = StringDictionary.of(a);
     StringDictionary db = StringDictionary.of(b);
+    for (String v : b) {
+      assertEquals(
+          Collections.binarySearch(a, v), da.indexOf(v), () -> "'" + v + "' in " + escape(a));
+    }
     for (int i = 0; i < a.size(); i++) {
+      assertEquals(a.get(i), da.get(i));
       assertEquals(i, da.indexOf(a.get(i)));
       for (int j = 0; j < b.size(); j++) {
         assertEquals(
@@ -47,6 +53,20 @@ class StringDictionaryProperties {
     }
   }
 
+  @Test
+  void theLayoutFollowsTheContent() {
+    StringDictionary hex = StringDictionary.of(List.of("00ff", "0a1b", "ffff"));
+    assertEquals(StringDictionary.Layout.HEX, hex.layout());
+    assertEquals(6, hex.data().capacity());
+    assertEquals("0a1b", hex.get(1));
+    assertEquals(
+        StringDictionary.Layout.FIXED, StringDictionary.of(List.of("0A1B", "ffff")).layout());
+    assertEquals(StringDictionary.Layout.FIXED, StringDictionary.of(List.of("abc")).layout());
+    assertEquals(StringDictionary.Layout.PLAIN, StringDictionary.of(List.of("a", "bc")).layout());
+    assertEquals(StringDictionary.Layout.PLAIN, StringDictionary.of(List.of()).layout());
+    assertEquals(StringDictionary.Layout.FIXED, StringDictionary.of(List.of("")).layout());
+  }
+
   /**
    * Strings (some longer than a prefix key) mixing ASCII, two- and three-byte characters (including
    * U+E000-U+FFFF, which UTF-16 sorts after supplementary characters) and supplementary characters.
@@ -61,9 +81,20 @@ class StringDictionaryProperties {
             Gens.strings('\ufffd', '\uffff', 1, 1),
             Gens.ints(0x10000, 0x10ffff).map(cp -> new String(Character.toChars(cp))));
     Gen<String> strings = Gens.listOf(chars, 0, 11).map(parts -> String.join("", parts));
-    return Gens.listOf(strings, 0, 12)
-        .map(TreeSet::new)
-        .describedAs(set -> escape(new ArrayList<>(set)));
+    // Sets of lowercase hex ids of one length take the hex layout, of other equal-length strings
+    // the fixed one; the hex digits and their neighbours ('/', ':', '`', 'g') test the order.
+    Gen<String> hex4 = Gens.strings("0123456789abcdef", 4, 4);
+    Gen<String> hex18 = Gens.strings("0123456789abcdef", 18, 18);
+    Gen<String> nearHex = Gens.strings("09af/:`gA", 0, 6);
+    Gen<TreeSet<String>> sets =
+        Gens.oneOf(
+                Gens.listOf(strings, 0, 12),
+                Gens.listOf(hex4, 1, 12),
+                Gens.listOf(hex18, 1, 12),
+                Gens.listOf(Gens.oneOf(hex4, nearHex), 0, 12),
+                Gens.listOf(Gens.strings("ab\u00e9", 3, 3), 1, 8))
+            .map(TreeSet::new);
+    return sets.describedAs(set -> escape(new ArrayList<>(set)));
   }
 
   private static String escape(List<String> strings) {
