@@ -14,7 +14,13 @@ import dev.chartwell.otlp.RandomRequests;
 import dev.chartwell.otlp.Signal;
 import dev.chartwell.server.http.ApiException;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.opentelemetry.proto.logs.v1.ResourceLogs;
+import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import io.opentelemetry.proto.resource.v1.Resource;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.Base64;
@@ -109,6 +115,33 @@ class OtlpJsonProperties {
           assertEquals(
               "the body is not an OTLP/JSON ExportLogsServiceRequest: " + message, e.getMessage());
         });
+  }
+
+  @Test
+  void envelopesOfEverySizeReadBack() throws Exception {
+    // Resources and scopes are written in place with a padded length: sizes that need one to
+    // four bytes of length, and an empty one, read back as the same request.
+    for (int size : new int[] {0, 100, 20_000, 3_000_000}) {
+      var attribute =
+          KeyValue.newBuilder()
+              .setKey("big")
+              .setValue(AnyValue.newBuilder().setStringValue("v".repeat(size)));
+      ExportLogsServiceRequest m =
+          ExportLogsServiceRequest.newBuilder()
+              .addResourceLogs(
+                  ResourceLogs.newBuilder()
+                      .setResource(Resource.newBuilder().addAttributes(attribute))
+                      .addScopeLogs(
+                          ScopeLogs.newBuilder()
+                              .setScope(InstrumentationScope.newBuilder().addAttributes(attribute))
+                              .addLogRecords(LogRecord.newBuilder().setTimeUnixNano(size + 1))))
+              .addResourceLogs(ResourceLogs.getDefaultInstance())
+              .build();
+      byte[] protobuf =
+          OtlpJson.toProtobuf(
+              write(m, false).getBytes(), ExportLogsServiceRequest.getDescriptor(), 1 << 30);
+      assertEquals(m, ExportLogsServiceRequest.parseFrom(protobuf), "size " + size);
+    }
   }
 
   @Test
