@@ -22,8 +22,9 @@ import java.util.function.Predicate;
  *
  * <p>When the head reaches the segment size it is handed to the sealing thread, which builds the
  * time-sorted {@link Segment}, has the storage write and publish it, and then lists it; meanwhile
- * queries see the handed-over rows through that same build. A source with more than {@link
- * #MAX_PENDING_SEALS} heads waiting makes its appenders wait, so memory stays bounded.
+ * queries see the handed-over rows through that same build. While more than {@link
+ * #MAX_PENDING_SEALS} heads wait to be sealed, appends wait before they take any event, so that
+ * memory stays bounded when sealing falls behind ingestion (back-pressure, not collapse).
  *
  * <p>{@link #snapshot()} gives a query a consistent view: every event acknowledged before the call
  * and none half-written, with a reference on each mapped segment until the snapshot is closed. The
@@ -58,6 +59,8 @@ public final class Source {
   private long evictedRows; // guarded by lock
   private volatile long headBytes;
   private volatile long sealedBytes;
+  private long throttledAppends; // guarded by lock
+  private long throttledNanos; // guarded by lock
 
   /** Orders the publications of the source's state (seals, drops) with each other. */
   private final Object commitLock = new Object();
@@ -229,12 +232,8 @@ public final class Source {
     List<AppendResult.Rejection> rejections = new ArrayList<>();
     List<PendingSeal> handedOver = new ArrayList<>();
     long position;
-    boolean wait;
     synchronized (lock) {
-      if (closed) {
-        throw new WritesRefusedException("source " + id + " is dropped or its engine is closed");
-      }
-      storage.checkWritable();
+      awaitBacklogLocked();
       List<Accepted> accepted = new ArrayList<>(events.size());
       for (int i = 0; i < events.size(); i++) {
         try {
@@ -263,13 +262,41 @@ public final class Source {
         }
       }
       headBytes = head.bytes() + pendingBytes();
-      wait = sealing.size() > MAX_PENDING_SEALS;
     }
     storage.awaitDurable(position);
-    if (wait) {
-      awaitSealsBelow(MAX_PENDING_SEALS + 1);
-    }
     return new AppendResult(events.size() - rejections.size(), rejections);
+  }
+
+  /**
+   * Back-pressure: while more than {@link #MAX_PENDING_SEALS} heads wait for the sealing thread, no
+   * append goes on (waiting releases the lock, so sealing and queries go on). Then checks that the
+   * source takes writes at all.
+   */
+  private void awaitBacklogLocked() {
+    boolean waited = false;
+    while (true) {
+      if (closed) {
+        throw new WritesRefusedException("source " + id + " is dropped or its engine is closed");
+      }
+      storage.checkWritable();
+      if (sealing.size() <= MAX_PENDING_SEALS) {
+        break;
+      }
+      if (!waited) {
+        waited = true;
+        throttledAppends++;
+      }
+      long start = System.nanoTime();
+      try {
+        lock.wait();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new WritesRefusedException(
+            "interrupted while waiting for source " + id + " to seal its backlog");
+      } finally {
+        throttledNanos += System.nanoTime() - start;
+      }
+    }
   }
 
   /** Seals the head now (if it has rows) and waits until every head handed over is sealed. */
@@ -572,6 +599,7 @@ public final class Source {
       for (PendingSeal p : sealing) {
         p.cancel();
       }
+      lock.notifyAll();
     }
     sealer.shutdown();
     for (PendingSeal p : sealing) {
@@ -664,6 +692,9 @@ public final class Source {
       throw e;
     } finally {
       p.finish();
+      synchronized (lock) {
+        lock.notifyAll(); // appenders held back by the backlog look again
+      }
     }
   }
 
