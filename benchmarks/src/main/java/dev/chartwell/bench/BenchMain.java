@@ -15,8 +15,9 @@ import java.util.Map;
 /**
  * {@code java -jar chartwell-bench.jar}: {@code generate} writes the bench-logs data set as NDJSON,
  * {@code load} sends such a file to a running server, {@code query} times Q1-Q6 over HTTP, {@code
- * sidebyside} compares Chartwell with a local ClickHouse in one run; any other arguments go to JMH
- * (for example {@code QueryBenchmark -p rows=10000000}).
+ * sidebyside} compares Chartwell with a local ClickHouse in one run; {@code otlp} measures
+ * OTLP/HTTP ingestion of a running server; any other arguments go to JMH (for example {@code
+ * QueryBenchmark -p rows=10000000}).
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -36,6 +37,7 @@ public final class BenchMain {
           System.exit(1); // the answers differ: the figures must not be trusted
         }
       }
+      case "otlp" -> OtlpLoad.run(flags(args));
       default -> org.openjdk.jmh.Main.main(args);
     }
   }

@@ -25,6 +25,7 @@ import dev.chartwell.server.management.OrganizationRoutes;
 import dev.chartwell.server.management.ServiceRoutes;
 import dev.chartwell.server.management.Services;
 import dev.chartwell.server.management.SingleMachineRoutes;
+import dev.chartwell.server.otlp.OtlpRoutes;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
 import java.io.IOException;
@@ -34,6 +35,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * A running Chartwell server: the data directory, the durable stores and the HTTP front, wired
@@ -55,6 +57,7 @@ public final class ChartwellServer implements AutoCloseable {
   private final Alerts alerts;
   private final Engine engine;
   private final ApiServer api;
+  private final ApiServer otlp; // null without --otlp-port
   private final List<String> banner;
 
   private ChartwellServer(
@@ -66,6 +69,7 @@ public final class ChartwellServer implements AutoCloseable {
       Alerts alerts,
       Engine engine,
       ApiServer api,
+      ApiServer otlp,
       List<String> banner) {
     this.dataDirectory = dataDirectory;
     this.accounts = accounts;
@@ -75,6 +79,7 @@ public final class ChartwellServer implements AutoCloseable {
     this.alerts = alerts;
     this.engine = engine;
     this.api = api;
+    this.otlp = otlp;
     this.banner = banner;
   }
 
@@ -104,20 +109,25 @@ public final class ChartwellServer implements AutoCloseable {
   public static ChartwellServer start(ServerConfig config, PrintStream log, Clock alertClock)
       throws IOException {
     Json json = new Json();
-    // The port first: a server that cannot listen must not touch the data directory.
+    // The ports first: a server that cannot listen must not touch the data directory.
     ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log);
+    ApiServer otlp = null;
     DataDirectory dir;
     try {
+      if (config.otlpPort().isPresent()) {
+        otlp =
+            ApiServer.bind(config.host(), config.otlpPort().getAsInt(), config.http(), json, log);
+      }
       dir = DataDirectory.open(config.dataDir());
     } catch (IOException | RuntimeException e) {
-      api.stop(1);
+      stop(api, otlp);
       throw e;
     }
     RecoveryReport recovery;
     try {
       recovery = RecoveryReport.begin(dir.root());
     } catch (IOException | RuntimeException e) {
-      api.stop(1);
+      stop(api, otlp);
       dir.close();
       throw e;
     }
@@ -132,7 +142,7 @@ public final class ChartwellServer implements AutoCloseable {
       engine = engine(config, log);
     } catch (RuntimeException e) {
       recovery.close();
-      api.stop(1);
+      stop(api, otlp);
       dir.close();
       throw e;
     }
@@ -217,8 +227,17 @@ public final class ChartwellServer implements AutoCloseable {
           json,
           config.maxRequestBytes(),
           config.maxIngestBytes());
+      OtlpRoutes otlpRoutes =
+          new OtlpRoutes(services, catalog, json.mapper(), config.maxIngestBytes());
+      otlpRoutes.register(router);
 
       api.start(router);
+      if (otlp != null) {
+        Router otlpOnly = new Router();
+        otlpOnly.add(router.route("GET", "/health").route());
+        otlpRoutes.register(otlpOnly);
+        otlp.start(otlpOnly);
+      }
       if (alertClock == null) {
         alerts.start();
       }
@@ -226,6 +245,9 @@ public final class ChartwellServer implements AutoCloseable {
       List<String> banner = new ArrayList<>();
       String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
       banner.add("Chartwell listening on http://" + host + ":" + api.port());
+      if (otlp != null) {
+        banner.add("OTLP/HTTP listening on http://" + host + ":" + otlp.port());
+      }
       banner.add("organization id: " + boot.organization().id());
       banner.add("admin key id: " + boot.keyId());
       boot.generatedSecret()
@@ -247,13 +269,22 @@ public final class ChartwellServer implements AutoCloseable {
       }
       recovery.line().ifPresent(banner::add);
       return new ChartwellServer(
-          dir, accounts, services, catalog, resources, alerts, engine, api, List.copyOf(banner));
+          dir,
+          accounts,
+          services,
+          catalog,
+          resources,
+          alerts,
+          engine,
+          api,
+          otlp,
+          List.copyOf(banner));
     } catch (IOException | RuntimeException e) {
       recovery.close();
       if (boot != null) {
         accounts.undoGeneratedKey(boot);
       }
-      api.stop(1);
+      stop(api, otlp);
       if (alerts != null) {
         alerts.close();
       }
@@ -272,6 +303,13 @@ public final class ChartwellServer implements AutoCloseable {
       }
       dir.close();
       throw e;
+    }
+  }
+
+  private static void stop(ApiServer api, ApiServer otlp) {
+    api.stop(1);
+    if (otlp != null) {
+      otlp.stop(1);
     }
   }
 
@@ -305,6 +343,13 @@ public final class ChartwellServer implements AutoCloseable {
   }
 
   /**
+   * @return the bound OTLP/HTTP port, when {@code --otlp-port} was given
+   */
+  public OptionalInt otlpPort() {
+    return otlp == null ? OptionalInt.empty() : OptionalInt.of(otlp.port());
+  }
+
+  /**
    * @return how many chart queries run now, and how many completed, were stopped or refused
    */
   public QueryCounters queryCounters() {
@@ -328,7 +373,19 @@ public final class ChartwellServer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     try {
+      // Both ports stop at once, so that the whole stop still takes at most 10 seconds.
+      Thread otlpStop = otlp == null ? null : new Thread(() -> otlp.stop(10), "otlp-stop");
+      if (otlpStop != null) {
+        otlpStop.start();
+      }
       api.stop(10);
+      if (otlpStop != null) {
+        try {
+          otlpStop.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
     } finally {
       try {
         alerts.close();

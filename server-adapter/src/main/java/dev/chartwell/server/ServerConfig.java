@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -38,6 +39,7 @@ import java.util.regex.Pattern;
  * @param maxDiskBytes the most bytes of event files before the oldest are dropped, if limited
  * @param http the HTTP front's timeouts and limits
  * @param alerts how alert notifications are delivered
+ * @param otlpPort a second TCP port serving only OTLP/HTTP, if any ({@code 0}: any free port)
  */
 public record ServerConfig(
     String host,
@@ -58,7 +60,8 @@ public record ServerConfig(
     Optional<Duration> retention,
     OptionalLong maxDiskBytes,
     ApiServer.Options http,
-    AlertOptions alerts) {
+    AlertOptions alerts,
+    OptionalInt otlpPort) {
 
   /** The default of {@code --max-memory}: half of the heap. */
   static long defaultMaxMemory() {
@@ -98,6 +101,8 @@ public record ServerConfig(
       List.of(
           new Flag("host", "ADDRESS", "127.0.0.1", "bind address (0.0.0.0 to expose)"),
           new Flag("port", "PORT", "8080", "TCP port for both APIs (0 = any free port)"),
+          new Flag(
+              "otlp-port", "PORT", "off", "a second port serving only OTLP/HTTP (usually 4318)"),
           new Flag("data-dir", "DIR", "./chartwell-data", "directory of all durable state"),
           new Flag("org-id", "UUID", "generated once", "organization of the bootstrap key"),
           new Flag("api-key", "KEYID:SECRET", "generated once", "ensure this admin key exists"),
@@ -198,9 +203,10 @@ public record ServerConfig(
       }
     }
     Values v = new Values(given, env);
+    int port = v.intValue("port", 8080, 0, 65535);
     return new ServerConfig(
         v.host(),
-        v.intValue("port", 8080, 0, 65535),
+        port,
         Path.of(v.raw("data-dir").orElse("./chartwell-data")),
         v.orgId(),
         v.apiKey(),
@@ -228,7 +234,8 @@ public record ServerConfig(
             v.intValue("webhook-attempts", AlertOptions.DEFAULTS.webhookAttempts(), 1, 10),
             v.duration("webhook-retry-delay", AlertOptions.DEFAULTS.retryDelay()),
             v.bool("webhook-deny-private", false),
-            v.frontendUrl()));
+            v.frontendUrl()),
+        v.otlpPort(port));
   }
 
   /**
@@ -433,6 +440,19 @@ public record ServerConfig(
           value.get(),
           "must be a positive whole number of minutes, hours, days or weeks with its unit m, h, d"
               + " or w (for example 30d), or off");
+    }
+
+    OptionalInt otlpPort(int port) throws ConfigException {
+      Optional<String> value = raw("otlp-port");
+      if (value.isEmpty() || value.get().trim().equalsIgnoreCase("off")) {
+        return OptionalInt.empty();
+      }
+      int otlp = intValue("otlp-port", 0, 0, 65535);
+      if (otlp != 0 && otlp == port) {
+        throw bad(
+            "otlp-port", value.get(), "must differ from the port of both APIs (" + port + ")");
+      }
+      return OptionalInt.of(otlp);
     }
 
     OptionalLong maxDisk() throws ConfigException {

@@ -43,6 +43,21 @@ class ServerConfigTest {
   }
 
   @Test
+  void otlpPort() throws Exception {
+    assertEquals(java.util.OptionalInt.empty(), parse(Map.of()).otlpPort());
+    assertEquals(java.util.OptionalInt.empty(), parse(Map.of(), "--otlp-port", "off").otlpPort());
+    assertEquals(java.util.OptionalInt.of(4318), parse(Map.of(), "--otlp-port", "4318").otlpPort());
+    assertEquals(java.util.OptionalInt.of(0), parse(Map.of("CHARTWELL_OTLP_PORT", "0")).otlpPort());
+    assertEquals(
+        "--otlp-port: must differ from the port of both APIs (9000), got '9000'",
+        error(Map.of(), "--port", "9000", "--otlp-port", "9000"));
+    assertEquals(
+        "--otlp-port: must be an integer from 0 to 65535, got 'grpc'",
+        error(Map.of(), "--otlp-port", "grpc"));
+    assertTrue(ServerConfig.usage().contains("CHARTWELL_OTLP_PORT"));
+  }
+
+  @Test
   void storageFlags() throws Exception {
     ServerConfig d = parse(Map.of());
     assertEquals(dev.chartwell.engine.storage.FsyncPolicy.REQUEST, d.fsync());

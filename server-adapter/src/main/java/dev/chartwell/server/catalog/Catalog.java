@@ -346,7 +346,73 @@ public final class Catalog implements AutoCloseable {
     return v;
   }
 
+  /**
+   * @param warehouse a warehouse
+   * @param database a database name
+   * @param table a table name
+   * @return the source that reads that table (the oldest, when several do), if any, in the Cloud
+   *     API's shape
+   */
+  public Optional<ObjectNode> sourceReading(String warehouse, String database, String table) {
+    return tables
+        .find(warehouse, database, table)
+        .flatMap(this::readerOf)
+        .map(s -> sourceView(s, SourceApi.CLOUD));
+  }
+
   // ------------------------------------------------------------------ tables
+
+  /**
+   * A table to create if the warehouse does not have it.
+   *
+   * @param name the table name
+   * @param kind the source kind it is made for ({@code log}, {@code trace}, {@code metric})
+   * @param definition its definition, as a {@code PUT /api/v2/tables/...} body
+   */
+  public record NewTable(String name, String kind, ObjectNode definition) {}
+
+  /**
+   * Creates the tables of a database the warehouse does not have yet, and, when the first of them
+   * is created now, a source that reads it: what a first write of a kind of data sets up. Tables
+   * that exist are left as they are, whatever their definition.
+   *
+   * @param warehouse the warehouse
+   * @param database the database of the tables
+   * @param newTables the tables, the one the source reads first
+   * @param source the source to create with the first table
+   * @return the source, when it was created now
+   */
+  public synchronized Optional<ObjectNode> provision(
+      String warehouse, String database, List<NewTable> newTables, JsonNode source) {
+    boolean firstCreated = false;
+    for (int i = 0; i < newTables.size(); i++) {
+      NewTable n = newTables.get(i);
+      if (tables.find(warehouse, database, n.name()).isPresent()) {
+        continue;
+      }
+      Problems p = new Problems();
+      TableRules.DECLARE.checkBody(n.definition(), p);
+      ObjectNode t = blankTable(warehouse, database, n.name(), n.kind());
+      n.definition().fields().forEachRemaining(f -> t.set(f.getKey(), f.getValue()));
+      TableRules.checkColumns(t, p);
+      p.throwIfAny();
+      createTable(t);
+      firstCreated |= i == 0;
+    }
+    return firstCreated ? Optional.of(createSource(warehouse, source)) : Optional.empty();
+  }
+
+  /**
+   * @param warehouse a warehouse
+   * @param database a database name
+   * @param table a table name
+   * @return the engine source holding the table's events, if the warehouse has the table
+   */
+  public Optional<Source> engineTable(String warehouse, String database, String table) {
+    return tables
+        .find(warehouse, database, table)
+        .flatMap(t -> engine.source(t.get("id").asText()));
+  }
 
   /**
    * @param warehouse a warehouse

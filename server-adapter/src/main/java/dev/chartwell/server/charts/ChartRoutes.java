@@ -7,8 +7,6 @@ import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.query.QueryAbortedException;
 import dev.chartwell.engine.source.AppendResult;
 import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.source.WritesRefusedException;
-import dev.chartwell.engine.storage.StorageFailedException;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.MetricTables;
 import dev.chartwell.server.catalog.SourceApi;
@@ -36,8 +34,6 @@ import java.util.Set;
  * and back, nothing more.
  */
 public final class ChartRoutes {
-  /** What ingestion refused for memory tells the client to wait before sending again. */
-  static final int RETRY_AFTER_SECONDS = 5;
 
   /**
    * What ingestion reads ({@link EventReader}): NDJSON (one object per line; {@code
@@ -92,7 +88,12 @@ public final class ChartRoutes {
             services
                 .byToken(token)
                 .map(ServicePrincipal::new)
-                .orElseThrow(() -> new ApiException(ErrorCode.UNAUTHORIZED, "invalid token")));
+                .orElseThrow(
+                    () ->
+                        new ApiException(
+                            ErrorCode.UNAUTHORIZED,
+                            "invalid token",
+                            Map.of("WWW-Authenticate", "Bearer realm=\"chartwell\""))));
   }
 
   private static Response ingest(Request req, Catalog catalog, ObjectMapper mapper)
@@ -139,16 +140,8 @@ public final class ChartRoutes {
           AppendResult r;
           try {
             r = source.appendBatch(batch);
-          } catch (WritesRefusedException e) {
-            throw new ApiException(
-                ErrorCode.SERVICE_UNAVAILABLE,
-                partly(e.getMessage(), reader, lines.get(0)),
-                Map.of("Retry-After", String.valueOf(RETRY_AFTER_SECONDS)));
-          } catch (StorageFailedException e) {
-            // A disk write or fsync failed: no retry helps until the disk is fixed and the
-            // server restarted, so no Retry-After.
-            throw new ApiException(
-                ErrorCode.SERVICE_UNAVAILABLE, partly(e.getMessage(), reader, lines.get(0)));
+          } catch (RuntimeException e) {
+            throw WriteRefusals.answer(e, partly(reader, lines.get(0)));
           }
           List<Map.Entry<Integer, String>> out = new ArrayList<>();
           for (AppendResult.Rejection x : r.rejections()) {
@@ -158,11 +151,10 @@ public final class ChartRoutes {
         });
   }
 
-  private static String partly(String why, EventReader reader, long line) {
+  private static String partly(EventReader reader, long line) {
     return String.format(
         Locale.ROOT,
-        "%s; %d events of this request before line %d were stored, nothing from that line on",
-        why,
+        "%d events of this request before line %d were stored, nothing from that line on",
         reader.accepted(),
         line);
   }

@@ -5,7 +5,8 @@ import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Principal;
 
 /**
- * A request to the HyperDX-style API ({@code /api/v2}) authenticated with a service's password.
+ * A request to the HyperDX-style API ({@code /api/v2}) or OTLP, authenticated with a service's
+ * password.
  *
  * @param service the stored service
  */
@@ -29,7 +30,14 @@ public record ServicePrincipal(ObjectNode service) implements Principal {
     return service.get("dataWarehouseId").asText();
   }
 
-  /** Queries and ingestion need a running service. */
+  /**
+   * @return the service's state ({@code running}, {@code starting}, {@code stopped}, ...)
+   */
+  public String state() {
+    return service.get("state").asText();
+  }
+
+  /** Queries and ingestion need a running service: 409 otherwise. */
   public void requireRunning() {
     String state = service.get("state").asText();
     if (!state.equals("running")) {
@@ -42,7 +50,7 @@ public record ServicePrincipal(ObjectNode service) implements Principal {
     }
   }
 
-  /** Writes need a service that is not read-only. */
+  /** Writing events and tables needs a service that is not read-only: 403 otherwise. */
   public void requireWritable() {
     if (service.path("isReadonly").asBoolean(false)) {
       throw ApiException.forbidden(

@@ -52,29 +52,35 @@ final class Dispatcher extends Handler.Abstract {
     // out through their own pending operation.
     request.addIdleTimeoutListener(t -> false);
     Exchange exchange = new Exchange(request);
-    int status;
-    Object body;
+    int status = 0;
+    Object body = null;
     Map<String, String> headers = Map.of();
+    ApiException failure = null;
     try {
       Response r = dispatch(request, exchange, timing);
       status = r.status();
       body = body(r, requestId);
     } catch (ApiException e) {
-      status = e.code().status();
-      body = error(e, requestId, request.getHttpURI().getPath());
+      failure = e;
       headers = e.headers();
     } catch (RuntimeException | IOException | StackOverflowError e) {
       log.println("request " + requestId + " failed: " + e);
       e.printStackTrace(log);
-      ApiException internal =
+      failure =
           new ApiException(ErrorCode.INTERNAL, "unexpected server error; request id " + requestId);
-      status = internal.code().status();
-      body = error(internal, requestId, request.getHttpURI().getPath());
     } catch (Error e) {
       // Out of memory: one line and exit (FatalErrors); any other error is Jetty's 500.
       fatal.haltIfFatal(e, "request " + requestId);
       exchange.finish(); // the permit and the watch go back even now; Jetty answers 500
       throw e;
+    }
+    if (failure != null) {
+      status = failure.code().status();
+      Route.ErrorBody own = exchange.route == null ? null : exchange.route.errorBody();
+      body =
+          own == null
+              ? error(failure, requestId, request.getHttpURI().getPath())
+              : own.render(failure, requestId, request.getHeaders().get(HttpHeader.CONTENT_TYPE));
     }
     // A body not read to its end (refused before reading: 401, 404, 413, ...) leaves bytes on the
     // connection: it cannot carry another request, and the client must be told so.
@@ -84,9 +90,15 @@ final class Dispatcher extends Handler.Abstract {
       timing.add("read", exchange.received.nanos());
     }
     ByteBuffer bytes;
+    String contentType = JsonErrorHandler.JSON_TYPE;
     long writeStart = System.nanoTime();
     try {
-      bytes = json.write(body);
+      if (body instanceof Response.Bytes raw) {
+        bytes = ByteBuffer.wrap(raw.bytes());
+        contentType = raw.contentType();
+      } else {
+        bytes = json.write(body);
+      }
     } catch (IOException | RuntimeException e) {
       log.println("request " + requestId + " failed writing its response: " + e);
       status = 500;
@@ -111,7 +123,7 @@ final class Dispatcher extends Handler.Abstract {
       out.put(HttpHeader.CONTENT_ENCODING, "gzip");
     }
     out.put("Server-Timing", timing.header(System.nanoTime()));
-    out.put(HttpHeader.CONTENT_TYPE, JsonErrorHandler.JSON_TYPE);
+    out.put(HttpHeader.CONTENT_TYPE, contentType);
     if (close) {
       out.put(HttpHeader.CONNECTION, "close");
     }
@@ -127,6 +139,7 @@ final class Dispatcher extends Handler.Abstract {
     String path = request.getHttpURI().getDecodedPath();
     Router.Match match = router.route(method, path);
     Route route = match.route();
+    exchange.route = route;
     HttpFields headers = request.getHeaders();
     Principal principal =
         route.auth().authenticate(headers.get(HttpHeader.AUTHORIZATION)).orElse(null);
@@ -200,6 +213,7 @@ final class Dispatcher extends Handler.Abstract {
   private final class Exchange {
     private final EndPoint endPoint;
     private final ClientWatch watch;
+    private Route route; // once the request has matched one
     private boolean permit;
     private boolean reading;
     private boolean bodyDone;

@@ -1,12 +1,14 @@
 package dev.chartwell.server.http;
 
 /**
- * What a handler answers: a status and a JSON body. Management endpoints answer inside the envelope
- * {@code {"status","requestId","result"}} ({@link #envelope}); the chart API answers bare objects
- * ({@link #json}). The server adds the request id when it writes the envelope.
+ * What a handler answers: a status and a JSON body (or, for a protocol with bodies of its own, a
+ * {@link Bytes} body). Management endpoints answer inside the envelope {@code
+ * {"status","requestId","result"}} ({@link #envelope}); the chart API answers bare objects ({@link
+ * #json}). The server adds the request id when it writes the envelope.
  *
  * @param status HTTP status
- * @param body a Jackson-serializable body, or {@code null} for an envelope without result
+ * @param body a Jackson-serializable body, a {@link Bytes} body written as it is, or {@code null}
+ *     for an envelope without result
  * @param enveloped whether the body is wrapped in the management envelope
  */
 public record Response(int status, Object body, boolean enveloped) {
@@ -34,4 +36,22 @@ public record Response(int status, Object body, boolean enveloped) {
   public static Response emptyEnvelope() {
     return new Response(200, null, true);
   }
+
+  /**
+   * @param status HTTP status
+   * @param contentType the body's media type
+   * @param bytes the body
+   * @return a response whose body is written as it is
+   */
+  public static Response bytes(int status, String contentType, byte[] bytes) {
+    return new Response(status, new Bytes(contentType, bytes), false);
+  }
+
+  /**
+   * A body in another encoding than JSON.
+   *
+   * @param contentType its media type
+   * @param bytes the body
+   */
+  public record Bytes(String contentType, byte[] bytes) {}
 }

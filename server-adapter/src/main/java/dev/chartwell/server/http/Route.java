@@ -13,6 +13,8 @@ import java.util.Set;
  * @param maxBodyBytes the largest request body accepted (413 beyond), before and after decoding
  * @param body the request bodies the route reads
  * @param handler the handler
+ * @param errorBody how the route's errors are written, when its protocol defines its own error
+ *     body; {@code null} for the JSON error envelope
  */
 public record Route(
     String method,
@@ -20,7 +22,52 @@ public record Route(
     Authenticator auth,
     long maxBodyBytes,
     Body body,
-    Handler handler) {
+    Handler handler,
+    ErrorBody errorBody) {
+
+  /**
+   * A route whose errors are the JSON error envelope.
+   *
+   * @param method HTTP method, upper case
+   * @param path the path pattern
+   * @param auth the required authentication
+   * @param maxBodyBytes the largest request body accepted (413 beyond), before and after decoding
+   * @param body the request bodies the route reads
+   * @param handler the handler
+   */
+  public Route(
+      String method,
+      PathPattern path,
+      Authenticator auth,
+      long maxBodyBytes,
+      Body body,
+      Handler handler) {
+    this(method, path, auth, maxBodyBytes, body, handler, null);
+  }
+
+  /**
+   * @param errors how this route's errors are written
+   * @return the same route, writing its errors (authentication, body rules and its handler's) so
+   */
+  public Route withErrorBody(ErrorBody errors) {
+    return new Route(method, path, auth, maxBodyBytes, body, handler, errors);
+  }
+
+  /**
+   * Writes the error responses of a route whose protocol defines its own error body (OTLP answers
+   * with a {@code Status} message in the request's encoding). The status code, the headers of the
+   * error and the {@code X-Request-Id} header are the server's, as for every route.
+   */
+  @FunctionalInterface
+  public interface ErrorBody {
+    /**
+     * @param error the error
+     * @param requestId the request's id
+     * @param contentType the request's {@code Content-Type} header, or {@code null}
+     * @return the response body and its content type
+     */
+    Response.Bytes render(ApiException error, String requestId, String contentType);
+  }
 
   /**
    * A route whose body rule follows from its method: {@code POST}, {@code PUT} and {@code PATCH}

@@ -84,7 +84,26 @@ class ApiServerTest {
                     1024,
                     req -> {
                       throw new IllegalStateException("internal detail in dev.chartwell.Secret");
-                    }));
+                    }))
+            .add(
+                new Route(
+                        "POST",
+                        PathPattern.of("/own/{what}"),
+                        bearer,
+                        1024,
+                        new Route.Body(java.util.Set.of("text/plain"), true),
+                        req -> {
+                          if (req.pathParam("what").equals("boom")) {
+                            throw new IllegalStateException("dev.chartwell.Secret");
+                          }
+                          return Response.bytes(200, "text/plain", req.bodyBytes());
+                        })
+                    .withErrorBody(
+                        (e, id, type) ->
+                            new Response.Bytes(
+                                "text/plain",
+                                (e.code().status() + " " + e.envelopeText() + " " + type + " " + id)
+                                    .getBytes(StandardCharsets.UTF_8))));
     server = ApiServer.bind("127.0.0.1", 0, OPTIONS, json, new PrintStream(log, true));
     server.start(router);
     http = new HttpTestClient(server.port());
@@ -227,6 +246,56 @@ class ApiServerTest {
     assertTrue(error.startsWith("INTERNAL: unexpected server error; request id "), error);
     assertFalse(error.contains("IllegalState") || error.contains("dev.chartwell"), error);
     assertTrue(log.toString().contains(r.headers().firstValue("X-Request-Id").get()));
+  }
+
+  @Test
+  void aRouteMayWriteItsOwnBodiesAndErrors() throws Exception {
+    HttpResponse<String> ok =
+        http.send(
+            "POST",
+            "/own/echo",
+            "raw",
+            "Authorization",
+            "Bearer tok",
+            "Content-Type",
+            "text/plain");
+    assertEquals(200, ok.statusCode());
+    assertEquals("text/plain", ok.headers().firstValue("Content-Type").orElse(""));
+    assertEquals("raw", ok.body());
+    // Every error of the route, before and inside its handler, is written its way.
+    HttpResponse<String> unauthorized =
+        http.send("POST", "/own/echo", "raw", "Content-Type", "text/plain");
+    String id = unauthorized.headers().firstValue("X-Request-Id").orElseThrow();
+    assertEquals(
+        "401 UNAUTHORIZED: missing Authorization header (Bearer expected) text/plain " + id,
+        unauthorized.body());
+    assertEquals(
+        "Bearer realm=\"chartwell\"",
+        unauthorized.headers().firstValue("WWW-Authenticate").orElse(""));
+    HttpResponse<String> unsupported =
+        http.send(
+            "POST",
+            "/own/echo",
+            "{}",
+            "Authorization",
+            "Bearer tok",
+            "Content-Type",
+            "application/json");
+    assertEquals(415, unsupported.statusCode());
+    assertTrue(
+        unsupported
+            .body()
+            .startsWith("415 UNSUPPORTED_MEDIA_TYPE: Content-Type must be text/plain"),
+        unsupported.body());
+    HttpResponse<String> boom =
+        http.send(
+            "POST", "/own/boom", "x", "Authorization", "Bearer tok", "Content-Type", "text/plain");
+    assertEquals(500, boom.statusCode());
+    assertTrue(
+        boom.body().startsWith("500 INTERNAL: unexpected server error; request id "), boom.body());
+    assertFalse(boom.body().contains("Secret"), boom.body());
+    // Unknown paths are not the route's: the usual envelope.
+    assertErrorEnvelope(http.send("POST", "/own", "x", "Content-Type", "text/plain"), 404);
   }
 
   @Test

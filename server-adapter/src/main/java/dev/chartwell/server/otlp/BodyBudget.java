@@ -1,0 +1,113 @@
+package dev.chartwell.server.otlp;
+
+import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.ErrorCode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The memory all OTLP requests may hold at once. A request is checked whole before anything of it
+ * is stored, so its (decoded) body is held while it is decoded; many large requests at once could
+ * fill the heap. Each request reserves what it holds as it reads; a request that finds the budget
+ * spent is answered 429 with {@code Retry-After}, which OTLP exporters honour by sending it again.
+ * The budget is never smaller than one body at the limit, so every request can pass alone.
+ */
+final class BodyBudget {
+  static final int RETRY_AFTER_SECONDS = 1;
+
+  private final long capacity;
+  private long used; // guarded by this
+
+  /**
+   * @param capacity the bytes all requests may hold together
+   */
+  BodyBudget(long capacity) {
+    this.capacity = capacity;
+  }
+
+  /**
+   * @param maxBodyBytes the body limit of OTLP requests
+   * @return a budget of a quarter of the heap, and at least two bodies at the limit
+   */
+  static BodyBudget forHeap(long maxBodyBytes) {
+    return new BodyBudget(Math.max(Runtime.getRuntime().maxMemory() / 4, 2 * maxBodyBytes));
+  }
+
+  /** Bytes reserved by one request; {@link #close()} gives them back. */
+  final class Held implements AutoCloseable {
+    private long bytes;
+
+    /** Takes more of the budget, or fails with 429 when it is spent. */
+    void grow(long more) {
+      synchronized (BodyBudget.this) {
+        if (used + more > capacity) {
+          throw new ApiException(
+              ErrorCode.TOO_MANY_REQUESTS,
+              String.format(
+                  Locale.ROOT,
+                  "OTLP requests being decoded hold %,d bytes, the most the server holds at once;"
+                      + " send this one again later",
+                  used),
+              Map.of("Retry-After", String.valueOf(RETRY_AFTER_SECONDS)));
+        }
+        used += more;
+      }
+      bytes += more;
+    }
+
+    /** Gives back part of the reservation. */
+    void shrink(long less) {
+      long n = Math.min(less, bytes);
+      synchronized (BodyBudget.this) {
+        used -= n;
+      }
+      bytes -= n;
+    }
+
+    @Override
+    public void close() {
+      shrink(bytes);
+    }
+  }
+
+  /** A new, empty reservation. */
+  Held hold() {
+    return new Held();
+  }
+
+  /**
+   * Reads a body whole, reserving its bytes as they arrive. When the budget is spent the rest of
+   * the body is read and dropped, so that the client, still sending, receives the 429.
+   *
+   * @param in the body (it fails by itself past the route's limit)
+   * @param held the reservation to grow
+   * @return the body
+   * @throws IOException when reading fails
+   */
+  static byte[] read(InputStream in, Held held) throws IOException {
+    byte[] buf = new byte[8192];
+    held.grow(buf.length);
+    int size = 0;
+    try {
+      int n;
+      while ((n = in.read(buf, size, buf.length - size)) >= 0) {
+        size += n;
+        if (size == buf.length) {
+          held.grow(buf.length);
+          buf = Arrays.copyOf(buf, buf.length * 2);
+        }
+      }
+    } catch (ApiException e) {
+      if (e.code() == ErrorCode.TOO_MANY_REQUESTS) {
+        in.transferTo(OutputStream.nullOutputStream());
+      }
+      throw e;
+    }
+    held.shrink(buf.length - size);
+    return size == buf.length ? buf : Arrays.copyOf(buf, size);
+  }
+}

@@ -1,0 +1,39 @@
+package dev.chartwell.server.otlp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.chartwell.server.http.ApiException;
+import java.io.ByteArrayInputStream;
+import org.junit.jupiter.api.Test;
+
+class BodyBudgetTest {
+  @Test
+  void requestsShareTheBudgetAndGiveItBack() throws Exception {
+    BodyBudget budget = new BodyBudget(100_000);
+    byte[] body = new byte[60_000];
+    new java.util.Random(1).nextBytes(body);
+    try (BodyBudget.Held first = budget.hold()) {
+      assertArrayEquals(body, BodyBudget.read(new ByteArrayInputStream(body), first));
+      ByteArrayInputStream second = new ByteArrayInputStream(body);
+      try (BodyBudget.Held held = budget.hold()) {
+        ApiException e = assertThrows(ApiException.class, () -> BodyBudget.read(second, held));
+        assertEquals(429, e.code().status());
+        assertEquals("1", e.headers().get("Retry-After"));
+        assertEquals(0, second.available()); // read to its end, so the client hears the answer
+      }
+    }
+    try (BodyBudget.Held again = budget.hold()) {
+      assertArrayEquals(body, BodyBudget.read(new ByteArrayInputStream(body), again));
+    }
+  }
+
+  @Test
+  void theBudgetHoldsAtLeastTwoBodiesAtTheLimit() throws Exception {
+    BodyBudget budget = BodyBudget.forHeap(Long.MAX_VALUE / 4);
+    try (BodyBudget.Held held = budget.hold()) {
+      held.grow(Long.MAX_VALUE / 2 - 1);
+    }
+  }
+}
