@@ -159,8 +159,8 @@ class OtlpMetricsIntegrationTest {
       counted += n.asLong();
     }
     assertEquals(2, counted, buckets);
-    // The chart API aggregates the values: the sum of the cumulative request counts.
-    JsonNode total =
+    // The chart API follows HyperDX's metric semantics on the metric source: a gauge's last value.
+    JsonNode gauge =
         fx.chart(
             OtlpServerFixture.MAPPER.readTree(
                 "{\"startTime\":"
@@ -169,9 +169,9 @@ class OtlpMetricsIntegrationTest {
                     + to
                     + ",\"granularity\":\"30d\",\"series\":[{\"sourceId\":\""
                     + id
-                    + "\",\"aggFn\":\"sum\",\"field\":\"Value\",\"metricDataType\":\"sum\","
-                    + "\"metricName\":\"requests\"}]}"));
-    assertEquals(11.0, total.get("data").get(0).get("series_0.data").asDouble());
+                    + "\",\"aggFn\":\"avg\",\"metricDataType\":\"gauge\","
+                    + "\"metricName\":\"temperature\"}]}"));
+    assertEquals(21.5, gauge.get("data").get(0).get("series_0.data").asDouble());
     // Nanosecond times beside the millisecond one.
     Map<String, Long> nanos =
         fx.values(id, "TimeUnixNanos", from, to, Map.of("metricDataType", "gauge"));

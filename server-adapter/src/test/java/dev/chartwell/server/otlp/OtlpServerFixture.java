@@ -135,10 +135,30 @@ final class OtlpServerFixture implements AutoCloseable {
     q.put("granularity", "30d");
     ArrayNode series = q.putArray("series");
     ObjectNode s = series.addObject();
-    s.put("sourceId", sourceId);
+    String type = extra.get("metricDataType");
+    if (type == null) {
+      s.put("sourceId", sourceId);
+      extra.forEach(s::put);
+    } else {
+      // A metric source's charts follow HyperDX's metric semantics; the rows of one of its tables
+      // are read back through a plain source on that table.
+      s.put("sourceId", rawSource(sourceId, type));
+      boolean sql = "sql".equals(extra.get("whereLanguage"));
+      String name = extra.get("metricName");
+      String where = extra.get("where");
+      String byName =
+          name == null ? null : sql ? "MetricName = '" + name + "'" : "MetricName:\"" + name + "\"";
+      if (byName != null || where != null) {
+        s.put(
+            "where",
+            byName == null ? where : where == null ? byName : byName + " AND (" + where + ")");
+      }
+      if (sql) {
+        s.put("whereLanguage", "sql");
+      }
+    }
     s.put("aggFn", "count");
     s.putArray("groupBy").add(column);
-    extra.forEach(s::put);
     JsonNode data = chart(q).get("data");
     Map<String, Long> out = new TreeMap<>();
     for (JsonNode row : data) {
@@ -146,6 +166,36 @@ final class OtlpServerFixture implements AutoCloseable {
     }
     out.remove(""); // rows without the column
     return out;
+  }
+
+  private final Map<String, String> rawSources = new java.util.HashMap<>();
+
+  /**
+   * @return a log source on the table of a metric source's data type (created once), so that tests
+   *     read its rows as they are stored
+   */
+  private String rawSource(String metricSourceId, String type) throws Exception {
+    String table = null;
+    for (JsonNode src : sources().values()) {
+      if (src.get("id").textValue().equals(metricSourceId)) {
+        table = src.get("metricTables").get(type).textValue();
+      }
+    }
+    String name = table;
+    if (!rawSources.containsKey(name)) {
+      JsonNode created =
+          admin(
+              "POST",
+              BASE + "/" + serviceId + "/clickstack/sources",
+              "{\"name\":\"raw "
+                  + name
+                  + "\",\"kind\":\"log\",\"from\":{\"databaseName\":\"default\",\"tableName\":\""
+                  + name
+                  + "\"},\"timestampValueExpression\":\"TimeUnix\","
+                  + "\"defaultTableSelectExpression\":\"TimeUnix\"}");
+      rawSources.put(name, created.get("id").textValue());
+    }
+    return rawSources.get(name);
   }
 
   /**
