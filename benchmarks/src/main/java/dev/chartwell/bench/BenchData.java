@@ -167,4 +167,41 @@ final class BenchData {
       }
     }
   }
+
+  /**
+   * The data set in an engine of the given storage: {@code heap} (in memory) or {@code disk} (a
+   * data directory, {@code -Dchartwell.bench.dir} when given and kept for later runs, else a
+   * temporary one deleted at exit).
+   *
+   * @param rows events
+   * @param storage {@code heap} or {@code disk}
+   * @return the loaded engine and its counts
+   */
+  static Loaded load(int rows, String storage) {
+    if (storage.equals("heap")) {
+      return BenchData.inMemory(rows);
+    }
+    if (!storage.equals("disk")) {
+      throw new IllegalArgumentException("storage is heap or disk, not " + storage);
+    }
+    String dir = System.getProperty("chartwell.bench.dir");
+    try {
+      Path path = dir != null ? Path.of(dir) : Files.createTempDirectory("chartwell-bench");
+      if (dir == null) {
+        Runtime.getRuntime()
+            .addShutdownHook(
+                new Thread(
+                    () -> {
+                      try {
+                        BenchData.deleteTree(path);
+                      } catch (IOException e) {
+                        System.err.println("could not delete " + path + ": " + e);
+                      }
+                    }));
+      }
+      return BenchData.onDisk(path, rows, FsyncPolicy.REQUEST);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 }

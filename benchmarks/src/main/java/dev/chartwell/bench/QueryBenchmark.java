@@ -6,11 +6,6 @@ import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.engine.query.Granularity;
 import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.storage.FsyncPolicy;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -77,7 +72,7 @@ public class QueryBenchmark {
         if (shared != null) {
           shared.engine().close();
         }
-        shared = load(rows, storage);
+        shared = BenchData.load(rows, storage);
         sharedKey = key;
       }
     }
@@ -143,34 +138,6 @@ public class QueryBenchmark {
     check("Q6", total(q6(), 0), rows); // trace ids are unique, so distinct per hour sums to all
     if (q2().rows().isEmpty()) {
       throw new IllegalStateException("Q2 returned nothing");
-    }
-  }
-
-  private static BenchData.Loaded load(int rows, String storage) {
-    if (storage.equals("heap")) {
-      return BenchData.inMemory(rows);
-    }
-    if (!storage.equals("disk")) {
-      throw new IllegalArgumentException("storage is heap or disk, not " + storage);
-    }
-    String dir = System.getProperty("chartwell.bench.dir");
-    try {
-      Path path = dir != null ? Path.of(dir) : Files.createTempDirectory("chartwell-bench");
-      if (dir == null) {
-        Runtime.getRuntime()
-            .addShutdownHook(
-                new Thread(
-                    () -> {
-                      try {
-                        BenchData.deleteTree(path);
-                      } catch (IOException e) {
-                        System.err.println("could not delete " + path + ": " + e);
-                      }
-                    }));
-      }
-      return BenchData.onDisk(path, rows, FsyncPolicy.REQUEST);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

@@ -45,6 +45,10 @@ public class SearchBenchmark {
   @Param({"10000000"})
   public int rows;
 
+  /** {@code heap} or {@code disk} (mapped segment files), as in {@link QueryBenchmark#storage}. */
+  @Param({"heap"})
+  public String storage;
+
   private Engine engine;
   private SearchQuery s1;
   private SearchQuery s2;
@@ -53,7 +57,7 @@ public class SearchBenchmark {
   /** Loads and checks. */
   @Setup(Level.Trial)
   public void load() {
-    BenchData.Loaded loaded = BenchData.inMemory(rows);
+    BenchData.Loaded loaded = BenchData.load(rows, storage);
     engine = loaded.engine();
     long start = BenchLogs.END - BenchLogs.SPAN;
     long q4Start = start + 6 * 3_600_000L;
