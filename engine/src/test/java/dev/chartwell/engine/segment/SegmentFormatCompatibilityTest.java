@@ -17,22 +17,42 @@ import org.junit.jupiter.api.io.TempDir;
  * from 1,000 seeded rows of every column type (low-cardinality and unique strings, hex ids, token
  * bodies, longs with a value index, doubles, booleans, absent values); {@code
  * v1-segment-7.dump.txt} is {@link SegmentDump} of that segment as that engine built it in memory.
- * The fixture is never regenerated: it stands for data directories written before version 2.
+ * {@code v2-segment-9.seg} and its dump were written the same way by commit 13bc497 (format version
+ * 2) from {@link FixtureSegment#build FixtureSegment.build(2026, 1000, 9)}. The fixtures are never
+ * regenerated: they stand for data directories written by those versions.
  */
 class SegmentFormatCompatibilityTest {
   @TempDir Path dir;
 
   @Test
   void aVersion1FileReadsBackAsItsEngineBuiltIt() throws IOException {
-    Path file = dir.resolve("v1.seg");
-    try (InputStream in = resource("v1-segment-7.seg")) {
+    assertReadsBack("v1-segment-7", 7);
+  }
+
+  @Test
+  void aVersion2FileReadsBackAsItsEngineBuiltIt() throws IOException {
+    assertReadsBack("v2-segment-9", 9);
+  }
+
+  @Test
+  void theVersion2FixtureIsWhatTheFixtureSegmentStillBuilds() throws IOException {
+    String expected;
+    try (InputStream in = resource("v2-segment-9.dump.txt")) {
+      expected = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    assertEquals(expected, SegmentDump.of(FixtureSegment.build(2026, 1000, 9)).toString());
+  }
+
+  private void assertReadsBack(String name, long id) throws IOException {
+    Path file = dir.resolve(name + ".seg");
+    try (InputStream in = resource(name + ".seg")) {
       Files.copy(in, file);
     }
     String expected;
-    try (InputStream in = resource("v1-segment-7.dump.txt")) {
+    try (InputStream in = resource(name + ".dump.txt")) {
       expected = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    Segment segment = SegmentFile.open(file, 7);
+    Segment segment = SegmentFile.open(file, id);
     try {
       assertNull(segment.verify());
       assertEquals(expected, SegmentDump.of(segment).toString());
