@@ -12,6 +12,7 @@ import dev.chartwell.engine.segment.TokenIndex;
 import dev.chartwell.parser.Tokens;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import org.roaringbitmap.IntIterator;
@@ -273,9 +274,10 @@ public abstract class Filter {
     MutableRoaringBitmap out = new MutableRoaringBitmap();
     if (idx && dict.size() <= candidates.getCardinality()) {
       List<ImmutableRoaringBitmap> parts = new ArrayList<>();
+      Iterator<String> values = dict.iterator();
       for (int id = 0; id < dict.size(); id++) {
         checkEvery(id + 1, control);
-        if (p.onString(dict.get(id))) {
+        if (p.onString(values.next())) {
           parts.add(c.rows(id));
         }
       }
@@ -415,9 +417,10 @@ public abstract class Filter {
         case PATTERN -> {
           LikeMatcher m = Predicates.tokenMatcher(text);
           List<ImmutableRoaringBitmap> parts = new ArrayList<>();
+          Iterator<String> tokens = index.tokens().iterator();
           for (int id = 0; id < index.tokens().size(); id++) {
             checkEvery(id + 1, control);
-            if (m.matches(index.tokens().get(id))) {
+            if (m.matches(tokens.next())) {
               parts.add(index.postings().get(id));
             }
           }

@@ -20,7 +20,7 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
  * A sealed segment as an immutable file, written once and memory-mapped for queries: the heap holds
  * only the {@link Segment} and its columns' small descriptors, the data stays in the page cache.
  *
- * <h2>Format (version 2; version 1 is still read)</h2>
+ * <h2>Format (version 3; versions 1 and 2 are still read)</h2>
  *
  * Little-endian. Like Lucene's codec files: a header naming the format, version and segment, the
  * data, and a footer with checksums.
@@ -28,7 +28,7 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
  * <pre>
  * header, 32 bytes:
  *    0  8 bytes  magic "CWSEGMNT"
- *    8  int32    format version (2)
+ *    8  int32    format version (3)
  *   12  int32    flags (0)
  *   16  int64    segment id
  *   24  int32    rows
@@ -50,10 +50,11 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
  * the index. A string is an int32 UTF-8 length (-1 for none) and the bytes; a block reference is
  * int32 offset and int32 length (a bitmap with length 0 stands for "every row"); packed longs are
  * int64 minimum, a byte of bits per value, int32 count and a block of 64-bit words. A dictionary is
- * a layout byte ({@link StringDictionary.Layout}: plain, fixed, hex), int32 count, int32 width,
- * packed offsets (plain only) and a block of entries; a bitmap list is packed entries ({@link
- * BitmapList}) and a block of data. Version 1 stored both as a block of int32 offsets (count + 1)
- * and a block of data; docs/storage.md describes both versions byte by byte.
+ * a layout byte ({@link StringDictionary.Layout}: plain, fixed, hex, front-coded), int32 count,
+ * int32 width, packed offsets (plain: of each entry; front-coded: of each block) and a block of
+ * entries; a bitmap list is packed entries ({@link BitmapList}) and a block of data. Version 1
+ * stored both as a block of int32 offsets (count + 1) and a block of data; version 2 had no
+ * front-coded layout. docs/storage.md describes every version byte by byte.
  *
  * <ul>
  *   <li>long: presence bitmap, int32 present count, int64 min, int64 max, packed values, a byte
@@ -78,7 +79,7 @@ public final class SegmentFile {
   static final byte[] END = "CWSEGEND".getBytes(StandardCharsets.US_ASCII);
 
   /** The format version this code writes. */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   /** The oldest format version this code reads. */
   static final int OLDEST_READABLE = 1;
@@ -94,7 +95,7 @@ public final class SegmentFile {
   static final byte BOOL = 3;
   static final byte STRING = 4;
 
-  /** Dictionary layouts by their byte in the TOC (version 2). */
+  /** Dictionary layouts by their byte in the TOC (version 2 on; front-coded from version 3). */
   static final StringDictionary.Layout[] LAYOUTS = StringDictionary.Layout.values();
 
   private SegmentFile() {}
@@ -332,8 +333,10 @@ public final class SegmentFile {
       }
       int size = toc.getInt();
       int width = toc.getInt();
-      PackedLongs offsets = LAYOUTS[layout] == StringDictionary.Layout.PLAIN ? packed() : null;
-      return StringDictionary.of(LAYOUTS[layout], size, width, offsets, block());
+      StringDictionary.Layout l = LAYOUTS[layout];
+      boolean offsets =
+          l == StringDictionary.Layout.PLAIN || l == StringDictionary.Layout.FRONT_CODED;
+      return StringDictionary.of(l, size, width, offsets ? packed() : null, block());
     }
 
     BitmapList bitmapList() {

@@ -6,21 +6,28 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 
 /**
  * The sorted distinct strings of a segment column. Ids are positions in {@link String#compareTo}
  * order, so a range of strings is a range of ids and the first and last entries are the column's
  * zone map. Entries are compared as bytes, without decoding them.
  *
- * <p>Three layouts, chosen when the dictionary is built ({@link Layout}):
+ * <p>Four layouts, chosen when the dictionary is built ({@link Layout}):
  *
  * <ul>
  *   <li>{@code PLAIN}: UTF-8 entries back to back and a bit-packed offset per entry;
  *   <li>{@code FIXED}: every entry has the same UTF-8 length, so no offsets are stored;
  *   <li>{@code HEX}: every entry is lowercase hexadecimal of the same even length (trace and span
  *       ids), stored as the bytes it spells, half its length. Lowercase hex digits sort as their
- *       values do, so the bytes keep the strings' order.
+ *       values do, so the bytes keep the strings' order;
+ *   <li>{@code FRONT_CODED}: blocks of entries, each after the first stored as the prefix length it
+ *       shares with the one before and the rest ({@link FrontCoding}), with a bit-packed offset per
+ *       block. Chosen for large dictionaries whose sorted entries share prefixes (log bodies, URLs,
+ *       the token index): an entry costs up to {@code BLOCK - 1} decoding steps, so small
+ *       dictionaries, which grouping and distinct counting compare often, stay in the others.
  * </ul>
  *
  * <p>The buffers are Java arrays for a segment built in memory, or views of a memory-mapped segment
@@ -31,8 +38,12 @@ public final class StringDictionary {
   enum Layout {
     PLAIN,
     FIXED,
-    HEX
+    HEX,
+    FRONT_CODED
   }
+
+  /** Dictionaries with fewer bytes of entries than this are never front-coded. */
+  static final int FRONT_CODING_MIN_BYTES = 64 * 1024;
 
   private static final VarHandle BIG_ENDIAN_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
@@ -40,8 +51,9 @@ public final class StringDictionary {
 
   private final Layout layout;
   private final ByteBuffer data; // big-endian, for prefix keys
-  private final PackedLongs offsets; // PLAIN only: size + 1 entries
-  private final int width; // FIXED: bytes per entry; HEX: bytes per entry (half its characters)
+  private final PackedLongs offsets; // PLAIN: size + 1 entries; FRONT_CODED: blocks + 1
+  private final int width; // FIXED, HEX: bytes per entry (HEX: half its characters); FRONT_CODED:
+  // entries per block
   private final int size;
 
   private StringDictionary(
@@ -93,8 +105,42 @@ public final class StringDictionary {
     if (fixed) {
       return new StringDictionary(Layout.FIXED, ByteBuffer.wrap(data), null, encoded[0].length, n);
     }
+    if (total >= FRONT_CODING_MIN_BYTES && frontCodingPays(encoded, total)) {
+      return frontCoded(encoded);
+    }
     return new StringDictionary(
         Layout.PLAIN, ByteBuffer.wrap(data), PackedLongs.pack(offsets, n + 1), 0, n);
+  }
+
+  /**
+   * @param sortedDistinct distinct strings in {@link String#compareTo} order
+   * @return them in the {@code FRONT_CODED} layout, whatever their size
+   */
+  static StringDictionary frontCoded(List<String> sortedDistinct) {
+    byte[][] encoded = new byte[sortedDistinct.size()][];
+    for (int i = 0; i < encoded.length; i++) {
+      encoded[i] = sortedDistinct.get(i).getBytes(StandardCharsets.UTF_8);
+    }
+    return frontCoded(encoded);
+  }
+
+  private static StringDictionary frontCoded(byte[][] encoded) {
+    FrontCoding.Encoded e = FrontCoding.encode(encoded);
+    PackedLongs starts = PackedLongs.pack(e.blockStarts(), e.blockStarts().length);
+    return new StringDictionary(
+        Layout.FRONT_CODED, ByteBuffer.wrap(e.data()), starts, FrontCoding.BLOCK, encoded.length);
+  }
+
+  /** Whether front coding saves at least a quarter of the bytes of entries and offsets. */
+  private static boolean frontCodingPays(byte[][] encoded, long total) {
+    long plain = total + (long) encoded.length * bits(total) / 8;
+    long front = FrontCoding.size(encoded);
+    long frontCoded = front + (long) FrontCoding.blocks(encoded.length) * bits(front) / 8;
+    return frontCoded * 4 <= plain * 3;
+  }
+
+  private static int bits(long max) {
+    return 64 - Long.numberOfLeadingZeros(max);
   }
 
   /** Whether every string is lowercase hexadecimal of one even, non-zero length. */
@@ -130,8 +176,8 @@ public final class StringDictionary {
    * @param layout how the entries are stored
    * @param size the number of entries
    * @param width bytes per entry ({@code FIXED} and {@code HEX})
-   * @param offsets where each entry starts and the end of the last ({@code PLAIN}), else {@code
-   *     null}
+   * @param offsets where each entry ({@code PLAIN}) or block ({@code FRONT_CODED}) starts and the
+   *     end of the last, else {@code null}
    * @param data the entries
    * @return the dictionary
    * @throws IllegalArgumentException when the parts do not fit together (checked from their sizes
@@ -143,6 +189,11 @@ public final class StringDictionary {
     boolean ok =
         switch (layout) {
           case PLAIN -> offsets != null && offsets.size() == size + 1;
+          case FRONT_CODED ->
+              offsets != null
+                  && width == FrontCoding.BLOCK
+                  && size >= 0
+                  && offsets.size() == FrontCoding.blocks(size) + 1;
           case FIXED, HEX ->
               offsets == null
                   && width >= 0
@@ -177,6 +228,10 @@ public final class StringDictionary {
    * @return the string
    */
   public String get(int id) {
+    if (layout == Layout.FRONT_CODED) {
+      FrontCoding.Reader r = decode(id);
+      return new String(r.entry(), 0, r.length(), StandardCharsets.UTF_8);
+    }
     int from = from(id);
     int length = stored(id, from);
     if (layout == Layout.HEX) {
@@ -197,11 +252,48 @@ public final class StringDictionary {
   }
 
   /**
+   * @return the entries in id order; cheaper than {@link #get} of each id in the {@code
+   *     FRONT_CODED} layout, where it decodes every entry once
+   */
+  public Iterator<String> iterator() {
+    return new Iterator<>() {
+      private final FrontCoding.Reader reader =
+          layout == Layout.FRONT_CODED ? new FrontCoding.Reader(data, 0) : null;
+      private int next;
+
+      @Override
+      public boolean hasNext() {
+        return next < size;
+      }
+
+      @Override
+      public String next() {
+        if (next >= size) {
+          throw new NoSuchElementException();
+        }
+        int id = next++;
+        if (reader == null) {
+          return get(id);
+        }
+        if (id % FrontCoding.BLOCK == 0) {
+          reader.first(); // blocks lie back to back, so the reader walks on into the next one
+        } else {
+          reader.next();
+        }
+        return new String(reader.entry(), 0, reader.length(), StandardCharsets.UTF_8);
+      }
+    };
+  }
+
+  /**
    * @param value a string
    * @return its id, or {@code -(insertion point) - 1} when absent (as {@link Arrays#binarySearch})
    */
   public int indexOf(String value) {
     byte[] key = value.getBytes(StandardCharsets.UTF_8);
+    if (layout == Layout.FRONT_CODED) {
+      return frontCodedIndexOf(key);
+    }
     boolean binary = layout == Layout.HEX && key.length == 2 * width && isHex(List.of(value));
     if (binary) {
       byte[] packed = new byte[width];
@@ -224,6 +316,79 @@ public final class StringDictionary {
       }
     }
     return -(lo + 1);
+  }
+
+  /**
+   * Binary search over the first entries of the blocks (stored whole), then a walk through the one
+   * block that can hold the key.
+   */
+  private int frontCodedIndexOf(byte[] key) {
+    int lo = 0;
+    int hi = FrontCoding.blocks(size) - 1;
+    while (lo <= hi) { // the last block whose first entry is at most the key ends at hi
+      int mid = (lo + hi) >>> 1;
+      FrontCoding.Reader r = new FrontCoding.Reader(data, (int) offsets.get(mid));
+      r.first();
+      int c = compareRanked(r.entry(), r.length(), key, key.length);
+      if (c == 0) {
+        return mid * FrontCoding.BLOCK;
+      } else if (c < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (hi < 0) {
+      return -1;
+    }
+    int id = hi * FrontCoding.BLOCK;
+    int end = Math.min(size, id + FrontCoding.BLOCK);
+    FrontCoding.Reader r = new FrontCoding.Reader(data, (int) offsets.get(hi));
+    r.first();
+    while (++id < end) {
+      r.next();
+      int c = compareRanked(r.entry(), r.length(), key, key.length);
+      if (c == 0) {
+        return id;
+      } else if (c > 0) {
+        return -(id + 1);
+      }
+    }
+    return -(end + 1);
+  }
+
+  /** A reader left at entry {@code id} of a {@code FRONT_CODED} dictionary. */
+  private FrontCoding.Reader decode(int id) {
+    int block = id / FrontCoding.BLOCK;
+    FrontCoding.Reader r = new FrontCoding.Reader(data, (int) offsets.get(block));
+    r.first();
+    for (int i = block * FrontCoding.BLOCK; i < id; i++) {
+      r.next();
+    }
+    return r;
+  }
+
+  /** An entry's UTF-8 bytes. */
+  private byte[] utf8(int id) {
+    if (layout == Layout.FRONT_CODED) {
+      FrontCoding.Reader r = decode(id);
+      return Arrays.copyOf(r.entry(), r.length());
+    }
+    byte[] out = new byte[utf8Length(id)];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (byte) charAt(id, i);
+    }
+    return out;
+  }
+
+  /** Compares two UTF-8 byte strings in {@link String#compareTo} order. */
+  private static int compareRanked(byte[] a, int aLength, byte[] b, int bLength) {
+    int n = Math.min(aLength, bLength);
+    int i = Arrays.mismatch(a, 0, n, b, 0, n);
+    if (i >= 0) {
+      return utf16Rank(a[i] & 0xFF) - utf16Rank(b[i] & 0xFF);
+    }
+    return Integer.compare(aLength, bLength);
   }
 
   /** Compares an entry's stored bytes with a key in the same form, in string order. */
@@ -296,6 +461,11 @@ public final class StringDictionary {
    *     the other entry
    */
   public int compare(int id, StringDictionary other, int otherId) {
+    if (layout == Layout.FRONT_CODED || other.layout == Layout.FRONT_CODED) {
+      byte[] a = utf8(id);
+      byte[] b = other.utf8(otherId);
+      return compareRanked(a, a.length, b, b.length);
+    }
     if ((layout == Layout.HEX) != (other.layout == Layout.HEX)) {
       return compareMixed(id, other, otherId);
     }
@@ -351,9 +521,17 @@ public final class StringDictionary {
     if (layout == Layout.HEX) {
       return hexPrefix(id);
     }
+    long key;
+    if (layout == Layout.FRONT_CODED) {
+      FrontCoding.Reader r = decode(id);
+      key = 0;
+      for (int i = 0; i < Math.min(8, r.length()); i++) {
+        key |= (long) (r.entry()[i] & 0xFF) << (56 - 8 * i);
+      }
+      return ranked(key);
+    }
     int from = from(id);
     int n = stored(id, from);
-    long key;
     if (n >= 8) {
       key = data.getLong(from);
     } else {
@@ -362,6 +540,11 @@ public final class StringDictionary {
         key |= (long) (data.get(from + i) & 0xFF) << (56 - 8 * i);
       }
     }
+    return ranked(key);
+  }
+
+  /** Replaces each byte of a prefix key by its rank. */
+  private static long ranked(long key) {
     if ((key & 0x8080808080808080L) == 0) {
       return key; // ASCII: every byte is its own rank
     }
@@ -411,7 +594,8 @@ public final class StringDictionary {
   }
 
   /**
-   * @return bytes per entry ({@code FIXED}, {@code HEX}), 0 for {@code PLAIN}
+   * @return bytes per entry ({@code FIXED}, {@code HEX}), entries per block ({@code FRONT_CODED}),
+   *     0 for {@code PLAIN}
    */
   int width() {
     return width;
@@ -425,7 +609,8 @@ public final class StringDictionary {
   }
 
   /**
-   * @return where each entry starts, and the end of the last ({@code PLAIN}), else {@code null}
+   * @return where each entry starts, and the end of the last ({@code PLAIN}); where each block
+   *     starts, and the end of the last ({@code FRONT_CODED}); else {@code null}
    */
   PackedLongs offsets() {
     return offsets;

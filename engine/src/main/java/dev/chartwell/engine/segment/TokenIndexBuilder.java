@@ -3,6 +3,7 @@ package dev.chartwell.engine.segment;
 import dev.chartwell.parser.Tokens;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +23,9 @@ final class TokenIndexBuilder {
     Map<String, Integer> tokenIds = new HashMap<>();
     List<String> tokens = new ArrayList<>();
     int[][] tokensOfValue = new int[dictionary.size()][];
+    Iterator<String> values = dictionary.iterator();
     for (int id = 0; id < dictionary.size(); id++) {
-      LinkedHashSet<String> distinct =
-          new LinkedHashSet<>(Tokens.lowerCaseTokens(dictionary.get(id)));
+      LinkedHashSet<String> distinct = new LinkedHashSet<>(Tokens.lowerCaseTokens(values.next()));
       int[] ids = new int[distinct.size()];
       int i = 0;
       for (String t : distinct) {

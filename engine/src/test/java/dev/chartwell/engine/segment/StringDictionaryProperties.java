@@ -1,6 +1,7 @@
 package dev.chartwell.engine.segment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 
 import dev.chartwell.testing.Gens;
@@ -24,11 +25,31 @@ class StringDictionaryProperties {
         .checkAssert(StringDictionaryProperties::compareAsStrings);
   }
 
+  @Test
+  void frontCodedEntriesCompareAsStringsDo() {
+    qt().withExamples(500)
+        .forAll(stringSets(), stringSets(), Gens.ints(0, 2))
+        .checkAssert(
+            (a, b, which) -> compareAsStrings(a, b, which != 1, which != 0 || a.size() % 2 == 0));
+  }
+
   private static void compareAsStrings(TreeSet<String> left, TreeSet<String> right) {
+    compareAsStrings(left, right, false, false);
+  }
+
+  private static StringDictionary dictionary(List<String> values, boolean frontCoded) {
+    return frontCoded ? StringDictionary.frontCoded(values) : StringDictionary.of(values);
+  }
+
+  private static void compareAsStrings(
+      TreeSet<String> left, TreeSet<String> right, boolean frontCodeLeft, boolean frontCodeRight) {
     List<String> a = new ArrayList<>(left);
     List<String> b = new ArrayList<>(right);
-    StringDictionary da = StringDictionary.of(a);
-    StringDictionary db = StringDictionary.of(b);
+    StringDictionary da = dictionary(a, frontCodeLeft);
+    StringDictionary db = dictionary(b, frontCodeRight);
+    List<String> iterated = new ArrayList<>();
+    da.iterator().forEachRemaining(iterated::add);
+    assertEquals(a, iterated);
     for (String v : b) {
       assertEquals(
           Collections.binarySearch(a, v), da.indexOf(v), () -> "'" + v + "' in " + escape(a));
@@ -65,6 +86,31 @@ class StringDictionaryProperties {
     assertEquals(StringDictionary.Layout.PLAIN, StringDictionary.of(List.of("a", "bc")).layout());
     assertEquals(StringDictionary.Layout.PLAIN, StringDictionary.of(List.of()).layout());
     assertEquals(StringDictionary.Layout.FIXED, StringDictionary.of(List.of("")).layout());
+  }
+
+  @Test
+  void largeDictionariesOfSharedPrefixesAreFrontCoded() {
+    TreeSet<String> bodies = new TreeSet<>();
+    TreeSet<String> random = new TreeSet<>();
+    java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    while (bodies.size() < 5_000) {
+      bodies.add("GET /api/v1/users/" + r.nextInt(1_000_000) + " 200 in " + r.nextInt(999) + "ms");
+      random.add(Long.toString(r.nextLong(), 36) + Long.toString(r.nextLong(), 36));
+    }
+    StringDictionary front = StringDictionary.of(new ArrayList<>(bodies));
+    assertEquals(StringDictionary.Layout.FRONT_CODED, front.layout());
+    long plainBytes = bodies.stream().mapToLong(String::length).sum();
+    assertTrue(3 * front.bytes() < 2 * plainBytes, front.bytes() + " of " + plainBytes);
+    List<String> sorted = new ArrayList<>(bodies);
+    for (int i = 0; i < sorted.size(); i += 7) {
+      assertEquals(sorted.get(i), front.get(i));
+      assertEquals(i, front.indexOf(sorted.get(i)));
+      assertEquals(-(i + 2), front.indexOf(sorted.get(i) + " "), "just after entry " + i);
+    }
+    assertEquals(
+        StringDictionary.Layout.PLAIN, StringDictionary.of(new ArrayList<>(random)).layout());
+    List<String> small = new ArrayList<>(bodies).subList(0, 100);
+    assertEquals(StringDictionary.Layout.PLAIN, StringDictionary.of(small).layout());
   }
 
   /**

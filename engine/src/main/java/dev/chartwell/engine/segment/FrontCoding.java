@@ -1,0 +1,166 @@
+package dev.chartwell.engine.segment;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * Front coding of sorted byte strings, as Lucene's terms dictionary does it: entries are grouped in
+ * blocks of {@link #BLOCK}; the first entry of a block is stored whole, every other one as the
+ * length of the prefix it shares with the entry before it and the bytes after that prefix. Sorted
+ * values of a templated text (log bodies, URLs, paths) share most of their bytes with their
+ * neighbour, so a block holds a fraction of their length.
+ *
+ * <p>Layout of a block: {@code vint(length) bytes}, then for each further entry {@code vint(shared)
+ * vint(suffixLength) suffix}. Where each block starts is kept beside the data (bit-packed), so an
+ * entry is found by decoding at most {@code BLOCK - 1} entries before it.
+ */
+final class FrontCoding {
+  /** Entries per block. */
+  static final int BLOCK = 16;
+
+  private FrontCoding() {}
+
+  /** The encoded entries and where each block starts (one more offset: the end). */
+  record Encoded(byte[] data, long[] blockStarts) {}
+
+  /**
+   * @param entries sorted entries
+   * @return the bytes the entries take front-coded
+   */
+  static long size(byte[][] entries) {
+    long size = 0;
+    for (int i = 0; i < entries.length; i++) {
+      byte[] v = entries[i];
+      if (i % BLOCK == 0) {
+        size += vintSize(v.length) + v.length;
+      } else {
+        int shared = shared(entries[i - 1], v);
+        size += vintSize(shared) + vintSize(v.length - shared) + v.length - shared;
+      }
+    }
+    return size;
+  }
+
+  /**
+   * @param entries sorted entries
+   * @return them front-coded
+   */
+  static Encoded encode(byte[][] entries) {
+    long size = size(entries);
+    if (size > Integer.MAX_VALUE) {
+      throw new IllegalStateException("a dictionary larger than 2 GiB in one segment");
+    }
+    byte[] data = new byte[(int) size];
+    long[] starts = new long[blocks(entries.length) + 1];
+    int pos = 0;
+    for (int i = 0; i < entries.length; i++) {
+      byte[] v = entries[i];
+      int shared = 0;
+      if (i % BLOCK == 0) {
+        starts[i / BLOCK] = pos;
+      } else {
+        shared = shared(entries[i - 1], v);
+        pos = putVint(data, pos, shared);
+      }
+      pos = putVint(data, pos, v.length - shared);
+      System.arraycopy(v, shared, data, pos, v.length - shared);
+      pos += v.length - shared;
+    }
+    starts[starts.length - 1] = pos;
+    return new Encoded(data, starts);
+  }
+
+  /**
+   * @param entries how many entries
+   * @return how many blocks hold them
+   */
+  static int blocks(int entries) {
+    return (entries + BLOCK - 1) / BLOCK;
+  }
+
+  private static int shared(byte[] a, byte[] b) {
+    int n = Math.min(a.length, b.length);
+    int mismatch = Arrays.mismatch(a, 0, n, b, 0, n);
+    return mismatch < 0 ? n : mismatch;
+  }
+
+  private static int vintSize(int v) {
+    return v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 5;
+  }
+
+  private static int putVint(byte[] out, int pos, int v) {
+    while ((v & ~0x7F) != 0) {
+      out[pos++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    out[pos++] = (byte) v;
+    return pos;
+  }
+
+  /**
+   * Reads the entries of a front-coded dictionary in order from the start of a block. Not
+   * thread-safe: one reader per thread (it keeps the entry it decoded last).
+   */
+  static final class Reader {
+    private final ByteBuffer data;
+    private byte[] entry = new byte[64];
+    private int length;
+    private int pos;
+
+    /**
+     * @param data the encoded entries
+     * @param blockStart where the block starts
+     */
+    Reader(ByteBuffer data, int blockStart) {
+      this.data = data;
+      this.pos = blockStart;
+    }
+
+    /** Decodes the first entry of the block. */
+    void first() {
+      length = 0;
+      append(vint());
+    }
+
+    /** Decodes the entry after the one decoded last, in the same block. */
+    void next() {
+      length = vint();
+      append(vint());
+    }
+
+    /**
+     * @return the bytes of the entry decoded last (valid up to {@link #length()})
+     */
+    byte[] entry() {
+      return entry;
+    }
+
+    /**
+     * @return the length of the entry decoded last
+     */
+    int length() {
+      return length;
+    }
+
+    private void append(int suffix) {
+      int end = length + suffix;
+      if (end > entry.length) {
+        entry = Arrays.copyOf(entry, Math.max(end, 2 * entry.length));
+      }
+      data.get(pos, entry, length, suffix);
+      pos += suffix;
+      length = end;
+    }
+
+    private int vint() {
+      int v = 0;
+      for (int shift = 0; ; shift += 7) {
+        byte b = data.get(pos++);
+        v |= (b & 0x7F) << shift;
+        if (b >= 0) {
+          return v;
+        }
+      }
+    }
+  }
+}
