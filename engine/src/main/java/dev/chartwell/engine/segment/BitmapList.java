@@ -114,6 +114,57 @@ public final class BitmapList {
   }
 
   /**
+   * The list of bitmaps given as ascending rows grouped by position. The same bytes as {@link
+   * #of(List)} of the same bitmaps, built without a Roaring bitmap for the positions of up to
+   * {@link #MAX_SHORT} rows.
+   *
+   * @param grouped the rows of each position
+   * @return the serialized list
+   */
+  static BitmapList of(GroupedRows grouped) {
+    int[] starts = grouped.starts();
+    int[] rows = grouped.rows();
+    int n = starts.length - 1;
+    long[] entries = new long[n];
+    MutableRoaringBitmap[] large = new MutableRoaringBitmap[n];
+    long total = 0;
+    for (int i = 0; i < n; i++) {
+      int count = starts[i + 1] - starts[i];
+      if (count == 1) {
+        entries[i] = (Integer.toUnsignedLong(rows[starts[i]]) << 1) | 1;
+        continue;
+      }
+      entries[i] = total << 1;
+      if (count <= MAX_SHORT) {
+        total += 2 + 4L * count;
+      } else {
+        MutableRoaringBitmap b = new MutableRoaringBitmap();
+        b.addN(rows, starts[i], count);
+        b.runOptimize();
+        large[i] = b;
+        total += b.serializedSizeInBytes();
+      }
+    }
+    if (total > Integer.MAX_VALUE) {
+      throw new IllegalStateException("bitmap index larger than 2 GiB in one segment");
+    }
+    ByteBuffer data = ByteBuffer.allocate((int) total);
+    for (int i = 0; i < n; i++) {
+      int count = starts[i + 1] - starts[i];
+      if (large[i] != null) {
+        large[i].serialize(data);
+      } else if (count != 1) {
+        data.put(SHORT).put((byte) count);
+        for (int r = starts[i]; r < starts[i + 1]; r++) {
+          data.putInt(rows[r]);
+        }
+      }
+    }
+    data.flip();
+    return new BitmapList(data, PackedLongs.pack(entries, entries.length), true);
+  }
+
+  /**
    * @param index a position
    * @return a read-only view of that bitmap
    */

@@ -399,6 +399,14 @@ public final class SegmentBuilder {
    */
   private static final long STRING_BYTES = 96;
 
+  /** A distinct string of a head and its id there, ordered by the string. */
+  private record Distinct(String value, int id) implements Comparable<Distinct> {
+    @Override
+    public int compareTo(Distinct o) {
+      return value.compareTo(o.value);
+    }
+  }
+
   private static final class StringBuffer extends Buffer {
     /** Per row: index into {@link #distinct} + 1, or 0 for absent. */
     int[] ordinals;
@@ -460,45 +468,47 @@ public final class SegmentBuilder {
       if (present == 0) {
         return null;
       }
-      List<String> values = new ArrayList<>();
+      // Sort the distinct strings in use, remembering where each came from: no hash map needed.
+      List<Distinct> inUse = new ArrayList<>();
       for (int i = 0; i < used.length; i++) {
         if (used[i]) {
-          values.add(distinct.get(i));
+          inUse.add(new Distinct(distinct.get(i), i));
         }
       }
-      values.sort(null);
-      Map<String, Integer> newIds = new HashMap<>(values.size() * 2);
-      for (int i = 0; i < values.size(); i++) {
-        newIds.put(values.get(i), i);
-      }
+      inUse.sort(null);
+      List<String> values = new ArrayList<>(inUse.size());
       int[] remap = new int[distinct.size()];
-      for (int i = 0; i < used.length; i++) {
-        remap[i] = used[i] ? newIds.get(distinct.get(i)) : -1;
+      for (Distinct d : inUse) {
+        remap[d.id()] = values.size();
+        values.add(d.value());
       }
       long[] sorted = new long[rows];
-      List<MutableRoaringBitmap> postings = new ArrayList<>(values.size());
-      for (int i = 0; i < values.size(); i++) {
-        postings.add(new MutableRoaringBitmap());
-      }
-      var presence = present == rows ? null : new MutableRoaringBitmap();
+      int[] ids = new int[rows];
+      int[] presentRows = present == rows ? null : new int[present];
+      int p = 0;
       for (int i = 0; i < rows; i++) {
         int o = ordinals[source(order, i)];
-        if (o != 0) {
-          int id = remap[o - 1];
-          sorted[i] = id + 1;
-          postings.get(id).add(i);
-          if (presence != null) {
-            presence.add(i);
-          }
+        if (o == 0) {
+          ids[i] = -1;
+          continue;
+        }
+        int id = remap[o - 1];
+        sorted[i] = id + 1;
+        ids[i] = id;
+        if (presentRows != null) {
+          presentRows[p++] = i;
         }
       }
-      if (presence != null) {
+      MutableRoaringBitmap presence = null;
+      if (presentRows != null) {
+        presence = new MutableRoaringBitmap();
+        presence.addN(presentRows, 0, present);
         presence.runOptimize();
       }
       return new StringColumn(
           StringDictionary.of(values),
           PackedLongs.pack(sorted, rows),
-          BitmapList.of(postings),
+          BitmapList.of(GroupedRows.of(ids, rows, values.size())),
           presence,
           present);
     }

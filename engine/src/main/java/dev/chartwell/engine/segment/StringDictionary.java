@@ -49,6 +49,16 @@ public final class StringDictionary {
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
+  /** The value of each ASCII character as a lowercase hex digit, or -1. */
+  private static final byte[] NIBBLES = new byte[128];
+
+  static {
+    Arrays.fill(NIBBLES, (byte) -1);
+    for (int i = 0; i < HEX_DIGITS.length; i++) {
+      NIBBLES[HEX_DIGITS[i]] = (byte) i;
+    }
+  }
+
   private final Layout layout;
   private final ByteBuffer data; // big-endian, for prefix keys
   private final PackedLongs offsets; // PLAIN: size + 1 entries; FRONT_CODED: blocks + 1
@@ -164,10 +174,7 @@ public final class StringDictionary {
 
   /** The value of a lowercase hex digit, or -1. */
   private static int nibble(int c) {
-    if (c >= '0' && c <= '9') {
-      return c - '0';
-    }
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    return (c & ~0x7F) == 0 ? NIBBLES[c] : -1;
   }
 
   /**

@@ -2,66 +2,101 @@ package dev.chartwell.engine.segment;
 
 import dev.chartwell.parser.Tokens;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
 /**
- * Builds a {@link TokenIndex} from a sealed string column. Each distinct value is tokenized once;
- * then rows are visited in order and appended to the bitmap of each of their tokens, which is an
- * amortized constant-time append (merging whole value bitmaps instead is quadratic for frequent
- * tokens).
+ * Builds a {@link TokenIndex} from a sealed string column. Each distinct value is tokenized once
+ * and the distinct tokens sorted; then the rows of every token are gathered with a counting sort
+ * (one pass to count, one to place each row), so no bitmap is built a row at a time and no object
+ * is made per row or per token occurrence.
  */
 final class TokenIndexBuilder {
   private TokenIndexBuilder() {}
 
+  /** A distinct token and the id it got when first met, ordered by the token. */
+  private record Token(String text, int id) implements Comparable<Token> {
+    @Override
+    public int compareTo(Token o) {
+      return text.compareTo(o.text);
+    }
+  }
+
   static TokenIndex build(StringColumn column, int rows) {
     StringDictionary dictionary = column.dictionary();
     Map<String, Integer> tokenIds = new HashMap<>();
-    List<String> tokens = new ArrayList<>();
-    int[][] tokensOfValue = new int[dictionary.size()][];
+    List<Token> tokens = new ArrayList<>();
+    // The distinct tokens of value v: ofValue[firstOfValue[v]] up to ofValue[firstOfValue[v + 1]].
+    int[] firstOfValue = new int[dictionary.size() + 1];
+    int[] ofValue = new int[Math.max(16, dictionary.size() * 4)];
+    int used = 0;
     Iterator<String> values = dictionary.iterator();
-    for (int id = 0; id < dictionary.size(); id++) {
-      LinkedHashSet<String> distinct = new LinkedHashSet<>(Tokens.lowerCaseTokens(values.next()));
-      int[] ids = new int[distinct.size()];
-      int i = 0;
-      for (String t : distinct) {
-        Integer tid = tokenIds.get(t);
-        if (tid == null) {
-          tid = tokens.size();
-          tokenIds.put(t, tid);
-          tokens.add(t);
+    for (int v = 0; v < dictionary.size(); v++) {
+      firstOfValue[v] = used;
+      for (String t : Tokens.lowerCaseTokens(values.next())) {
+        Integer id = tokenIds.get(t);
+        if (id == null) {
+          id = tokens.size();
+          tokenIds.put(t, id);
+          tokens.add(new Token(t, id));
         }
-        ids[i++] = tid;
+        if (!contains(ofValue, firstOfValue[v], used, id)) {
+          if (used == ofValue.length) {
+            ofValue = Arrays.copyOf(ofValue, 2 * used);
+          }
+          ofValue[used++] = id;
+        }
       }
-      tokensOfValue[id] = ids;
     }
-    MutableRoaringBitmap[] postings = new MutableRoaringBitmap[tokens.size()];
-    for (int t = 0; t < postings.length; t++) {
-      postings[t] = new MutableRoaringBitmap();
+    firstOfValue[dictionary.size()] = used;
+
+    // Number tokens in sorted order, so that their rows come out grouped by dictionary position.
+    tokens.sort(null);
+    int[] position = new int[tokens.size()];
+    List<String> sorted = new ArrayList<>(tokens.size());
+    for (Token t : tokens) {
+      position[t.id()] = sorted.size();
+      sorted.add(t.text());
     }
+    for (int i = 0; i < used; i++) {
+      ofValue[i] = position[ofValue[i]];
+    }
+
+    int[] starts = new int[sorted.size() + 1];
     for (int row = 0; row < rows; row++) {
-      int id = column.id(row);
-      if (id >= 0) {
-        for (int t : tokensOfValue[id]) {
-          postings[t].add(row);
+      int v = column.id(row);
+      if (v >= 0) {
+        for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
+          starts[ofValue[i] + 1]++;
         }
       }
     }
-    Integer[] order = new Integer[tokens.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
+    for (int t = 0; t < sorted.size(); t++) {
+      starts[t + 1] += starts[t];
     }
-    java.util.Arrays.sort(order, (a, b) -> tokens.get(a).compareTo(tokens.get(b)));
-    List<String> sorted = new ArrayList<>(order.length);
-    List<MutableRoaringBitmap> sortedPostings = new ArrayList<>(order.length);
-    for (int i : order) {
-      sorted.add(tokens.get(i));
-      sortedPostings.add(postings[i]);
+    int[] next = Arrays.copyOf(starts, sorted.size());
+    int[] tokenRows = new int[starts[sorted.size()]];
+    for (int row = 0; row < rows; row++) {
+      int v = column.id(row);
+      if (v >= 0) {
+        for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
+          tokenRows[next[ofValue[i]]++] = row;
+        }
+      }
     }
-    return new TokenIndex(StringDictionary.of(sorted), BitmapList.of(sortedPostings));
+    return new TokenIndex(
+        StringDictionary.of(sorted), BitmapList.of(new GroupedRows(starts, tokenRows)));
+  }
+
+  private static boolean contains(int[] ids, int from, int to, int id) {
+    for (int i = from; i < to; i++) {
+      if (ids[i] == id) {
+        return true;
+      }
+    }
+    return false;
   }
 }

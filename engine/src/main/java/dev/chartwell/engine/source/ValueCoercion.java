@@ -83,6 +83,12 @@ final class ValueCoercion {
   }
 
   private static Long toLong(String field, Object value) {
+    if (value instanceof Long l) {
+      return l; // the common case, exact as it is
+    }
+    if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+      return ((Number) value).longValue();
+    }
     BigDecimal exact = exactNumber(field, value, ColumnType.LONG);
     if (exact.stripTrailingZeros().scale() > 0
         || exact.compareTo(LONG_MIN) < 0

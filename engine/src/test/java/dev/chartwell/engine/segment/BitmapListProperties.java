@@ -1,5 +1,6 @@
 package dev.chartwell.engine.segment;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 
@@ -28,6 +29,37 @@ class BitmapListProperties {
     for (int i = 0; i < expected.size(); i++) {
       assertEquals(expected.get(i), list.get(i).toMutableRoaringBitmap(), "bitmap " + i);
     }
+  }
+
+  @Test
+  void groupedRowsSerializeToTheSameBytesAsTheirBitmaps() {
+    qt().withExamples(300)
+        .forAll(bitmapLists())
+        .checkAssert(
+            bitmaps -> {
+              int[] starts = new int[bitmaps.size() + 1];
+              List<Integer> rows = new ArrayList<>();
+              for (int i = 0; i < bitmaps.size(); i++) {
+                bitmaps.get(i).forEach((int r) -> rows.add(r));
+                starts[i + 1] = rows.size();
+              }
+              BitmapList grouped =
+                  BitmapList.of(new GroupedRows(starts, rows.stream().mapToInt(r -> r).toArray()));
+              BitmapList expected = BitmapList.of(bitmaps);
+              assertEquals(expected.data(), grouped.data());
+              assertEquals(expected.entries().size(), grouped.entries().size());
+              for (int i = 0; i < bitmaps.size(); i++) {
+                assertEquals(expected.entries().get(i), grouped.entries().get(i), "entry " + i);
+              }
+            });
+  }
+
+  @Test
+  void groupedRowsGroupEveryRowUnderItsKeyInOrder() {
+    int[] keys = {2, -1, 0, 2, 2, -1, 0};
+    GroupedRows g = GroupedRows.of(keys, keys.length, 4);
+    assertArrayEquals(new int[] {0, 2, 2, 5, 5}, g.starts());
+    assertArrayEquals(new int[] {2, 6, 0, 3, 4}, g.rows());
   }
 
   @Test
