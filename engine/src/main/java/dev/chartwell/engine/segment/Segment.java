@@ -20,7 +20,7 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 public final class Segment {
   private final long id;
   private final int rows;
-  private final PackedLongs timestamps;
+  private final Timestamps timestamps;
   private final Map<String, Column> columns;
   private final String implicitColumn;
   private final TokenIndex tokenIndex;
@@ -32,7 +32,7 @@ public final class Segment {
   Segment(
       long id,
       int rows,
-      PackedLongs timestamps,
+      Timestamps timestamps,
       Map<String, Column> columns,
       String implicitColumn,
       TokenIndex tokenIndex) {
@@ -51,7 +51,7 @@ public final class Segment {
   Segment(
       long id,
       int rows,
-      PackedLongs timestamps,
+      Timestamps timestamps,
       Map<String, Column> columns,
       String implicitColumn,
       TokenIndex tokenIndex,
@@ -220,7 +220,7 @@ public final class Segment {
   }
 
   /** The timestamps, for writing the segment to a file. */
-  PackedLongs timestamps() {
+  Timestamps timestamps() {
     return timestamps;
   }
 

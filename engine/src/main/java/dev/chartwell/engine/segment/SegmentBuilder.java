@@ -131,7 +131,7 @@ public final class SegmentBuilder {
       }
     }
     return new Segment(
-        segmentId, rows, PackedLongs.pack(sortedTs, rows), columns, implicitColumn, tokens);
+        segmentId, rows, Timestamps.pack(sortedTs, rows), columns, implicitColumn, tokens);
   }
 
   /** One column's values in arrival order. */

@@ -44,8 +44,9 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
  *   24  8 bytes  magic "CWSEGEND"
  * </pre>
  *
- * The TOC is a sequence of fields: {@code long} min and max timestamp; the timestamps as packed
- * longs; the implicit column's name; the column count, and per column its name, a type byte (1
+ * The TOC is a sequence of fields: {@code long} min and max timestamp; the timestamps ({@link
+ * Timestamps}: packed first values of each block of 128 rows, packed bit positions and widths of
+ * the blocks, a block of 64-bit words; versions 1 and 2: packed longs); the implicit column's name; the column count, and per column its name, a type byte (1
  * long, 2 double, 3 bool, 4 string) and its parts; a byte saying whether a token index follows, and
  * the index. A string is an int32 UTF-8 length (-1 for none) and the bytes; a block reference is
  * int32 offset and int32 length (a bitmap with length 0 stands for "every row"); packed longs are
@@ -207,7 +208,10 @@ public final class SegmentFile {
     Toc toc = new Toc(b, (int) tocOffset, tocLength, version);
     long minTs = toc.getLong();
     long maxTs = toc.getLong();
-    PackedLongs timestamps = toc.packed();
+    Timestamps timestamps =
+        version < 3
+            ? Timestamps.flat(toc.packed())
+            : Timestamps.of(toc.packed(), toc.packed(), toc.block().asLongBuffer(), rows);
     if (timestamps.size() != rows) {
       throw new SegmentFileException(
           file, "it has " + timestamps.size() + " timestamps for " + rows + " rows");

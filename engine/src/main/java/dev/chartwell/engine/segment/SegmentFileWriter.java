@@ -51,7 +51,10 @@ final class SegmentFileWriter {
     put(header.flip());
 
     toc.putLong(s.minTimestamp()).putLong(s.maxTimestamp());
-    packed(s.timestamps());
+    Timestamps ts = s.timestamps().blockCoded();
+    packed(ts.firsts());
+    packed(ts.blocks());
+    longs(ts.words());
     toc.putString(s.implicitColumn());
     toc.putInt(s.columns().size());
     for (Map.Entry<String, Column> e : s.columns().entrySet()) {
