@@ -205,7 +205,7 @@ public final class ChartwellServer implements AutoCloseable {
       ResourceRoutes.register(
           router, accounts, services, catalog, resources, json, config.maxRequestBytes());
       AlertRoutes.register(router, accounts, services, alerts, config.maxRequestBytes());
-      TableRoutes.register(router, services, catalog, json, config.maxRequestBytes());
+      TableRoutes.register(router, services, accounts, catalog, json, config.maxRequestBytes());
       TimestampRoutes.register(router, services, catalog, resources, config.maxRequestBytes());
       StatsRoutes.register(router, services, catalog, config.maxRequestBytes());
       HyperdxRoutes.register(
@@ -222,6 +222,7 @@ public final class ChartwellServer implements AutoCloseable {
       ChartRoutes.register(
           router,
           services,
+          accounts,
           catalog,
           engine,
           json,
