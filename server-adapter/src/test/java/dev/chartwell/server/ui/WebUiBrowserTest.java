@@ -1,0 +1,412 @@
+package dev.chartwell.server.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.TestServers;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+
+/**
+ * The web UI in a real browser (Debian's Chromium, headless) against the real server with the demo:
+ * sign in, open the demo dashboard by its bookmarkable URL, every tile draws with data and without
+ * console errors, the range changes, the explorer searches, expands and zooms, a where that does
+ * not parse shows its position, controls are labelled and a narrow window stacks the tiles. One
+ * browser session serves the whole class. Skipped, loudly, when Chromium is missing.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class WebUiBrowserTest {
+  static final Duration WAIT = Duration.ofSeconds(40);
+
+  @TempDir static Path dir;
+  ChartwellServer server;
+  ChromeDriver browser;
+  String dashboardUrl;
+
+  @BeforeAll
+  void start() throws Exception {
+    Optional<Path[]> chromium = Chromium.find();
+    if (chromium.isEmpty()) {
+      String message =
+          "SKIPPED: the web UI's browser tests need Debian's Chromium and its driver: apt-get"
+              + " install -y "
+              + Chromium.PACKAGES
+              + " (or set CHROMIUM_BIN and CHROMEDRIVER_BIN)";
+      System.err.println("\n*** " + message + " ***\n");
+      assumeTrue(false, message);
+    }
+    server = TestServers.start(dir, "--demo");
+    dashboardUrl =
+        server.banner().stream()
+            .filter(l -> l.startsWith("demo dashboard: "))
+            .findFirst()
+            .orElseThrow()
+            .substring("demo dashboard: ".length());
+    browser = Chromium.start(chromium.get(), 1280, 800);
+  }
+
+  @AfterAll
+  void stop() throws IOException {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void signInThenTheBookmarkedDashboardDrawsEveryTile() throws Exception {
+    browser.get(dashboardUrl);
+    input("Key ID").sendKeys("ADMIN");
+    input("Key secret").sendKeys("adminsecret1");
+    button("Sign in").click();
+    List<WebElement> tiles = tilesReady(5);
+    assertEquals(URI.create(dashboardUrl).getPath(), URI.create(browser.getCurrentUrl()).getPath());
+    for (WebElement tile : tiles) {
+      assertDrawn(tile);
+    }
+    assertTrue(legendOf("line").contains("api"), "a legend entry per group: " + legendOf("line"));
+    assertTrue(legendOf("stacked_bar").contains("error"), legendOf("stacked_bar"));
+    String number = tile("number").findElement(By.cssSelector(".value")).getText();
+    assertTrue(number.matches("[0-9.,]+ (ms|s|µs)"), "a duration from numberFormat: " + number);
+    assertNotNull(js("return sessionStorage.getItem('chartwell.credentials')"));
+    assertEquals(0L, js("return localStorage.length"), "the key stays in the session only");
+    assertEquals("", js("return document.cookie"));
+    assertNoConsoleErrors();
+
+    browser.manage().window().setSize(new Dimension(1280, 1300));
+    tilesReady(5);
+    screenshot("dashboard.png");
+    browser.manage().window().setSize(new Dimension(1280, 800));
+  }
+
+  @Test
+  @Order(2)
+  void changingTheRangeOrGranularityRedrawsTheTilesAndKeepsThemInTheUrl() {
+    assertTrue(tile("line").findElement(By.cssSelector(".tile-note")).getText().startsWith("1m"));
+    browser.findElement(By.cssSelector("select[name=range] option[value='6h']")).click();
+    awaitTrue("the range in the URL", () -> browser.getCurrentUrl().contains("range=6h"));
+    awaitTrue(
+        "the line tile redrawn with 15m buckets",
+        () -> noteOf("line").startsWith("15m") && tilesAreReady(5));
+    browser.findElement(By.cssSelector("select[name=granularity] option[value='30m']")).click();
+    awaitTrue(
+        "fixed 30m buckets",
+        () ->
+            browser.getCurrentUrl().contains("granularity=30m")
+                && noteOf("line").startsWith("30m")
+                && tilesAreReady(5));
+    for (WebElement tile : browser.findElements(By.cssSelector("[data-tile-id]"))) {
+      assertDrawn(tile);
+    }
+    browser.navigate().refresh();
+    tilesReady(5);
+    assertTrue(noteOf("line").startsWith("30m"), "the bookmark keeps range and granularity");
+    button("Live").click();
+    awaitTrue("live mode in the URL", () -> browser.getCurrentUrl().contains("live=1"));
+    assertEquals("true", button("Live").getAttribute("aria-pressed"));
+    button("Live").click();
+    assertNoConsoleErrors();
+  }
+
+  @Test
+  @Order(3)
+  void theExplorerShowsMatchingEventsNewestFirstExpandsThemAndZooms() throws IOException {
+    browser.findElement(By.linkText("Explorer")).click();
+    WebElement where = input("Where");
+    where.sendKeys("SeverityText:error");
+    button("Search").click();
+    List<WebElement> rows = eventRows("SeverityText:error");
+    List<String> header =
+        browser.findElements(By.cssSelector(".x-events thead th")).stream()
+            .map(e -> e.getAttribute("textContent"))
+            .toList();
+    assertEquals(List.of("Details", "Timestamp", "ServiceName", "SeverityText", "Body"), header);
+    List<String> times = column(rows, 1);
+    for (int i = 1; i < times.size(); i++) {
+      assertTrue(times.get(i - 1).compareTo(times.get(i)) >= 0, "newest first: " + times);
+    }
+    assertTrue(column(rows, 3).stream().allMatch("error"::equals), column(rows, 3).toString());
+    assertTrue(browser.findElement(By.cssSelector(".count-chart canvas")).isDisplayed());
+    assertTrue(browser.getCurrentUrl().contains("where=SeverityText"), browser.getCurrentUrl());
+
+    WebElement expand = rows.get(0).findElement(By.cssSelector("button.expand"));
+    expand.click();
+    assertEquals("true", expand.getAttribute("aria-expanded"));
+    String detail = browser.findElement(By.cssSelector("tr.detail dl")).getText();
+    assertTrue(detail.contains("LogAttributes.error.message"), detail);
+    screenshot("explorer.png");
+
+    WebElement over = browser.findElement(By.cssSelector(".count-chart .u-over"));
+    new Actions(browser).moveToElement(over, over.getSize().width / 4, 5).click().perform();
+    awaitTrue(
+        "a bucket's range",
+        () -> browser.getCurrentUrl().contains("from=") && browser.getCurrentUrl().contains("to="));
+    assertEquals("custom", js("return document.querySelector('select[name=range]').value"));
+    String from =
+        URI.create(browser.getCurrentUrl()).getQuery().replaceAll(".*from=(\\d+).*", "$1");
+    awaitTrue(
+        "the zoomed range's events",
+        () ->
+            !browser
+                .findElements(
+                    By.cssSelector(
+                        ".x-events[data-state=ready][data-start='" + from + "'] tr.event"))
+                .isEmpty());
+    assertNoConsoleErrors();
+  }
+
+  @Test
+  @Order(4)
+  void aWhereThatDoesNotParseShowsItsPosition() {
+    WebElement where = input("Where");
+    where.clear();
+    where.sendKeys("ServiceName:(api", Keys.ENTER);
+    WebElement error =
+        await(
+            "the parse error",
+            () -> browser.findElements(By.cssSelector(".x-error .error")).stream().findFirst());
+    assertTrue(error.getText().contains("column"), error.getText());
+    String caret = browser.findElement(By.cssSelector(".where-caret")).getText();
+    assertTrue(caret.startsWith("ServiceName:(api\n") && caret.endsWith("^"), caret);
+    // The refused request is in the console as a failed resource (a 400); nothing else is.
+    List<String> others = severe().stream().filter(m -> !m.contains("400 (Bad Request)")).toList();
+    assertTrue(others.isEmpty(), others.toString());
+  }
+
+  @Test
+  @Order(5)
+  void everyControlIsLabelledKeyboardReachableAndANarrowWindowStacksTheTiles() throws IOException {
+    browser.get(dashboardUrl + "?range=1h");
+    tilesReady(5);
+    Object unlabelled =
+        js(
+            "return [...document.querySelectorAll('select,input,button')].filter(e =>"
+                + " e.offsetParent !== null && !(e.labels && e.labels.length) &&"
+                + " !e.getAttribute('aria-label') && !e.textContent.trim()).map(e =>"
+                + " e.outerHTML)");
+    assertEquals(List.of(), unlabelled);
+    js("document.activeElement.blur(); document.body.focus()");
+    boolean reached = false;
+    for (int i = 0; i < 20 && !reached; i++) {
+      new Actions(browser).sendKeys(Keys.TAB).perform();
+      reached = Boolean.TRUE.equals(js("return document.activeElement.name === 'range'"));
+    }
+    assertTrue(reached, "the time range picker is reached with Tab");
+
+    browser.manage().window().setSize(new Dimension(480, 900));
+    awaitTrue(
+        "tiles stacked at full width",
+        () ->
+            Boolean.TRUE.equals(
+                js(
+                    "const g = document.querySelector('.grid').getBoundingClientRect().width;"
+                        + " return [...document.querySelectorAll('[data-tile-id]')].every(t =>"
+                        + " Math.abs(t.getBoundingClientRect().width - g) < 2)")));
+    assertEquals(
+        Boolean.TRUE,
+        js("return document.documentElement.scrollWidth <= window.innerWidth"),
+        "no sideways scrolling");
+    tilesReady(5);
+    screenshot("dashboard-narrow.png");
+    browser.manage().window().setSize(new Dimension(1280, 800));
+    assertNoConsoleErrors();
+  }
+
+  // --- helpers
+
+  /** Saves what the browser shows under {@code target/}. */
+  private void screenshot(String name) throws IOException {
+    Path shot = Path.of("target", name);
+    Files.createDirectories(shot.getParent());
+    Files.write(shot, browser.getScreenshotAs(OutputType.BYTES));
+  }
+
+  private Object js(String script) {
+    return ((JavascriptExecutor) browser).executeScript(script);
+  }
+
+  private WebElement input(String label) {
+    WebElement l =
+        await(
+            "the label " + label,
+            () ->
+                browser
+                    .findElements(By.xpath("//label[normalize-space()='" + label + "']"))
+                    .stream()
+                    .filter(WebElement::isDisplayed)
+                    .findFirst());
+    return browser.findElement(By.id(l.getAttribute("for")));
+  }
+
+  private WebElement button(String text) {
+    return await(
+        "the button " + text,
+        () ->
+            browser.findElements(By.xpath("//button[normalize-space()='" + text + "']")).stream()
+                .filter(WebElement::isDisplayed)
+                .findFirst());
+  }
+
+  private WebElement tile(String displayType) {
+    return browser.findElement(By.cssSelector("[data-display-type='" + displayType + "']"));
+  }
+
+  private String legendOf(String displayType) {
+    return tile(displayType).findElement(By.cssSelector(".u-legend")).getText();
+  }
+
+  private String noteOf(String displayType) {
+    return tile(displayType).findElement(By.cssSelector(".tile-note")).getText();
+  }
+
+  private boolean tilesAreReady(int n) {
+    List<WebElement> tiles = browser.findElements(By.cssSelector("[data-tile-id]"));
+    for (WebElement t : tiles) {
+      if ("error".equals(t.getAttribute("data-state"))) {
+        throw new AssertionError("tile " + t.getAttribute("data-tile-id") + ": " + t.getText());
+      }
+    }
+    return tiles.size() == n
+        && tiles.stream().allMatch(t -> "ready".equals(t.getAttribute("data-state")));
+  }
+
+  private List<WebElement> tilesReady(int n) {
+    awaitTrue(n + " tiles drawn", () -> tilesAreReady(n));
+    return browser.findElements(By.cssSelector("[data-tile-id]"));
+  }
+
+  /** The event rows once the results of {@code where} are shown. */
+  private List<WebElement> eventRows(String where) {
+    return await(
+        "event rows of " + where,
+        () -> {
+          List<WebElement> rows =
+              browser.findElements(
+                  By.cssSelector(
+                      ".x-events[data-state=ready][data-where='" + where + "'] tr.event"));
+          return rows.isEmpty() ? Optional.empty() : Optional.of(rows);
+        });
+  }
+
+  private static List<String> column(List<WebElement> rows, int index) {
+    return rows.stream()
+        .map(r -> r.findElements(By.tagName("td")).get(index).getAttribute("textContent"))
+        .toList();
+  }
+
+  /** A tile has drawn its data: coloured pixels on a chart's canvas, SVG shapes, table rows. */
+  private void assertDrawn(WebElement tile) {
+    String type = tile.getAttribute("data-display-type");
+    switch (type) {
+      case "line", "stacked_bar" -> {
+        Object coloured =
+            ((JavascriptExecutor) browser)
+                .executeScript(
+                    "const c = arguments[0].querySelector('canvas');"
+                        + " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+                        + " let n = 0; for (let i = 0; i < d.length; i += 4) {"
+                        + " const r = d[i], g = d[i+1], b = d[i+2];"
+                        + " if (d[i+3] > 0 && Math.max(r,g,b) - Math.min(r,g,b) > 60) n++; }"
+                        + " return n;",
+                    tile);
+        assertTrue(((Number) coloured).longValue() > 500, type + ": coloured pixels " + coloured);
+        assertTrue(tile.findElements(By.cssSelector(".u-legend .u-series")).size() >= 2, type);
+      }
+      case "pie" -> {
+        assertFalse(tile.findElements(By.cssSelector("svg path, svg circle")).isEmpty(), type);
+        assertFalse(tile.findElements(By.cssSelector(".legend li")).isEmpty(), type);
+      }
+      case "number" -> {
+        assertFalse(tile.findElement(By.cssSelector(".value")).getText().isBlank(), type);
+        String points = tile.findElement(By.cssSelector("svg polyline")).getAttribute("points");
+        assertTrue(points.split(" ").length > 10, "a sparkline: " + points);
+      }
+      case "table" -> {
+        List<WebElement> rows = tile.findElements(By.cssSelector("tbody tr"));
+        assertEquals(6, rows.size(), "one row per route");
+      }
+      default -> throw new AssertionError("unexpected tile type " + type);
+    }
+  }
+
+  private List<String> severe() {
+    return browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+        .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
+        .map(LogEntry::getMessage)
+        .collect(Collectors.toList());
+  }
+
+  private void assertNoConsoleErrors() {
+    List<String> errors = severe();
+    assertTrue(errors.isEmpty(), "console errors: " + errors);
+  }
+
+  private void awaitTrue(String what, Supplier<Boolean> condition) {
+    await(what, () -> condition.get() ? Optional.of(Boolean.TRUE) : Optional.empty());
+  }
+
+  private <T> T await(String what, Supplier<Optional<T>> probe) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      Optional<T> v;
+      try {
+        v = probe.get();
+      } catch (StaleElementReferenceException e) {
+        v = Optional.empty(); // the page redrew under the probe: look again
+      }
+      if (v.isPresent()) {
+        return v.get();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "timed out waiting for "
+                + what
+                + " at "
+                + browser.getCurrentUrl()
+                + "; console: "
+                + severe());
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
+    }
+  }
+}
