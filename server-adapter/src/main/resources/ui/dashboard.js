@@ -26,8 +26,9 @@ export async function dashboardList(main, sid, { signal }) {
 /** Shows one dashboard; returns when it is laid out (tiles draw on their own). */
 export async function dashboardView(main, sid, id, { signal, sources }) {
   main.innerHTML = `<p class="state" aria-busy="true">Loading dashboard…</p>`;
-  const [dashboard, srcs] = await Promise.all([api.dashboard(sid, id), sources(sid)]);
+  const [dashboard, list] = await Promise.all([api.dashboard(sid, id), sources(sid)]);
   if (signal.aborted) return;
+  const srcs = new Map(list.map((s) => [s.id, s]));
   const params = new URLSearchParams(location.search);
   const time = readTime(params, '1h');
   main.innerHTML = '';

@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.TestServers;
+import dev.chartwell.server.http.HttpTestClient;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,6 +52,8 @@ import org.openqa.selenium.logging.LogType;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebUiBrowserTest {
   static final Duration WAIT = Duration.ofSeconds(40);
+  static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
+  static final ObjectMapper MAPPER = new ObjectMapper();
 
   @TempDir static Path dir;
   ChartwellServer server;
@@ -247,7 +252,122 @@ class WebUiBrowserTest {
     assertNoConsoleErrors();
   }
 
+  @Test
+  @Order(6)
+  void markdownSearchEmptyAndErrorTilesShowWhatTheyHold() throws Exception {
+    String serviceId = fact("demo service id: ");
+    String sourceId = fact("demo source id: ");
+    HttpTestClient http = new HttpTestClient(server.port());
+    String base = "/v1/organizations/" + TestServers.ORG + "/services/" + serviceId + "/clickstack";
+    String doomed =
+        created(
+            http,
+            base + "/sources",
+            "{\"name\":\"doomed\",\"kind\":\"log\",\"from\":{\"databaseName\":\"default\","
+                + "\"tableName\":\"demo-logs\"},\"timestampValueExpression\":\"Timestamp\","
+                + "\"implicitColumnExpression\":\"Body\"}");
+    String count =
+        "\"select\":[{\"aggFn\":\"count\",\"where\":\"%s\",\"whereLanguage\":\"lucene\"}]";
+    String dashboard =
+        created(
+            http,
+            base + "/dashboards",
+            "{\"name\":\"States\",\"tiles\":["
+                + tile(
+                    "Notes",
+                    0,
+                    "{\"displayType\":\"markdown\",\"markdown\":\"# Read me\\n\\n"
+                        + "- **bold** item\\n- <script>alert(1)</script>\"}")
+                + ","
+                + tile(
+                    "Errors",
+                    6,
+                    "{\"displayType\":\"search\",\"sourceId\":\""
+                        + sourceId
+                        + "\",\"select\":\"Timestamp, ServiceName, Body\",\"where\":\"SeverityText:error\","
+                        + "\"whereLanguage\":\"lucene\"}")
+                + ","
+                + tile(
+                    "Nothing",
+                    12,
+                    "{\"displayType\":\"line\",\"sourceId\":\""
+                        + sourceId
+                        + "\","
+                        + count.formatted("ServiceName:nothing-here")
+                        + "}")
+                + ","
+                + tile(
+                    "Broken",
+                    18,
+                    "{\"displayType\":\"number\",\"sourceId\":\""
+                        + doomed
+                        + "\","
+                        + count.formatted("")
+                        + "}")
+                + "]}");
+    HttpResponse<String> gone =
+        http.send("DELETE", base + "/sources/" + doomed, null, "Authorization", ADMIN);
+    assertEquals(200, gone.statusCode(), gone.body());
+
+    browser.get(
+        server.banner().get(0).replace("Chartwell listening on ", "")
+            + "/dashboards/"
+            + serviceId
+            + "/"
+            + dashboard);
+    awaitTrue(
+        "every tile settled",
+        () ->
+            browser.findElements(By.cssSelector("[data-tile-id]")).size() == 4
+                && browser
+                    .findElements(By.cssSelector("[data-tile-id][data-state=loading]"))
+                    .isEmpty());
+    WebElement notes = tile("markdown");
+    assertEquals("ready", notes.getAttribute("data-state"), notes.getText());
+    assertEquals("Read me", notes.findElement(By.cssSelector(".markdown h2")).getText());
+    assertEquals("bold", notes.findElement(By.cssSelector(".markdown strong")).getText());
+    assertTrue(notes.findElements(By.cssSelector(".markdown script")).isEmpty(), "no HTML passes");
+    WebElement search = tile("search");
+    assertEquals("ready", search.getAttribute("data-state"), search.getText());
+    List<WebElement> rows = search.findElements(By.cssSelector("tr.event"));
+    assertEquals(50, rows.size());
+    assertTrue(column(rows, 3).stream().allMatch(b -> b.contains("failed")), "error bodies");
+    WebElement empty = tile("line");
+    assertEquals("empty", empty.getAttribute("data-state"));
+    assertEquals(
+        "No data in this time range", empty.findElement(By.cssSelector(".state")).getText());
+    WebElement broken = tile("number");
+    assertEquals("error", broken.getAttribute("data-state"));
+    String text = broken.findElement(By.cssSelector(".error[role=alert]")).getText();
+    assertTrue(text.contains("NOT_FOUND") && text.contains(doomed), text);
+  }
+
   // --- helpers
+
+  private String fact(String prefix) {
+    return server.banner().stream()
+        .filter(l -> l.startsWith(prefix))
+        .findFirst()
+        .orElseThrow()
+        .substring(prefix.length());
+  }
+
+  private static String tile(String name, int x, String config) {
+    return "{\"name\":\""
+        + name
+        + "\",\"x\":"
+        + x
+        + ",\"y\":0,\"w\":6,\"h\":6,\"config\":"
+        + config
+        + "}";
+  }
+
+  /** Creates a resource through the Cloud API; its id. */
+  private static String created(HttpTestClient http, String path, String body) throws Exception {
+    HttpResponse<String> r = http.send("POST", path, body, "Authorization", ADMIN);
+    assertEquals(200, r.statusCode(), r.body());
+    return MAPPER.readTree(r.body()).get("result").get("id").asText();
+  }
 
   /** Saves what the browser shows under {@code target/}. */
   private void screenshot(String name) throws IOException {
