@@ -89,6 +89,22 @@ export function timeChart(parent, data, o) {
     u.over.addEventListener('click', () => {
       if (u.cursor.idx != null) o.onPick(u.cursor.idx);
     });
+    // The keyboard's way: focus the plot, pick a bucket with the arrow keys, Enter zooms to it.
+    u.over.tabIndex = 0;
+    u.over.setAttribute('role', 'button');
+    u.over.setAttribute('aria-label', 'Buckets: Left and Right arrows pick one, Enter zooms to it');
+    let idx = null;
+    u.over.addEventListener('keydown', (e) => {
+      const last = data.xs.length - 1;
+      if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+        idx = idx === null ? (e.key === 'ArrowLeft' ? last : 0) : Math.max(0, Math.min(last, idx + (e.key === 'ArrowLeft' ? -1 : 1)));
+        u.setCursor({ left: u.valToPos(data.xs[idx] / 1000, 'x'), top: u.over.clientHeight / 2 });
+        e.preventDefault();
+      } else if (e.key === 'Enter' && idx !== null) {
+        o.onPick(idx);
+        e.preventDefault();
+      }
+    });
   }
   return fit(u, box);
 }

@@ -3,7 +3,7 @@
 import { api } from './api.js';
 import { esc } from './format.js';
 import { readTime, writeTime, resolve, timeControls, LIVE_MS } from './time.js';
-import { tileFrame, drawTile } from './tiles.js';
+import { tileFrame, drawTile, disposeTile } from './tiles.js';
 
 /** Lists the dashboards of a service. */
 export async function dashboardList(main, sid, { signal }) {
@@ -74,5 +74,6 @@ export async function dashboardView(main, sid, id, { signal, sources }) {
   signal.addEventListener('abort', () => {
     clearInterval(timer);
     running.forEach((r) => r.cancel());
+    frames.forEach(disposeTile);
   });
 }

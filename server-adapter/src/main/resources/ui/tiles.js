@@ -25,8 +25,26 @@ export function tileFrame(tile) {
   return el;
 }
 
+const charts = new WeakMap(); // a tile frame -> how to free the chart it shows
+
+/** Empties a tile's body, freeing the chart it showed; the old drawing stays until then. */
+function clearBody(el) {
+  const free = charts.get(el);
+  if (free) free();
+  charts.delete(el);
+  const body = el.querySelector('.tile-body');
+  body.innerHTML = '';
+  return body;
+}
+
+/** Frees what a tile shows (when its view goes away). */
+export function disposeTile(el) {
+  clearBody(el);
+}
+
 function setState(el, state, text) {
   el.dataset.state = state;
+  if (state === 'empty' || state === 'error') clearBody(el);
   const body = el.querySelector('.tile-body');
   body.setAttribute('aria-busy', String(state === 'loading'));
   if (state === 'empty') body.innerHTML = `<p class="state">${esc(text || 'No data in this time range')}</p>`;
@@ -42,7 +60,7 @@ const DRAWERS = {
   table: drawTable,
   search: drawSearch,
   markdown: async (el, tile) => {
-    el.querySelector('.tile-body').innerHTML = `<div class="markdown">${markdown(tile.config.markdown)}</div>`;
+    clearBody(el).innerHTML = `<div class="markdown">${markdown(tile.config.markdown)}</div>`;
     return ready(el);
   },
 };
@@ -55,15 +73,14 @@ function ready(el, note = '') {
 }
 
 /**
- * Draws (or redraws) a tile.
+ * Draws (or redraws) a tile. What it showed stays visible until the new answer replaces it.
  * @param {HTMLElement} el the frame
  * @param {object} tile the dashboard tile
- * @param {{sid: string, start: number, end: number, granularity: string}} ctx
- * @returns {{cancel: () => void}} stops its requests and frees its chart
+ * @param {{sid: string, start: number, end: number, granularity: string, sources: Map}} ctx
+ * @returns {{cancel: () => void}} stops its requests
  */
 export function drawTile(el, tile, ctx) {
   const abort = new AbortController();
-  let cleanup = null;
   const type = (tile.config || {}).displayType || 'line';
   const draw = DRAWERS[type];
   el.dataset.state = 'loading';
@@ -73,21 +90,11 @@ export function drawTile(el, tile, ctx) {
   } else {
     Promise.resolve()
       .then(() => draw(el, tile, ctx, abort.signal))
-      .then((c) => {
-        cleanup = c;
-        if (abort.signal.aborted && cleanup) cleanup();
-      })
       .catch((e) => {
         if (!abort.signal.aborted) setState(el, 'error', e.message || String(e));
       });
   }
-  return {
-    cancel() {
-      abort.abort();
-      if (cleanup) cleanup();
-      cleanup = null;
-    },
-  };
+  return { cancel: () => abort.abort() };
 }
 
 async function drawTime(el, tile, ctx, signal, stacked) {
@@ -101,12 +108,11 @@ async function drawTime(el, tile, ctx, signal, stacked) {
     setState(el, 'empty');
     return null;
   }
-  const body = el.querySelector('.tile-body');
-  body.innerHTML = '';
+  const body = clearBody(el);
   const format = formatter(items[0].format);
-  const stop = timeChart(body, data, { format, stacked, label: tile.name });
+  charts.set(el, timeChart(body, data, { format, stacked, label: tile.name }));
   ready(el, `${g}${data.hidden ? ` · top ${MAX_DRAWN_SERIES} of ${data.lines.length + data.hidden}` : ''}`);
-  return stop;
+  return null;
 }
 
 async function drawNumber(el, tile, ctx, signal) {
@@ -124,8 +130,7 @@ async function drawNumber(el, tile, ctx, signal) {
     setState(el, 'empty');
     return null;
   }
-  const body = el.querySelector('.tile-body');
-  body.innerHTML = '';
+  const body = clearBody(el);
   const box = document.createElement('div');
   box.className = 'number';
   const v = document.createElement('div');
@@ -153,8 +158,7 @@ async function drawPie(el, tile, ctx, signal) {
   }
   const shown = slices.slice(0, 12);
   if (slices.length > 12) shown.push({ label: `${slices.length - 12} others`, value: slices.slice(12).reduce((s, x) => s + x.value, 0) });
-  const body = el.querySelector('.tile-body');
-  body.innerHTML = '';
+  const body = clearBody(el);
   pie(body, shown, formatter(items[0].format));
   ready(el, total.approximate ? '≈ last 30-day bucket only' : items[0].label);
   return null;
@@ -171,7 +175,7 @@ async function drawTable(el, tile, ctx, signal) {
   }
   const rows = total.groups.sort((a, b) => (b.values[0] ?? -Infinity) - (a.values[0] ?? -Infinity));
   const formats = items.map((it) => formatter(it.format));
-  const body = el.querySelector('.tile-body');
+  const body = clearBody(el);
   body.innerHTML = `<table class="data"><thead><tr>${groupBy.map((g) => `<th scope="col">${esc(g)}</th>`).join('')}${items
     .map((it) => `<th scope="col" class="num">${esc(it.label)}</th>`)
     .join('')}</tr></thead><tbody>${rows
@@ -202,8 +206,7 @@ async function drawSearch(el, tile, ctx, signal) {
     return null;
   }
   const columns = cfg.select && cfg.select.trim() ? selectColumns(cfg.select) : Object.keys(rows[0]).map((k) => ({ key: k, title: k }));
-  const body = el.querySelector('.tile-body');
-  body.innerHTML = '';
+  const body = clearBody(el);
   const source = ctx.sources.get(cfg.sourceId);
   eventsTable(body, columns, rows, { timestamp: source ? source.timestampValueExpression : 'Timestamp' });
   ready(el, `newest ${rows.length}`);

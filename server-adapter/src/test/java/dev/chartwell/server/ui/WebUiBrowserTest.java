@@ -192,6 +192,28 @@ class WebUiBrowserTest {
                     By.cssSelector(
                         ".x-events[data-state=ready][data-start='" + from + "'] tr.event"))
                 .isEmpty());
+
+    // The same with the keyboard: from the last hour, the second bucket.
+    browser.findElement(By.cssSelector("select[name=range] option[value='1h']")).click();
+    awaitTrue("the last hour", () -> browser.getCurrentUrl().contains("range=1h"));
+    WebElement plot =
+        await(
+            "the last hour's chart",
+            () ->
+                browser
+                    .findElements(By.cssSelector(".count-chart[data-state=ready] .u-over"))
+                    .stream()
+                    .findFirst());
+    plot.sendKeys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ENTER);
+    awaitTrue(
+        "a bucket's range from the keyboard", () -> browser.getCurrentUrl().contains("from="));
+    long start =
+        Long.parseLong(
+            URI.create(browser.getCurrentUrl()).getQuery().replaceAll(".*from=(\\d+).*", "$1"));
+    long end =
+        Long.parseLong(
+            URI.create(browser.getCurrentUrl()).getQuery().replaceAll(".*to=(\\d+).*", "$1"));
+    assertEquals(60_000 - 1, end - start, "one 1m bucket of the last hour");
     assertNoConsoleErrors();
   }
 
