@@ -90,6 +90,7 @@ async function servicePicker(section, sid) {
 async function render() {
   if (current) current.abort();
   current = new AbortController();
+  sourceCache.clear(); // one fetch per view: a source created meanwhile shows on the next one
   const signal = current.signal;
   if (!credentials()) {
     showSignIn();

@@ -52,7 +52,7 @@ final class DemoDashboard {
            "config": {"displayType": "pie", "sourceId": "%s", "groupBy": "ServiceName",
                       "select": [{"aggFn": "count", "where": "SeverityText:error",
                                   "whereLanguage": "lucene"}]}},
-          {"name": "Latency by route", "x": 0, "y": 16, "w": 24, "h": 7,
+          {"name": "Latency by route", "x": 0, "y": 16, "w": 24, "h": 5,
            "config": {"displayType": "table", "sourceId": "%s", "groupBy": "LogAttributes.http.route",
                       "select": [
                         {"aggFn": "count", "alias": "requests", "where": "", "whereLanguage": "lucene"},

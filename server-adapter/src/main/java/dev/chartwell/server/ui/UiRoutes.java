@@ -57,7 +57,7 @@ public final class UiRoutes {
 
   private final ClassLoader loader;
   private final String root;
-  private final Map<String, Optional<Asset>> cache = new ConcurrentHashMap<>();
+  private final Map<String, Asset> cache = new ConcurrentHashMap<>();
 
   /** A file with its media type and ETag. */
   private record Asset(String contentType, byte[] bytes, String etag) {}
@@ -101,10 +101,10 @@ public final class UiRoutes {
         throw ApiException.notFound("no such file: " + req.path());
       }
     }
-    Asset a =
-        cache
-            .computeIfAbsent(name, this::load)
-            .orElseThrow(() -> ApiException.notFound("no such file: " + req.path()));
+    Asset a = cache.computeIfAbsent(name, n -> load(n).orElse(null));
+    if (a == null) { // not kept: names that miss cannot fill the cache
+      throw ApiException.notFound("no such file: " + req.path());
+    }
     boolean fresh = req.header("If-None-Match").map(h -> matches(h, a.etag())).orElse(false);
     Response r =
         fresh

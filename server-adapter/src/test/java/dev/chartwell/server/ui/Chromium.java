@@ -53,9 +53,6 @@ final class Chromium {
    * @return a headless browser session, its console kept for the test to read
    */
   static ChromeDriver start(Path[] binaries, int width, int height) {
-    // Selenium Manager is skipped when the driver is given; SE_OFFLINE would make it refuse the
-    // network anyway.
-    System.setProperty("SE_OFFLINE", "true");
     ChromeOptions options = new ChromeOptions();
     options.setBinary(binaries[0].toFile());
     options.addArguments(
@@ -84,6 +81,8 @@ final class Chromium {
     options.setExperimentalOption("prefs", Map.of("credentials_enable_service", false));
     ChromeDriverService service =
         new ChromeDriverService.Builder()
+            // Given here, the driver is used as it is: Selenium's DriverFinder only runs Selenium
+            // Manager (which may download) when a service names no executable.
             .usingDriverExecutable(binaries[1].toFile())
             .usingAnyFreePort()
             .withTimeout(Duration.ofSeconds(30))
