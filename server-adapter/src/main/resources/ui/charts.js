@@ -6,20 +6,23 @@ const SVG = 'http://www.w3.org/2000/svg';
 
 /** Keeps a uPlot chart the size of its box. */
 function fit(u, box) {
+  let gone = false;
   const size = () => {
-    // A new width can wrap the legend onto more lines: measure again after resizing.
-    for (let pass = 0; pass < 2; pass++) {
-      const legend = u.root.querySelector('.u-legend');
-      const h = Math.max(60, box.clientHeight - (legend ? legend.offsetHeight : 0) - 4);
-      const w = Math.max(100, box.clientWidth);
-      if (w === u.width && h === u.height) return;
-      u.setSize({ width: w, height: h });
-    }
+    if (gone) return;
+    const legend = u.root.querySelector('.u-legend');
+    const h = Math.max(60, box.clientHeight - (legend ? legend.offsetHeight : 0) - 4);
+    const w = Math.max(100, box.clientWidth);
+    if (w !== u.width || h !== u.height) u.setSize({ width: w, height: h });
   };
+  // uPlot applies a new size in a microtask; a new width can wrap the legend onto more (or fewer)
+  // lines, so the height is measured again once the size is applied (it settles: the same width
+  // gives the same legend).
+  (u.hooks.setSize = u.hooks.setSize || []).push(() => requestAnimationFrame(size));
   const ro = new ResizeObserver(size);
   ro.observe(box);
   size();
   return () => {
+    gone = true;
     ro.disconnect();
     u.destroy();
     box.remove();

@@ -264,6 +264,16 @@ class WebUiBrowserTest extends BrowserPage {
         js("return document.documentElement.scrollWidth <= window.innerWidth"),
         "no sideways scrolling");
     tilesReady(5);
+    awaitTrue(
+        "every legend entry inside its tile",
+        () ->
+            Boolean.TRUE.equals(
+                js(
+                    "return [...document.querySelectorAll('[data-tile-id]')].every(t => {"
+                        + " const b = t.getBoundingClientRect();"
+                        + " return [...t.querySelectorAll('.u-legend .u-series')].every(s => {"
+                        + " const r = s.getBoundingClientRect();"
+                        + " return r.bottom <= b.bottom && r.right <= b.right; }); })")));
     screenshot("dashboard-narrow.png");
     browser.manage().window().setSize(new Dimension(1280, 800));
     assertNoConsoleErrors();
