@@ -28,6 +28,7 @@ import dev.chartwell.server.management.SingleMachineRoutes;
 import dev.chartwell.server.otlp.OtlpRoutes;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
+import dev.chartwell.server.ui.UiRoutes;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -197,6 +198,7 @@ public final class ChartwellServer implements AutoCloseable {
           new Authenticator.None(),
           config.maxRequestBytes(),
           req -> Response.json(200, Map.of("status", "ok")));
+      UiRoutes.register(router, config.maxRequestBytes());
       OrganizationRoutes.register(router, accounts, json, config.maxRequestBytes());
       KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
       ServiceRoutes.register(router, accounts, services, json, config.maxRequestBytes());
@@ -205,7 +207,7 @@ public final class ChartwellServer implements AutoCloseable {
       ResourceRoutes.register(
           router, accounts, services, catalog, resources, json, config.maxRequestBytes());
       AlertRoutes.register(router, accounts, services, alerts, config.maxRequestBytes());
-      TableRoutes.register(router, services, catalog, json, config.maxRequestBytes());
+      TableRoutes.register(router, services, accounts, catalog, json, config.maxRequestBytes());
       TimestampRoutes.register(router, services, catalog, resources, config.maxRequestBytes());
       StatsRoutes.register(router, services, catalog, config.maxRequestBytes());
       HyperdxRoutes.register(
@@ -222,6 +224,7 @@ public final class ChartwellServer implements AutoCloseable {
       ChartRoutes.register(
           router,
           services,
+          accounts,
           catalog,
           engine,
           json,
@@ -259,6 +262,7 @@ public final class ChartwellServer implements AutoCloseable {
                   boot.organization(),
                   services,
                   catalog,
+                  resources,
                   json.mapper(),
                   "http://" + host + ":" + api.port(),
                   line -> log.println("chartwell: " + line)));
@@ -267,6 +271,12 @@ public final class ChartwellServer implements AutoCloseable {
           throw new IOException("interrupted while loading the demo data", e);
         }
       }
+      banner.add(
+          "web UI: http://"
+              + host
+              + ":"
+              + api.port()
+              + "/ (sign in with an API key id and secret)");
       recovery.line().ifPresent(banner::add);
       return new ChartwellServer(
           dir,

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.engine.source.Event;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.server.catalog.Catalog;
+import dev.chartwell.server.clickstack.Resources;
 import dev.chartwell.server.management.Organization;
 import dev.chartwell.server.management.Services;
 import java.util.ArrayList;
@@ -15,9 +16,10 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
- * {@code --demo}: the service {@code demo}, its log source {@code demo-logs} and about a million
- * deterministic synthetic log events over the 24 hours before the first start, all created once and
- * kept in the data directory (a later start finds them there and loads nothing).
+ * {@code --demo}: the service {@code demo}, its log source {@code demo-logs}, about a million
+ * deterministic synthetic log events over the 24 hours before the first start and a dashboard of
+ * five tiles over them ({@link DemoDashboard}), all created once and kept in the data directory (a
+ * later start finds them there and loads nothing).
  */
 final class Demo {
   static final int EVENTS = 1_000_000;
@@ -40,12 +42,14 @@ final class Demo {
   /**
    * Ensures the demo exists and is loaded.
    *
-   * @return the lines to print: service id, token, source id and a curl command
+   * @return the lines to print: service id, token, source id, the demo dashboard's URL in the web
+   *     UI and a curl command
    */
   static List<String> ensure(
       Organization org,
       Services services,
       Catalog catalog,
+      Resources resources,
       ObjectMapper mapper,
       String baseUrl,
       java.util.function.Consumer<String> progress)
@@ -119,10 +123,13 @@ final class Demo {
             + ",\"granularity\":\"1h\",\"series\":[{\"sourceId\":\""
             + sourceId
             + "\",\"aggFn\":\"count\",\"where\":\"SeverityText:error\",\"groupBy\":[\"ServiceName\"]}]}";
+    String dashboardId =
+        DemoDashboard.ensure(resources, mapper, serviceId, warehouse, catalog, sourceId);
     return List.of(
         "demo service id: " + serviceId,
         "demo token: " + token,
         "demo source id: " + sourceId,
+        "demo dashboard: " + baseUrl + "/dashboards/" + serviceId + "/" + dashboardId,
         "try: curl -s -H 'Authorization: Bearer "
             + token
             + "' -H 'Content-Type: application/json' -d '"

@@ -103,7 +103,10 @@ class ChartwellServerIntegrationTest {
       secret = banner.get(3).substring(banner.get(3).lastIndexOf(' ') + 1);
     }
     try (ChartwellServer second = start(config())) {
-      assertEquals(3, second.banner().size(), "the secret is printed only when generated");
+      assertEquals(4, second.banner().size(), "the secret is printed only when generated");
+      assertTrue(
+          second.banner().get(3).startsWith("web UI: http://127.0.0.1:" + second.port() + "/"),
+          second.banner().get(3));
       assertEquals("organization id: " + orgId, second.banner().get(1));
       assertEquals("admin key id: " + keyId, second.banner().get(2));
       HttpResponse<String> org =

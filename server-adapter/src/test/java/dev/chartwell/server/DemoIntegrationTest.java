@@ -96,6 +96,21 @@ class DemoIntegrationTest {
       assertEquals(200, r.statusCode(), r.body());
       assertTrue(MAPPER.readTree(r.body()).get("data").size() > 20, "the kept events answer");
       assertEquals(Demo.EVENTS, total(http, body, token), "kept, not loaded again");
+      String dashboardUrl = fact(again.banner(), "demo dashboard: ");
+      String dashboardId = dashboardUrl.substring(dashboardUrl.lastIndexOf('/') + 1);
+      assertEquals(
+          "http://127.0.0.1:" + again.port() + "/dashboards/" + serviceId + "/" + dashboardId,
+          dashboardUrl);
+      HttpResponse<String> dashboard =
+          http.send(
+              "GET", "/api/v2/dashboards/" + dashboardId, null, "Authorization", "Bearer " + token);
+      assertEquals(200, dashboard.statusCode(), dashboard.body());
+      JsonNode tiles = MAPPER.readTree(dashboard.body()).get("data").get("tiles");
+      assertEquals(5, tiles.size(), "five tiles over the demo data");
+      HttpResponse<String> page =
+          http.send("GET", "/dashboards/" + serviceId + "/" + dashboardId, null);
+      assertEquals(200, page.statusCode());
+      assertTrue(page.body().contains("<script"), "the UI's page: " + page.body());
       assertTrue(!log.toString().contains("loading"), log.toString());
       assertTrue(log.toString().contains("opening 1 sources"), log.toString());
     }

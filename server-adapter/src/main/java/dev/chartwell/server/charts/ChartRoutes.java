@@ -18,6 +18,7 @@ import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
+import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.Services;
 import java.io.OutputStream;
 import java.util.AbstractMap;
@@ -30,8 +31,8 @@ import java.util.Set;
 
 /**
  * The chart and data interface (HTTP Bearer, the token being a service password): ingestion into a
- * source of the service's warehouse, and the chart query. Handlers translate JSON to engine records
- * and back, nothing more.
+ * source of the service's warehouse, and the chart query (which also takes an organization's API
+ * key, see {@link ServiceScope}). Handlers translate JSON to engine records and back, nothing more.
  */
 public final class ChartRoutes {
 
@@ -47,6 +48,7 @@ public final class ChartRoutes {
   /**
    * @param router where to add the routes
    * @param services the services (tokens)
+   * @param accounts the API keys (the chart query also takes an organization's key)
    * @param catalog the sources
    * @param engine the engine
    * @param json the JSON codec
@@ -56,6 +58,7 @@ public final class ChartRoutes {
   public static void register(
       Router router,
       Services services,
+      Accounts accounts,
       Catalog catalog,
       Engine engine,
       Json json,
@@ -70,19 +73,20 @@ public final class ChartRoutes {
         maxIngestBytes,
         EVENT_BODIES,
         req -> ingest(req, catalog, events));
+    ServiceScope scope = new ServiceScope(services, accounts);
     router.add(
         "POST",
         "/api/v2/charts/series",
-        bearer,
+        scope.authenticator(),
         maxRequestBytes,
-        req -> ChartQueries.query(req, catalog, engine, json));
+        scope.wrap(req -> ChartQueries.query(req, catalog, engine, json)));
   }
 
   /**
    * @param services the services, whose passwords are the tokens
    * @return the Bearer authenticator of the chart and data interface
    */
-  public static Authenticator bearer(Services services) {
+  public static Authenticator.Bearer bearer(Services services) {
     return new Authenticator.Bearer(
         token ->
             services

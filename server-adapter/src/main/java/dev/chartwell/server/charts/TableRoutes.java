@@ -6,11 +6,13 @@ import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
+import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.Services;
 import java.util.Map;
 
 /**
- * Chartwell's own {@code /api/v2/tables}: the tables of the Bearer token's warehouse, with their
+ * Chartwell's own {@code /api/v2/tables}: the tables of the Bearer token's warehouse (reads also
+ * with an organization's API key and the service it names, see {@link ServiceScope}), with their
  * columns (declared, and learnt from the events written) and how many events they hold; {@code PUT
  * /api/v2/tables/{databaseName}/{tableName}} declares a table and its columns, {@code DELETE}
  * deletes one that no source reads. Answers use the HyperDX envelope {@code {"data": ...}}.
@@ -24,26 +26,39 @@ public final class TableRoutes {
   /**
    * @param router where to add the routes
    * @param services the services (tokens)
+   * @param accounts the API keys (the reads also take an organization's key, see {@link
+   *     ServiceScope})
    * @param catalog the tables
    * @param json the JSON codec
    * @param maxBodyBytes body limit
    */
   public static void register(
-      Router router, Services services, Catalog catalog, Json json, long maxBodyBytes) {
+      Router router,
+      Services services,
+      Accounts accounts,
+      Catalog catalog,
+      Json json,
+      long maxBodyBytes) {
     Authenticator bearer = ChartRoutes.bearer(services);
+    ServiceScope scope = new ServiceScope(services, accounts);
     router.add(
-        "GET", BASE, bearer, maxBodyBytes, req -> data(catalog.tables(warehouse(req, false))));
+        "GET",
+        BASE,
+        scope.authenticator(),
+        maxBodyBytes,
+        scope.wrap(req -> data(catalog.tables(warehouse(req, false)))));
     router.add(
         "GET",
         ONE,
-        bearer,
+        scope.authenticator(),
         maxBodyBytes,
-        req ->
-            data(
-                catalog.table(
-                    warehouse(req, false),
-                    req.pathParam("databaseName"),
-                    req.pathParam("tableName"))));
+        scope.wrap(
+            req ->
+                data(
+                    catalog.table(
+                        warehouse(req, false),
+                        req.pathParam("databaseName"),
+                        req.pathParam("tableName")))));
     router.add(
         "PUT",
         ONE,

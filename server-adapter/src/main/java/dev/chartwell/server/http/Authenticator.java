@@ -105,6 +105,37 @@ public sealed interface Authenticator {
   }
 
   /**
+   * HTTP Bearer or HTTP Basic, chosen by the scheme the {@code Authorization} header names (a
+   * missing header, or another scheme, is a 401 challenging both). The chart and search routes take
+   * a service token or an organization's API key.
+   *
+   * @param bearer the Bearer authenticator
+   * @param basic the Basic authenticator
+   */
+  record BearerOrBasic(Bearer bearer, Basic basic) implements Authenticator {
+    @Override
+    public Optional<Principal> authenticate(String header) {
+      String scheme = header == null ? "" : header.strip().split(" ", 2)[0];
+      if (scheme.equalsIgnoreCase("Basic")) {
+        return basic.authenticate(header);
+      }
+      if (scheme.equalsIgnoreCase("Bearer")) {
+        return bearer.authenticate(header);
+      }
+      throw unauthorized(
+          header == null || header.isBlank()
+              ? "missing Authorization header (Bearer or Basic expected)"
+              : "malformed Authorization header: Bearer or Basic expected",
+          this);
+    }
+
+    @Override
+    public String challenge() {
+      return bearer.challenge() + ", " + basic.challenge();
+    }
+  }
+
+  /**
    * @return the {@code WWW-Authenticate} challenge for this scheme, empty when there is none
    */
   String challenge();

@@ -60,6 +60,7 @@ final class Dispatcher extends Handler.Abstract {
       Response r = dispatch(request, exchange, timing);
       status = r.status();
       body = body(r, requestId);
+      headers = r.headers();
     } catch (ApiException e) {
       failure = e;
       headers = e.headers();

@@ -54,6 +54,32 @@ public final class Request {
     this.timing = timing;
   }
 
+  private Request(Request r, Principal principal) {
+    this.method = r.method;
+    this.path = r.path;
+    this.pathParams = r.pathParams;
+    this.query = r.query;
+    this.headers = r.headers;
+    this.remoteAddress = r.remoteAddress;
+    this.principal = principal;
+    this.body = r.body;
+    this.maxBodyBytes = r.maxBodyBytes;
+    this.watch = r.watch;
+    this.timing = r.timing;
+  }
+
+  /**
+   * The same request (same body stream, same client watch) with another principal: a route that
+   * accepts several kinds of credentials narrows what it authenticated to what its handler reads
+   * (an organization's API key and the service it names, to that service).
+   *
+   * @param other the principal the handler sees
+   * @return the request with that principal
+   */
+  public Request withPrincipal(Principal other) {
+    return new Request(this, other);
+  }
+
   /**
    * @return the HTTP method
    */

@@ -1,5 +1,8 @@
 package dev.chartwell.server.http;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * What a handler answers: a status and a JSON body (or, for a protocol with bodies of its own, a
  * {@link Bytes} body). Management endpoints answer inside the envelope {@code
@@ -10,8 +13,41 @@ package dev.chartwell.server.http;
  * @param body a Jackson-serializable body, a {@link Bytes} body written as it is, or {@code null}
  *     for an envelope without result
  * @param enveloped whether the body is wrapped in the management envelope
+ * @param headers extra response headers (for example {@code ETag}), none for most answers
  */
-public record Response(int status, Object body, boolean enveloped) {
+public record Response(int status, Object body, boolean enveloped, Map<String, String> headers) {
+
+  /**
+   * @param status HTTP status
+   * @param body the body
+   * @param headers extra response headers
+   * @param enveloped whether the body is wrapped in the management envelope
+   */
+  public Response {
+    headers = Map.copyOf(headers);
+  }
+
+  /**
+   * A response without extra headers.
+   *
+   * @param status HTTP status
+   * @param body a Jackson-serializable body, a {@link Bytes} body, or {@code null}
+   * @param enveloped whether the body is wrapped in the management envelope
+   */
+  public Response(int status, Object body, boolean enveloped) {
+    this(status, body, enveloped, Map.of());
+  }
+
+  /**
+   * @param name a header name
+   * @param value its value
+   * @return this response with that header too
+   */
+  public Response withHeader(String name, String value) {
+    Map<String, String> h = new LinkedHashMap<>(headers);
+    h.put(name, value);
+    return new Response(status, body, enveloped, h);
+  }
 
   /**
    * @param status HTTP status

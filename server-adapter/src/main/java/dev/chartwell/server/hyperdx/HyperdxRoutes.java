@@ -4,6 +4,7 @@ import dev.chartwell.engine.Engine;
 import dev.chartwell.server.alerts.Alerts;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.charts.ServiceScope;
 import dev.chartwell.server.clickstack.Resources;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
@@ -55,6 +56,7 @@ public final class HyperdxRoutes {
                     req.pathParam("id"),
                     req.queryParam("limit").orElse(null),
                     req.queryParam("before").orElse(null))));
-    SearchRoute.register(router, bearer, catalog, engine, json, clock, maxBodyBytes);
+    ServiceScope scope = new ServiceScope(services, accounts);
+    SearchRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
   }
 }

@@ -17,8 +17,8 @@ import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.SourceApi;
 import dev.chartwell.server.charts.ChartRoutes;
 import dev.chartwell.server.charts.ServicePrincipal;
+import dev.chartwell.server.charts.ServiceScope;
 import dev.chartwell.server.http.ApiException;
-import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
@@ -65,7 +65,7 @@ final class SearchRoute {
 
   static void register(
       Router router,
-      Authenticator bearer,
+      ServiceScope scope,
       Catalog catalog,
       Engine engine,
       Json json,
@@ -74,9 +74,9 @@ final class SearchRoute {
     router.add(
         "POST",
         V2.BASE + "/search",
-        bearer,
+        scope.authenticator(),
         maxBodyBytes,
-        req -> search(req, catalog, engine, json, clock));
+        scope.wrap(req -> search(req, catalog, engine, json, clock)));
   }
 
   private static Response search(
