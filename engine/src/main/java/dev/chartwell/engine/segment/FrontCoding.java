@@ -98,6 +98,35 @@ final class FrontCoding {
   }
 
   /**
+   * Compares the first entry of a block (stored whole) with a key, in {@link String#compareTo}
+   * order, where it lies: the lookup's binary search over blocks copies nothing.
+   *
+   * @param data the encoded entries
+   * @param blockStart where the block starts
+   * @param key UTF-8 bytes
+   * @return negative, zero or positive as the entry is less than, equal to or greater than the key
+   */
+  static int compareFirst(ByteBuffer data, int blockStart, byte[] key) {
+    int pos = blockStart;
+    int length = 0;
+    for (int shift = 0; ; shift += 7) {
+      byte b = data.get(pos++);
+      length |= (b & 0x7F) << shift;
+      if (b >= 0) {
+        break;
+      }
+    }
+    int n = Math.min(length, key.length);
+    for (int i = 0; i < n; i++) {
+      byte a = data.get(pos + i);
+      if (a != key[i]) {
+        return StringDictionary.utf16Rank(a & 0xFF) - StringDictionary.utf16Rank(key[i] & 0xFF);
+      }
+    }
+    return Integer.compare(length, key.length);
+  }
+
+  /**
    * Reads the entries of a front-coded dictionary in order from the start of a block. Not
    * thread-safe: one reader per thread (it keeps the entry it decoded last).
    */

@@ -46,16 +46,17 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
  *
  * The TOC is a sequence of fields: {@code long} min and max timestamp; the timestamps ({@link
  * Timestamps}: packed first values of each block of 128 rows, packed bit positions and widths of
- * the blocks, a block of 64-bit words; versions 1 and 2: packed longs); the implicit column's name; the column count, and per column its name, a type byte (1
- * long, 2 double, 3 bool, 4 string) and its parts; a byte saying whether a token index follows, and
- * the index. A string is an int32 UTF-8 length (-1 for none) and the bytes; a block reference is
- * int32 offset and int32 length (a bitmap with length 0 stands for "every row"); packed longs are
- * int64 minimum, a byte of bits per value, int32 count and a block of 64-bit words. A dictionary is
- * a layout byte ({@link StringDictionary.Layout}: plain, fixed, hex, front-coded), int32 count,
- * int32 width, packed offsets (plain: of each entry; front-coded: of each block) and a block of
- * entries; a bitmap list is packed entries ({@link BitmapList}) and a block of data. Version 1
- * stored both as a block of int32 offsets (count + 1) and a block of data; version 2 had no
- * front-coded layout. docs/storage.md describes every version byte by byte.
+ * the blocks, a block of 64-bit words; versions 1 and 2: packed longs); the implicit column's name;
+ * the column count, and per column its name, a type byte (1 long, 2 double, 3 bool, 4 string) and
+ * its parts; a byte saying whether a token index follows, and the index. A string is an int32 UTF-8
+ * length (-1 for none) and the bytes; a block reference is int32 offset and int32 length (a bitmap
+ * with length 0 stands for "every row"); packed longs are int64 minimum, a byte of bits per value,
+ * int32 count and a block of 64-bit words. A dictionary is a layout byte ({@link
+ * StringDictionary.Layout}: plain, fixed, hex, front-coded), int32 count, int32 width, packed
+ * offsets (plain: of each entry; front-coded: of each block) and a block of entries; a bitmap list
+ * is packed entries ({@link BitmapList}) and a block of data. Version 1 stored both as a block of
+ * int32 offsets (count + 1) and a block of data; version 2 had no front-coded layout.
+ * docs/storage.md describes every version byte by byte.
  *
  * <ul>
  *   <li>long: presence bitmap, int32 present count, int64 min, int64 max, packed values, a byte

@@ -334,9 +334,7 @@ public final class StringDictionary {
     int hi = FrontCoding.blocks(size) - 1;
     while (lo <= hi) { // the last block whose first entry is at most the key ends at hi
       int mid = (lo + hi) >>> 1;
-      FrontCoding.Reader r = new FrontCoding.Reader(data, (int) offsets.get(mid));
-      r.first();
-      int c = compareRanked(r.entry(), r.length(), key, key.length);
+      int c = FrontCoding.compareFirst(data, (int) offsets.get(mid), key);
       if (c == 0) {
         return mid * FrontCoding.BLOCK;
       } else if (c < 0) {
@@ -586,7 +584,7 @@ public final class StringDictionary {
   }
 
   /** A byte's rank at the first difference: lead bytes EE and EF move after F0-F4. */
-  private static int utf16Rank(int b) {
+  static int utf16Rank(int b) {
     if (b < 0xEE) {
       return b;
     }
