@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -473,16 +474,17 @@ public final class Catalog implements AutoCloseable {
     boolean bindingChanged =
         !before.timestampColumn().equals(after.timestampColumn())
             || !java.util.Objects.equals(before.implicitColumn(), after.implicitColumn());
-    Optional<ObjectNode> reader = readerOf(existing.get());
-    if (bindingChanged && reader.isPresent()) {
+    List<ObjectNode> readers = readersOf(existing.get());
+    if (bindingChanged && !readers.isEmpty()) {
       throw ApiException.conflict(
           "table "
               + Tables.qualifiedName(t)
-              + " is read by source "
-              + reader.get().get("id").asText()
-              + " ('"
-              + reader.get().path("name").asText()
-              + "'), which uses its timestamp and implicit columns; change or delete that source"
+              + " is read by "
+              + describe(readers)
+              + ", which "
+              + (readers.size() == 1 ? "uses" : "use")
+              + " its timestamp and implicit columns; change or delete "
+              + (readers.size() == 1 ? "that source" : "those sources")
               + " first");
     }
     long rows = engine.source(id).map(s -> s.stats().rows()).orElse(0L);
@@ -512,16 +514,16 @@ public final class Catalog implements AutoCloseable {
   public synchronized void deleteTable(String warehouse, String database, String table) {
     ObjectNode t = storedTable(warehouse, database, table);
     String id = t.get("id").asText();
-    Optional<ObjectNode> reader = readerOf(t);
-    if (reader.isPresent()) {
+    List<ObjectNode> readers = readersOf(t);
+    if (!readers.isEmpty()) {
       throw ApiException.conflict(
           "table "
               + Tables.qualifiedName(t)
-              + " is read by source "
-              + reader.get().get("id").asText()
-              + " ('"
-              + reader.get().path("name").asText()
-              + "'); delete that source first");
+              + " is read by "
+              + describe(readers)
+              + "; delete "
+              + (readers.size() == 1 ? "that source" : "those sources")
+              + " first");
     }
     tables.remove(id);
     engine.dropSource(id);
@@ -576,7 +578,16 @@ public final class Catalog implements AutoCloseable {
     return t;
   }
 
+  /** The oldest source reading a table (the store lists in no particular order). */
   private Optional<ObjectNode> readerOf(ObjectNode table) {
+    Comparator<ObjectNode> oldest =
+        Comparator.comparing((ObjectNode s) -> s.path("createdAt").asText())
+            .thenComparing(s -> s.get("id").asText());
+    return readersOf(table).stream().min(oldest);
+  }
+
+  /** Every source reading a table, by name (and id), so that messages naming them are stable. */
+  private List<ObjectNode> readersOf(ObjectNode table) {
     String id = table.get("id").asText();
     String warehouse = table.path("_warehouseId").asText();
     return sources
@@ -586,7 +597,24 @@ public final class Catalog implements AutoCloseable {
                     || (s.path("_warehouseId").asText().equals(warehouse)
                         && MetricTables.reads(s, table)))
         .stream()
-        .findFirst();
+        .sorted(
+            Comparator.comparing((ObjectNode s) -> s.path("name").asText())
+                .thenComparing(s -> s.get("id").asText()))
+        .toList();
+  }
+
+  /** "source ID ('name')" or "sources ID ('name'), ID ('name')". */
+  private static String describe(List<ObjectNode> sources) {
+    StringBuilder out = new StringBuilder(sources.size() == 1 ? "source " : "sources ");
+    for (int i = 0; i < sources.size(); i++) {
+      ObjectNode s = sources.get(i);
+      out.append(i == 0 ? "" : ", ")
+          .append(s.get("id").asText())
+          .append(" ('")
+          .append(s.path("name").asText())
+          .append("')");
+    }
+    return out.toString();
   }
 
   private ObjectNode storedTable(String warehouse, String database, String table) {

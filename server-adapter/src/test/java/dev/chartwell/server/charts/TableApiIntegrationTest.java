@@ -162,9 +162,11 @@ class TableApiIntegrationTest {
             409));
     String readBy = error(bearer("DELETE", "/api/v2/tables/default/requests", null), 409);
     assertEquals(
-        "CONFLICT: table default.requests is read by source "
+        "CONFLICT: table default.requests is read by sources "
             + writer
-            + " ('all requests'); delete that source first",
+            + " ('all requests'), "
+            + reader
+            + " ('same table'); delete those sources first",
         readBy);
     admin("DELETE", SERVICES + "/" + serviceId + "/clickstack/sources/" + writer, null);
     assertEquals(2, count(reader, ""), "deleting a source keeps its table's events");
