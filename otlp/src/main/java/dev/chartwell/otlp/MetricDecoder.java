@@ -56,6 +56,9 @@ final class MetricDecoder extends RequestDecoder {
           int field = dataField(c);
           c.slice();
           if (data == null || data.field() != field) {
+            if (data != null) {
+              replaced(walk, data, where, field);
+            }
             data = new Data(field, new ArrayList<>()); // a oneof keeps its last member
           }
           data.slices().add(new int[] {c.offset(), c.length()});
@@ -78,14 +81,7 @@ final class MetricDecoder extends RequestDecoder {
     }
     int header = name.length() + description.length() + unit.length();
     Points points = new Points(walk, metric, header);
-    switch (data.field()) {
-      case 5 -> points.walk(data, OtelTable.GAUGE, where + ".gauge");
-      case 7 -> points.walk(data, OtelTable.SUM, where + ".sum");
-      case 9 -> points.walk(data, OtelTable.HISTOGRAM, where + ".histogram");
-      case 10 ->
-          points.walk(data, OtelTable.EXPONENTIAL_HISTOGRAM, where + ".exponentialHistogram");
-      default -> points.walk(data, OtelTable.SUMMARY, where + ".summary");
-    }
+    points.walk(data, table(data.field()), where + "." + member(data.field()));
   }
 
   private static int dataField(WireCursor c) {
@@ -95,6 +91,66 @@ final class MetricDecoder extends RequestDecoder {
       }
     }
     return 0;
+  }
+
+  /** The table of the points of a member of a metric's data (its field number). */
+  private static OtelTable table(int field) {
+    return switch (field) {
+      case 5 -> OtelTable.GAUGE;
+      case 7 -> OtelTable.SUM;
+      case 9 -> OtelTable.HISTOGRAM;
+      case 10 -> OtelTable.EXPONENTIAL_HISTOGRAM;
+      default -> OtelTable.SUMMARY;
+    };
+  }
+
+  /** The JSON name of a member of a metric's data (its field number). */
+  private static String member(int field) {
+    return switch (field) {
+      case 5 -> "gauge";
+      case 7 -> "sum";
+      case 9 -> "histogram";
+      case 10 -> "exponentialHistogram";
+      default -> "summary";
+    };
+  }
+
+  /**
+   * Checks a member of a metric's data that a later member of another kind replaces ({@code data}
+   * is a oneof: only its last member is kept). Protobuf parses the replaced member, its data points
+   * included, before it drops it, and refuses the request when it does not decode; so does this.
+   * Nothing of it is counted or stored.
+   *
+   * @param data the replaced member
+   * @param metric the path of the metric
+   * @param by the field number of the member that replaces it
+   */
+  private static void replaced(Walk walk, Data data, String metric, int by)
+      throws OtlpFormatException {
+    String where =
+        metric + "." + member(data.field()) + " (replaced by a later " + member(by) + ")";
+    Parser<?> parser = Points.parser(table(data.field()));
+    try {
+      int i = 0;
+      for (int[] s : data.slices()) {
+        WireCursor c = new WireCursor(walk.body, s[0], s[1]);
+        while (c.next()) {
+          if (c.isLengthDelimited(1)) {
+            String point = where + ".dataPoints[" + i++ + "]";
+            slice(c, point);
+            try {
+              walk.parse(parser, c.offset(), c.length());
+            } catch (IOException e) {
+              throw OtlpFormatException.of(point, e);
+            }
+          } else {
+            c.skip();
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw OtlpFormatException.of(where, e);
+    }
   }
 
   /** The points of one metric. */
