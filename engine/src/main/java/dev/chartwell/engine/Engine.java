@@ -322,7 +322,9 @@ public final class Engine implements AutoCloseable {
     /**
      * Refuses appends ({@link WritesRefusedException}) while the heap in use after the latest
      * garbage collection is above this share of the maximum heap, so that the process says "full"
-     * before it runs out of memory.
+     * before it runs out of memory. A young collection's reading over the share, which can count
+     * dead objects of the old generation, is confirmed by a full collection (at most one a second)
+     * before a write is refused.
      *
      * @param share a share of the heap, above 0 and at most 1 (1: never refuse for this)
      * @return this builder
@@ -578,7 +580,7 @@ public final class Engine implements AutoCloseable {
                 maxMemoryBytes >> 20));
       }
     }
-    if (heap != null && heap.occupancyAfterGc() > maxHeapOccupancy) {
+    if (heap != null && heap.over(maxHeapOccupancy)) {
       throw new WritesRefusedException(
           String.format(
               Locale.ROOT,
