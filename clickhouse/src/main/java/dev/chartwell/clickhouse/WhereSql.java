@@ -1,0 +1,376 @@
+package dev.chartwell.clickhouse;
+
+import dev.chartwell.clickhouse.ClickHouseTable.Kind;
+import dev.chartwell.engine.filter.Numbers;
+import dev.chartwell.engine.query.QueryValidationException;
+import dev.chartwell.parser.Expr;
+import dev.chartwell.parser.Expr.CompareOp;
+import dev.chartwell.parser.Expr.Fold;
+import dev.chartwell.parser.Tokens;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Compiles a {@code where} tree to a ClickHouse boolean expression with the engine's semantics
+ * (docs/where-language.md): every leaf is a UInt8 that is never NULL (false for events without the
+ * field), so that {@code NOT} is the complement over all events; string predicates read a value's
+ * text as the engine writes it; comparisons are numeric when both sides are numbers, else by
+ * string; literals are decided here, in Java, with the engine's own number rules, and written as
+ * escaped literals.
+ *
+ * <p>Functions relied on, all present in ClickHouse 18.16: {@code position}, {@code lowerUTF8},
+ * {@code upperUTF8}, {@code lower}, {@code like}, {@code match}, {@code extractAll}, {@code has},
+ * {@code hasAll}, {@code arrayExists}, {@code toFloat64OrZero}, {@code isFinite}, {@code
+ * assumeNotNull}, {@code isNotNull}, {@code multiIf}; {@code mapContains} for Map columns (21.x).
+ */
+public final class WhereSql {
+  private static final String TOKENS_RE = "[a-z0-9]+";
+  private static final String CASED_TOKENS_RE = "[A-Za-z0-9]+";
+
+  private final ClickHouseTable table;
+  private final String path;
+
+  private WhereSql(ClickHouseTable table, String path) {
+    this.table = table;
+    this.path = path;
+  }
+
+  /**
+   * @param where the parsed where
+   * @param table the table it filters
+   * @param path the where's field path, for errors
+   * @return SQL of a UInt8 that holds for the matching events
+   * @throws QueryValidationException when a bare term meets a table without implicit column
+   */
+  public static String compile(Expr where, ClickHouseTable table, String path) {
+    return new WhereSql(table, path).sql(where);
+  }
+
+  private String sql(Expr e) {
+    if (e instanceof Expr.MatchAll) {
+      return "1";
+    }
+    if (e instanceof Expr.And a) {
+      return join(a.operands(), " AND ");
+    }
+    if (e instanceof Expr.Or o) {
+      return join(o.operands(), " OR ");
+    }
+    if (e instanceof Expr.Not n) {
+      return "NOT (" + sql(n.operand()) + ")";
+    }
+    if (e instanceof Expr.Token t) {
+      return implicit(t.token(), f -> "has(" + tokens(f) + ", " + Sql.string(t.token()) + ")");
+    }
+    if (e instanceof Expr.Phrase p) {
+      return implicit(p.text(), f -> phrase(f, p.text()));
+    }
+    if (e instanceof Expr.TokenPattern p) {
+      return implicit(
+          p.pattern(),
+          f -> "arrayExists(cw_t -> cw_t LIKE " + like(p.pattern()) + ", " + tokens(f) + ")");
+    }
+    if (e instanceof Expr.IsNull n) {
+      return field(n.field())
+          .map(f -> f.present().equals("1") ? "0" : "NOT " + f.present())
+          .orElse("1");
+    }
+    if (e instanceof Expr.Match m) {
+      return leaf(m.field(), f -> match(f, m.value()));
+    }
+    if (e instanceof Expr.Compare c) {
+      return leaf(c.operand().field(), f -> compare(f, c.operand().fold(), c.op(), c.value()));
+    }
+    if (e instanceof Expr.Range r) {
+      return leaf(
+          r.operand().field(),
+          f ->
+              "("
+                  + compare(
+                      f,
+                      r.operand().fold(),
+                      r.lowerInclusive() ? CompareOp.GE : CompareOp.GT,
+                      r.lower())
+                  + " AND "
+                  + compare(
+                      f,
+                      r.operand().fold(),
+                      r.upperInclusive() ? CompareOp.LE : CompareOp.LT,
+                      r.upper())
+                  + ")");
+    }
+    if (e instanceof Expr.In in) {
+      return leaf(
+          in.operand().field(),
+          f -> {
+            List<String> parts = new ArrayList<>();
+            for (String v : in.values()) {
+              parts.add(compare(f, in.operand().fold(), CompareOp.EQ, v));
+            }
+            return "(" + String.join(" OR ", parts) + ")";
+          });
+    }
+    if (e instanceof Expr.Like l) {
+      return leaf(
+          l.operand().field(),
+          f -> {
+            String text = fold(f.text(), l.operand().fold());
+            return l.caseInsensitive()
+                ? "(lowerUTF8("
+                    + text
+                    + ") LIKE "
+                    + like(l.pattern().toLowerCase(Locale.ROOT))
+                    + ")"
+                : "(" + text + " LIKE " + like(l.pattern()) + ")";
+          });
+    }
+    if (e instanceof Expr.Exists x) {
+      return leaf(x.field(), f -> f.kind() == Kind.STRING ? "(" + f.value() + " != '')" : "1");
+    }
+    if (e instanceof Expr.HasToken h) {
+      return leaf(
+          h.field(),
+          f ->
+              "has(extractAll("
+                  + f.text()
+                  + ", "
+                  + Sql.string(CASED_TOKENS_RE)
+                  + "), "
+                  + Sql.string(h.token())
+                  + ")");
+    }
+    Expr.Contains c = (Expr.Contains) e;
+    return leaf(
+        c.field(),
+        f ->
+            c.caseInsensitive()
+                ? "(position(lowerUTF8("
+                    + f.text()
+                    + "), "
+                    + Sql.string(c.text().toLowerCase(Locale.ROOT))
+                    + ") > 0)"
+                : "(position(" + f.text() + ", " + Sql.string(c.text()) + ") > 0)");
+  }
+
+  private String join(List<Expr> operands, String op) {
+    List<String> parts = new ArrayList<>();
+    for (Expr x : operands) {
+      parts.add("(" + sql(x) + ")");
+    }
+    return String.join(op, parts);
+  }
+
+  private Optional<Field> field(String name) {
+    return Field.resolve(table, name);
+  }
+
+  private String leaf(String name, java.util.function.Function<Field, String> predicate) {
+    return field(name).map(f -> f.where(predicate.apply(f))).orElse("0");
+  }
+
+  private String implicit(String text, java.util.function.Function<Field, String> predicate) {
+    if (table.implicitColumn() == null) {
+      throw new QueryValidationException(
+          path
+              + ": the bare term '"
+              + text
+              + "' searches the implicit column, and this source has none; name a field"
+              + " (field:value)");
+    }
+    return leaf(table.implicitColumn(), predicate);
+  }
+
+  private static String tokens(Field f) {
+    return "extractAll(lower(" + f.text() + "), " + Sql.string(TOKENS_RE) + ")";
+  }
+
+  private static String phrase(Field f, String text) {
+    List<String> quoted = new ArrayList<>();
+    for (String t : Tokens.lowerCaseTokens(text)) {
+      quoted.add(Sql.string(t));
+    }
+    String contains = "position(lowerUTF8(" + f.text() + "), " + Sql.string(text) + ") > 0";
+    return quoted.isEmpty()
+        ? "(" + contains + ")"
+        : "(" + contains + " AND hasAll(" + tokens(f) + ", [" + String.join(", ", quoted) + "]))";
+  }
+
+  /** Lucene's loose {@code field:value}. */
+  private static String match(Field f, String value) {
+    return switch (f.kind()) {
+      case STRING, MAP, DATETIME, DATETIME64 ->
+          "(position(lowerUTF8("
+              + f.value()
+              + "), "
+              + Sql.string(value.toLowerCase(Locale.ROOT))
+              + ") > 0)";
+      case LONG -> {
+        BigDecimal exact = Numbers.parseExact(value);
+        yield exact == null ? "0" : longInterval(f.value(), CompareOp.EQ, exact);
+      }
+      case DOUBLE -> {
+        double d = Numbers.parseDouble(value);
+        yield Double.isNaN(d) ? "0" : "(" + f.value() + " = " + Sql.number(d) + ")";
+      }
+      case BOOL -> boolEquals(f, value);
+    };
+  }
+
+  /** {@code Compare}: numeric when both sides are numbers, else string; EQ exact on strings. */
+  private static String compare(Field f, Fold fold, CompareOp op, String value) {
+    if (fold != Fold.NONE) {
+      return stringCompare(fold(f.text(), fold), op, value);
+    }
+    double d = Numbers.parseDouble(value);
+    return switch (f.kind()) {
+      case STRING, MAP, DATETIME, DATETIME64 -> stringCompare(f.value(), op, value);
+      case LONG -> {
+        BigDecimal exact = Numbers.parseExact(value);
+        if (exact != null) {
+          yield longInterval(f.value(), op, exact);
+        }
+        yield op == CompareOp.EQ
+            ? "0"
+            : "(" + f.text() + " " + op.symbol() + " " + Sql.string(value) + ")";
+      }
+      case DOUBLE -> {
+        if (!Double.isNaN(d)) {
+          yield "(" + f.value() + " " + op.symbol() + " " + Sql.number(d) + ")";
+        }
+        yield op == CompareOp.EQ
+            ? "0"
+            : "(" + f.text() + " " + op.symbol() + " " + Sql.string(value) + ")";
+      }
+      case BOOL ->
+          op == CompareOp.EQ
+              ? boolEquals(f, value)
+              : "(" + f.text() + " " + op.symbol() + " " + Sql.string(value) + ")";
+    };
+  }
+
+  private static String boolEquals(Field f, String value) {
+    String v = value.toLowerCase(Locale.ROOT);
+    return v.equals("true") || v.equals("false")
+        ? "(" + f.text() + " = " + Sql.string(v) + ")"
+        : "0";
+  }
+
+  /** A string value against a literal: numeric when both are numbers, else byte order. */
+  private static String stringCompare(String text, CompareOp op, String value) {
+    String lit = Sql.string(value);
+    if (op == CompareOp.EQ) {
+      return "(" + text + " = " + lit + ")";
+    }
+    double d = Numbers.parseDouble(value);
+    String asString = "(" + text + " " + op.symbol() + " " + lit + ")";
+    if (Double.isNaN(d)) {
+      return asString;
+    }
+    return "if("
+        + Field.isNumber(text)
+        + ", toFloat64OrZero("
+        + text
+        + ") "
+        + op.symbol()
+        + " "
+        + Sql.number(d)
+        + ", "
+        + asString
+        + ")";
+  }
+
+  /** The integers {@code v op literal}, exactly, as one interval (the engine's LongInterval). */
+  private static String longInterval(String value, CompareOp op, BigDecimal lit) {
+    BigDecimal floor = lit.setScale(0, RoundingMode.FLOOR);
+    BigDecimal ceil = lit.setScale(0, RoundingMode.CEILING);
+    BigDecimal lo;
+    BigDecimal hi;
+    switch (op) {
+      case EQ -> {
+        if (floor.compareTo(lit) != 0) {
+          return "0";
+        }
+        lo = floor;
+        hi = floor;
+      }
+      case GT -> {
+        lo = floor.add(BigDecimal.ONE);
+        hi = null;
+      }
+      case GE -> {
+        lo = ceil;
+        hi = null;
+      }
+      case LT -> {
+        lo = null;
+        hi = ceil.subtract(BigDecimal.ONE);
+      }
+      default -> {
+        lo = null;
+        hi = floor;
+      }
+    }
+    BigDecimal min = BigDecimal.valueOf(Long.MIN_VALUE);
+    BigDecimal max = BigDecimal.valueOf(Long.MAX_VALUE);
+    if ((lo != null && lo.compareTo(max) > 0) || (hi != null && hi.compareTo(min) < 0)) {
+      return "0";
+    }
+    if (lo != null && hi != null && lo.compareTo(hi) > 0) {
+      return "0";
+    }
+    List<String> parts = new ArrayList<>();
+    if (lo != null && lo.compareTo(min) > 0) {
+      parts.add(value + " >= " + integer(lo));
+    }
+    if (hi != null && hi.compareTo(max) < 0) {
+      parts.add(value + " <= " + integer(hi));
+    }
+    return parts.isEmpty() ? "1" : "(" + String.join(" AND ", parts) + ")";
+  }
+
+  private static String integer(BigDecimal v) {
+    long l = v.longValueExact();
+    return l < 0 ? "toInt64(" + l + ")" : Long.toString(l);
+  }
+
+  private static String fold(String text, Fold fold) {
+    return switch (fold) {
+      case NONE -> text;
+      case LOWER -> "lowerUTF8(" + text + ")";
+      case UPPER -> "upperUTF8(" + text + ")";
+    };
+  }
+
+  /**
+   * @param pattern an engine LIKE pattern ({@code \} escapes any character)
+   * @return the ClickHouse LIKE literal that means the same
+   */
+  static String like(String pattern) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < pattern.length(); i++) {
+      char c = pattern.charAt(i);
+      if (c == '\\') {
+        if (i + 1 < pattern.length()) {
+          char next = pattern.charAt(++i);
+          literal(out, next);
+        } else {
+          literal(out, c);
+        }
+      } else {
+        out.append(c);
+      }
+    }
+    return Sql.string(out.toString());
+  }
+
+  private static void literal(StringBuilder out, char c) {
+    if (c == '%' || c == '_' || c == '\\') {
+      out.append('\\');
+    }
+    out.append(c);
+  }
+}
