@@ -120,7 +120,8 @@ final class ChartSql {
     String h = "((" + n + " - 1) * " + Sql.number(level) + ")";
     String lo = "floor(" + h + ")";
     String at = "arrayElement(" + a + ", toUInt64(" + lo + ") + 1)";
-    String next = "arrayElement(" + a + ", toUInt64(least(" + lo + " + 1, toFloat64(" + n + " - 1))) + 1)";
+    String next =
+        "arrayElement(" + a + ", toUInt64(least(" + lo + " + 1, toFloat64(" + n + " - 1))) + 1)";
     String v =
         "if(" + n + " = 0, 0, " + at + " + (" + h + " - " + lo + ") * (" + next + " - " + at + "))";
     return new String[] {n, v};

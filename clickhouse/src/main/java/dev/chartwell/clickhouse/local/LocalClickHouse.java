@@ -347,6 +347,19 @@ public final class LocalClickHouse implements AutoCloseable {
     return out.toString();
   }
 
+  /**
+   * Deletes the server's folder (configuration, data, log); call after {@link #close}.
+   *
+   * @throws IOException when a file cannot be deleted
+   */
+  public void deleteFiles() throws IOException {
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
   /** Stops the server (SIGTERM, then kill after 30 s). */
   @Override
   public void close() throws InterruptedException {
