@@ -55,6 +55,7 @@ class ClickHouseDifferentialProperties {
   static void stop() throws Exception {
     if (server != null) {
       server.close();
+      server.deleteFiles();
     }
   }
 
@@ -116,7 +117,8 @@ class ClickHouseDifferentialProperties {
     return t;
   }
 
-  private static List<Ev> unique(List<Ev> events) {
+  /** The events, a timestamp met before moved a millisecond later until it is unique. */
+  static List<Ev> unique(List<Ev> events) {
     Set<Long> seen = new HashSet<>();
     List<Ev> out = new ArrayList<>();
     for (Ev e : events) {
