@@ -40,8 +40,10 @@ import java.util.function.Predicate;
  * created without {@code connection} uses it. Connections to external ClickHouse servers ({@code
  * name}, {@code host}, {@code username}, {@code password}) are stored and checked here, durable in
  * Chronicle Map; their passwords are kept (sources on such a connection query through them) and
- * never shown. {@code queryTimeoutSeconds} (a Chartwell extension, 1 to 3600, default 30) bounds
- * each query through the connection.
+ * never shown. Two Chartwell extensions: {@code queryTimeoutSeconds} (1 to 3600, default 30) bounds
+ * each query through the connection; {@code otlp: true} sends the service's OTLP logs and traces to
+ * the connection's {@code otel_logs} and {@code otel_traces} tables instead of the embedded engine
+ * (the oldest such connection of a warehouse wins).
  */
 public final class Connections implements AutoCloseable {
   /** The id of the built-in connection of every warehouse. */
@@ -60,6 +62,7 @@ public final class Connections implements AutoCloseable {
           optional("hyperdxSettingPrefix", nullable(string())),
           optional("isPrometheusEndpoint", bool()),
           optional("queryTimeoutSeconds", integer(1, MAX_TIMEOUT_SECONDS)),
+          optional("otlp", bool()),
           optional("createdAt", string()),
           optional("updatedAt", string()));
 
@@ -198,6 +201,21 @@ public final class Connections implements AutoCloseable {
                     Duration.ofSeconds(
                         c.path("queryTimeoutSeconds")
                             .asLong(ClickHouseConnection.DEFAULT_TIMEOUT.toSeconds()))));
+  }
+
+  /**
+   * @param warehouse a warehouse
+   * @return the id of its oldest connection marked {@code otlp: true}, if any
+   */
+  public Optional<String> otlpDestination(String warehouse) {
+    return docs
+        .list(
+            c ->
+                c.path("_warehouseId").asText().equals(warehouse)
+                    && c.path("otlp").asBoolean(false))
+        .stream()
+        .map(c -> c.get("id").asText())
+        .findFirst();
   }
 
   /**
