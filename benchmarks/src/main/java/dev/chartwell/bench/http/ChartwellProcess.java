@@ -202,15 +202,19 @@ final class ChartwellProcess implements AutoCloseable {
    * (the ClickHouse backend: the source's queries run there as SQL).
    *
    * @param clickhouseUrl the server's HTTP interface
+   * @param name the connection's name
    * @return the source's id
    */
-  String clickHouseSource(String clickhouseUrl) throws IOException, InterruptedException {
+  String clickHouseSource(String clickhouseUrl, String name)
+      throws IOException, InterruptedException {
     String connection =
         http.json(
                 "POST",
                 url + "/api/v2/connections",
                 "Bearer " + token,
-                "{\"name\":\"bench-clickhouse\",\"host\":\""
+                "{\"name\":\""
+                    + name
+                    + "\",\"host\":\""
                     + clickhouseUrl
                     + "\",\"username\":\"default\",\"queryTimeoutSeconds\":600}")
             .path("data")
@@ -220,7 +224,9 @@ final class ChartwellProcess implements AutoCloseable {
             "POST",
             url + "/api/v2/sources",
             "Bearer " + token,
-            "{\"name\":\"bench-logs on ClickHouse\",\"kind\":\"log\",\"connection\":\""
+            "{\"name\":\"bench-logs on "
+                + name
+                + "\",\"kind\":\"log\",\"connection\":\""
                 + connection
                 + "\",\"from\":{\"databaseName\":\"default\",\"tableName\":\"bench_logs\"},"
                 + "\"timestampValueExpression\":\"Timestamp\",\"implicitColumnExpression\":\"Body\"}")

@@ -108,9 +108,13 @@ public final class SideBySide {
         printLoads(chLoad, cwLoad);
         String via =
             ch != null && Boolean.parseBoolean(flags.get("through-source", "true"))
-                ? cw.clickHouseSource(ch.url())
+                ? cw.clickHouseSource(ch.url(), "bench-clickhouse")
                 : null;
-        return queries(ch, cw, via);
+        boolean agreed = queries(ch, cw, via);
+        if (command.isPresent() && flags.integer("shards", 1) == 2) {
+          agreed &= new TwoShards(flags, out, http).run(command.get(), work, file, events, cw);
+        }
+        return agreed;
       }
     } finally {
       out.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
