@@ -65,7 +65,7 @@ import java.util.function.Consumer;
  * Retention and a disk limit drop whole sealed segments, oldest first ({@link Builder#retention},
  * {@link Builder#maxDiskBytes}).
  */
-public final class Engine implements AutoCloseable {
+public final class Engine implements Backend, AutoCloseable {
   private final int segmentRows;
   private final long memoryLimitBytes;
   private final ExecutorService workers;
@@ -507,6 +507,7 @@ public final class Engine implements AutoCloseable {
    *     many run and wait, ran past its deadline, was cancelled through its control, needed more
    *     memory than its budget, or the engine closed
    */
+  @Override
   public ChartResult query(ChartQuery query, QueryOptions options) {
     requireOpen();
     return queries.run(query, options);
@@ -526,6 +527,7 @@ public final class Engine implements AutoCloseable {
    * @throws dev.chartwell.engine.query.QueryAbortedException as for {@link #query(ChartQuery,
    *     QueryOptions)}
    */
+  @Override
   public SearchResult search(SearchQuery query, QueryOptions options) {
     requireOpen();
     Source source =

@@ -52,7 +52,7 @@ record ChartCall(
     Map<String, Double> timing = serverTiming(r.headers().firstValue("Server-Timing").orElse(""));
     return new ChartCall(
         took,
-        timing.getOrDefault("engine", Double.NaN),
+        timing.getOrDefault("engine", timing.getOrDefault("clickhouse", Double.NaN)),
         timing.getOrDefault("read", Double.NaN),
         timing.getOrDefault("write", Double.NaN),
         timing.getOrDefault("total", Double.NaN),

@@ -198,6 +198,44 @@ final class ChartwellProcess implements AutoCloseable {
   }
 
   /**
+   * Creates a connection to a ClickHouse server and a log source on its {@code bench_logs} table
+   * (the ClickHouse backend: the source's queries run there as SQL).
+   *
+   * @param clickhouseUrl the server's HTTP interface
+   * @param name the connection's name
+   * @return the source's id
+   */
+  String clickHouseSource(String clickhouseUrl, String name)
+      throws IOException, InterruptedException {
+    String connection =
+        http.json(
+                "POST",
+                url + "/api/v2/connections",
+                "Bearer " + token,
+                "{\"name\":\""
+                    + name
+                    + "\",\"host\":\""
+                    + clickhouseUrl
+                    + "\",\"username\":\"default\",\"queryTimeoutSeconds\":600}")
+            .path("data")
+            .path("id")
+            .asText();
+    return http.json(
+            "POST",
+            url + "/api/v2/sources",
+            "Bearer " + token,
+            "{\"name\":\"bench-logs on "
+                + name
+                + "\",\"kind\":\"log\",\"connection\":\""
+                + connection
+                + "\",\"from\":{\"databaseName\":\"default\",\"tableName\":\"bench_logs\"},"
+                + "\"timestampValueExpression\":\"Timestamp\",\"implicitColumnExpression\":\"Body\"}")
+        .path("data")
+        .path("id")
+        .asText();
+  }
+
+  /**
    * @return the source's entry of {@code GET /api/v2/stats}
    */
   JsonNode stats() throws IOException, InterruptedException {

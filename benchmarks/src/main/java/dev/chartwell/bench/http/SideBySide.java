@@ -106,7 +106,15 @@ public final class SideBySide {
         cw.setUp();
         Loaded cwLoad = loadChartwell(cw, file, events);
         printLoads(chLoad, cwLoad);
-        return queries(ch, cw);
+        String via =
+            ch != null && Boolean.parseBoolean(flags.get("through-source", "true"))
+                ? cw.clickHouseSource(ch.url(), "bench-clickhouse")
+                : null;
+        boolean agreed = queries(ch, cw, via);
+        if (command.isPresent() && flags.integer("shards", 1) == 2) {
+          agreed &= new TwoShards(flags, out, http).run(command.get(), work, file, events, cw);
+        }
+        return agreed;
       }
     } finally {
       out.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
@@ -253,8 +261,12 @@ public final class SideBySide {
     out.println();
   }
 
-  /** Q1–Q6 interleaved; returns whether every answer agreed. */
-  private boolean queries(ClickHouse ch, ChartwellProcess cw) throws Exception {
+  /**
+   * Q1–Q6 interleaved; returns whether every answer agreed. With {@code via} (a Chartwell source on
+   * the ClickHouse table), each query also runs through it: Chartwell's chart API compiled to
+   * ClickHouse SQL, beside the same query on ClickHouse directly.
+   */
+  private boolean queries(ClickHouse ch, ChartwellProcess cw, String via) throws Exception {
     int runs = flags.integer("runs", 11);
     int warmup = flags.integer("warmup", 10);
     double tolerance = Double.parseDouble(flags.get("tolerance", "1e-9"));
@@ -262,6 +274,8 @@ public final class SideBySide {
     String url = cw.url() + "/api/v2/charts/series";
     List<Timings[]> cwTimes = new ArrayList<>(); // client, engine, read, write, server
     List<Timings> chTimes = new ArrayList<>();
+    List<Timings[]> viaTimes = new ArrayList<>(); // client, ClickHouse step of Server-Timing
+    List<String> viaVerdicts = new ArrayList<>();
     List<String> verdicts = new ArrayList<>();
     for (int i = 0; i < qs.size(); i++) {
       cwTimes.add(
@@ -269,6 +283,8 @@ public final class SideBySide {
             new Timings(), new Timings(), new Timings(), new Timings(), new Timings()
           });
       chTimes.add(new Timings());
+      viaTimes.add(new Timings[] {new Timings(), new Timings()});
+      viaVerdicts.add("not run");
       verdicts.add(ch == null ? "not compared" : null);
     }
     out.printf(
@@ -289,6 +305,10 @@ public final class SideBySide {
           chMs = (System.nanoTime() - t) / 1e6;
         }
         ChartCall c = ChartCall.send(http, url, cw.token(), q.chartBody());
+        ChartCall v =
+            via == null
+                ? null
+                : ChartCall.send(http, url, cw.token(), q.chartBody().replace(cw.sourceId(), via));
         if (ch != null && !chFirst) {
           long t = System.nanoTime();
           chAnswer = ch.select(q.sql(), "");
@@ -296,6 +316,9 @@ public final class SideBySide {
         }
         if (round == 0 && ch != null) {
           verdicts.set(i, verdict(q, c.body(), chAnswer, tolerance));
+          if (v != null) {
+            viaVerdicts.set(i, verdict(q, v.body(), chAnswer, tolerance));
+          }
         }
         if (round >= warmup) {
           Timings[] t = cwTimes.get(i);
@@ -305,6 +328,10 @@ public final class SideBySide {
           t[3].add(c.writeMs());
           t[4].add(c.serverMs());
           chTimes.get(i).add(ch == null ? Double.NaN : chMs);
+          if (v != null) {
+            viaTimes.get(i)[0].add(v.clientMs());
+            viaTimes.get(i)[1].add(v.engineMs());
+          }
         }
       }
     }
@@ -335,7 +362,31 @@ public final class SideBySide {
             + runs
             + " runs, milliseconds, as each client saw them over HTTP; engine, read (the request"
             + " body), write (the JSON answer) and server are Chartwell's Server-Timing)");
+    if (via != null) {
+      out.println();
+      out.println(
+          "query  through a Chartwell source on ClickHouse  (its ClickHouse step)   ClickHouse"
+              + " directly   through/directly   answers (vs ClickHouse directly)");
+      for (int i = 0; i < qs.size(); i++) {
+        Timings[] t = viaTimes.get(i);
+        double direct = chTimes.get(i).median();
+        out.printf(
+            Locale.ROOT,
+            "%-5s %12.2f ms %24.2f ms %14.2f ms %14.2fx   %s%n",
+            qs.get(i).name(),
+            t[0].median(),
+            t[1].median(),
+            direct,
+            t[0].median() / direct,
+            viaVerdicts.get(i).lines().findFirst().orElse(""));
+        agreed &= viaVerdicts.get(i).startsWith("agree");
+      }
+    }
     for (int i = 0; i < qs.size(); i++) {
+      if (via != null && !viaVerdicts.get(i).startsWith("agree")) {
+        out.println(qs.get(i).name() + " through the source differs:");
+        viaVerdicts.get(i).lines().skip(1).forEach(l -> out.println("  " + l));
+      }
       if (!verdicts.get(i).startsWith("agree") && ch != null) {
         out.println(qs.get(i).name() + " differs:");
         verdicts.get(i).lines().skip(1).forEach(l -> out.println("  " + l));

@@ -409,7 +409,7 @@ public final class QueryEngine {
   /**
    * @return the error of a query whose result would have more than {@link #MAX_GROUPS} groups
    */
-  static QueryValidationException tooManyGroups() {
+  public static QueryValidationException tooManyGroups() {
     return new QueryValidationException(
         String.format(
             Locale.ROOT,
@@ -421,7 +421,7 @@ public final class QueryEngine {
   /**
    * @return the error of a query whose result would have more than {@link #MAX_ROWS} rows
    */
-  static QueryValidationException tooManyRows() {
+  public static QueryValidationException tooManyRows() {
     return new QueryValidationException(
         String.format(
             Locale.ROOT,

@@ -9,15 +9,22 @@ import dev.chartwell.engine.query.SeriesReturnType;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The rules of a chart query that do not depend on data, each failure naming its field path. */
-final class QueryValidator {
+/**
+ * The rules of a chart query that do not depend on data, each failure naming its field path. Public
+ * so that every backend refuses the same queries with the same messages.
+ */
+public final class QueryValidator {
   static final long MIN_EPOCH_MILLIS = 1_000_000_000_000L; // 13 digits
   static final int MAX_SERIES = 5;
   static final int MAX_GROUP_BY = 10;
 
   private QueryValidator() {}
 
-  static void validate(ChartQuery q) {
+  /**
+   * @param q a chart query
+   * @throws QueryValidationException listing every problem, each with its field path
+   */
+  public static void validate(ChartQuery q) {
     List<String> problems = new ArrayList<>();
     if (q.startTime() < MIN_EPOCH_MILLIS) {
       problems.add(

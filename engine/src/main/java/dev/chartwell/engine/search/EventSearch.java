@@ -92,7 +92,13 @@ public final class EventSearch {
     }
   }
 
-  private static void validate(SearchQuery q) {
+  /**
+   * The rules of a search that do not depend on data (every backend refuses the same searches).
+   *
+   * @param q a search
+   * @throws QueryValidationException listing every problem, each with its field path
+   */
+  public static void validate(SearchQuery q) {
     List<String> problems = new ArrayList<>();
     if (q.startTime() > q.endTime()) {
       problems.add("endTime: must not be before startTime");

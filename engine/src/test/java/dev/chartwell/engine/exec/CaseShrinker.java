@@ -24,11 +24,15 @@ import java.util.function.Function;
  * thousand or more draws, and shortening a list shifts every draw after it, so that its shrinking
  * leaves dozens of events behind; shrinking by these candidates gets to one or two.
  */
-final class CaseShrinker {
+public final class CaseShrinker {
   private CaseShrinker() {}
 
   /** Simpler variants of {@code c}, roughly the biggest steps first. */
-  static List<Case> candidates(Case c) {
+  /**
+   * @param c a failing case
+   * @return simpler cases to try
+   */
+  public static List<Case> candidates(Case c) {
     List<Case> out = new ArrayList<>();
     int n = c.query().series().size();
     for (int i = 0; n > 1 && i < n; i++) {

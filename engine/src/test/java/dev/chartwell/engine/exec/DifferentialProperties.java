@@ -49,7 +49,7 @@ import org.quicktheories.generators.Generate;
  * queries, with one and several segments, one and several threads, indexes on and off. Also
  * NOT(NOT(e)) ≡ e.
  */
-class DifferentialProperties {
+public class DifferentialProperties {
   static final long T0 = 1_700_000_000_000L;
   static final List<String> SVC = List.of("api", "web", "Auth", "db-1", "x y");
   static final List<String> WORDS =
@@ -63,9 +63,26 @@ class DifferentialProperties {
   static final List<String> FIELDS =
       List.of("svc", "host", "status", "dur", "ok", "num", "Body", "nothing", "lat");
 
-  record Dataset(List<Ev> a, List<Ev> b) {}
+  /**
+   * The events of the two sources, A and B.
+   *
+   * @param a events of A
+   * @param b events of B
+   */
+  public record Dataset(List<Ev> a, List<Ev> b) {}
 
-  record Case(
+  /**
+   * One example: data, engine set-up and a query with its where trees. Public, with {@link #cases},
+   * for the ClickHouse backend's differential test, which reuses this generator.
+   *
+   * @param data the events
+   * @param segmentRows rows per segment
+   * @param threads worker threads
+   * @param query the query
+   * @param wheres each series' where tree
+   * @param languages each series' where language
+   */
+  public record Case(
       Dataset data,
       int segmentRows,
       int threads,
@@ -164,7 +181,11 @@ class DifferentialProperties {
     compare(c, expected);
   }
 
-  private static ChartResult expected(Case c) {
+  /**
+   * @param c a case
+   * @return what the reference evaluator answers
+   */
+  public static ChartResult expected(Case c) {
     return ReferenceEvaluator.run(
         c.query(),
         Map.of("A", c.data().a(), "B", c.data().b()),
@@ -199,7 +220,15 @@ class DifferentialProperties {
     }
   }
 
-  static void load(Engine engine, String id, List<Ev> events) {
+  /**
+   * Loads events into a new log source of an engine (timestamp {@code Timestamp}, implicit column
+   * {@code Body}), half as a batch, half one by one.
+   *
+   * @param engine the engine
+   * @param id the source id
+   * @param events the events
+   */
+  public static void load(Engine engine, String id, List<Ev> events) {
     Source s =
         engine.createSource(
             new SourceSpec(id, id, SourceKind.LOG, "Timestamp", "Body", "Body", List.of()));
@@ -226,7 +255,15 @@ class DifferentialProperties {
         s.groupBy());
   }
 
-  private static void assertSame(ChartResult expected, ChartResult actual, String how, Case c) {
+  /**
+   * Fails, with the case, when two results differ (values within 1e-9, relative).
+   *
+   * @param expected the expected result
+   * @param actual the result tested
+   * @param how what produced it
+   * @param c the case
+   */
+  public static void assertSame(ChartResult expected, ChartResult actual, String how, Case c) {
     String context =
         how
             + "\nquery "
@@ -283,7 +320,10 @@ class DifferentialProperties {
     return true;
   }
 
-  private static Gen<Case> cases() {
+  /**
+   * @return random cases: two data sets, an engine set-up and a query
+   */
+  public static Gen<Case> cases() {
     Gen<List<Ev>> events = events();
     Gen<Integer> segmentRows = of(2, 5, 13, 100_000);
     Gen<Integer> threads = of(1, 3);

@@ -22,9 +22,14 @@ import java.util.regex.Pattern;
  * The chart query semantics written in the most obvious way over a list of maps, sharing no code
  * with the engine's execution: the oracle of the differential tests.
  */
-final class ReferenceEvaluator {
-  /** An event as stored: its time and its typed values (String, Long, Double, Boolean). */
-  record Ev(long ts, Map<String, Object> fields) {}
+public final class ReferenceEvaluator {
+  /**
+   * An event as stored: its time and its typed values (String, Long, Double, Boolean).
+   *
+   * @param ts epoch milliseconds
+   * @param fields values by field name
+   */
+  public record Ev(long ts, Map<String, Object> fields) {}
 
   private static final Pattern NUMBER =
       Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");

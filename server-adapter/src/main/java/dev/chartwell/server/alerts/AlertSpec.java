@@ -1,5 +1,6 @@
 package dev.chartwell.server.alerts;
 
+import dev.chartwell.engine.Backend;
 import dev.chartwell.engine.query.Series;
 import dev.chartwell.engine.query.SeriesReturnType;
 import java.util.List;
@@ -52,11 +53,22 @@ public record AlertSpec(
    *
    * @param series one series, or two for a ratio; every one with the same {@code groupBy}
    * @param returnType column or ratio
+   * @param backend where the series' sources are read ({@code null}: the embedded engine)
    */
-  public record Target(List<Series> series, SeriesReturnType returnType) {
+  public record Target(List<Series> series, SeriesReturnType returnType, Backend backend) {
     /** Copies the list. */
     public Target {
       series = List.copyOf(series);
+    }
+
+    /**
+     * A target the engine answers.
+     *
+     * @param series the series
+     * @param returnType column or ratio
+     */
+    public Target(List<Series> series, SeriesReturnType returnType) {
+      this(series, returnType, null);
     }
 
     /**

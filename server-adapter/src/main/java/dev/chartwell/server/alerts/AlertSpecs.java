@@ -2,6 +2,8 @@ package dev.chartwell.server.alerts;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.clickhouse.ClickHouseBackend;
+import dev.chartwell.engine.Backend;
 import dev.chartwell.engine.query.AggFn;
 import dev.chartwell.engine.query.Series;
 import dev.chartwell.engine.query.SeriesReturnType;
@@ -207,7 +209,10 @@ final class AlertSpecs {
     for (int i = ratio ? 0 : select.size() - 1; i < select.size(); i++) {
       series.add(series(select.get(i), table, groupBy));
     }
-    return new AlertSpec.Target(series, ratio ? SeriesReturnType.RATIO : SeriesReturnType.COLUMN);
+    return new AlertSpec.Target(
+        series,
+        ratio ? SeriesReturnType.RATIO : SeriesReturnType.COLUMN,
+        backend(config.path("sourceId").asText(), warehouse));
   }
 
   private static Series series(JsonNode item, String table, List<String> groupBy)
@@ -266,7 +271,10 @@ final class AlertSpecs {
             WherePrinter.print(all, language),
             language,
             fields(groupBy));
-    return new AlertSpec.Target(List.of(count), SeriesReturnType.COLUMN);
+    return new AlertSpec.Target(
+        List.of(count),
+        SeriesReturnType.COLUMN,
+        backend(search.path("sourceId").asText(), warehouse));
   }
 
   private static Expr and(List<Expr> parts) {
@@ -300,7 +308,17 @@ final class AlertSpecs {
     return e;
   }
 
+  /** The ClickHouse backend of a source on an external connection; {@code null}: the engine. */
+  private Backend backend(String sourceId, String warehouse) {
+    return catalog.clickHouseSourceOf(warehouse, sourceId).isPresent()
+        ? new ClickHouseBackend(id -> catalog.clickHouseSourceOf(warehouse, id))
+        : null;
+  }
+
   private String table(String sourceId, String warehouse) throws Unresolved {
+    if (catalog.clickHouseSourceOf(warehouse, sourceId).isPresent()) {
+      return sourceId; // the ClickHouse backend knows sources by their own ids
+    }
     return catalog
         .engineSourceOf(warehouse, sourceId)
         .map(Source::id)

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.clickhouse.ClickHouseException;
+import dev.chartwell.engine.Backend;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.query.QueryAbortedException;
 import dev.chartwell.engine.query.QueryValidationException;
@@ -200,7 +202,15 @@ public final class Evaluator implements AutoCloseable {
     for (Window w : due) {
       Map<String, Double> values;
       try {
-        values = WindowQuery.values(engine, spec.target(), w, queryTimeout);
+        Backend backend = spec.target().backend() == null ? engine : spec.target().backend();
+        values = WindowQuery.values(backend, spec.target(), w, queryTimeout);
+      } catch (ClickHouseException e) {
+        errors.add(
+            error(
+                e.kind() == ClickHouseException.Kind.REJECTED ? "INVALID_ALERT" : "QUERY_ERROR",
+                e.getMessage() + "; the window is evaluated again later",
+                now));
+        break;
       } catch (QueryValidationException | UnknownSourceException e) {
         errors.add(error("INVALID_ALERT", "the alert's query is refused: " + e.getMessage(), now));
         break;

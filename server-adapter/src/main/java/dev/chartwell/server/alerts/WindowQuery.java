@@ -1,6 +1,6 @@
 package dev.chartwell.server.alerts;
 
-import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Backend;
 import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.engine.query.Granularity;
@@ -23,14 +23,14 @@ final class WindowQuery {
    * window's alignment (offsets and {@code scheduleStartAt} shift windows off the UTC grid the
    * engine's named granularities follow).
    *
-   * @param engine the engine
+   * @param engine the backend of the target's sources (the engine, or an external ClickHouse)
    * @param target what to compute
    * @param w the window
    * @param timeout how long the query may run
    * @return each group's value ({@link #groupKey}); a group whose series had no value is left out
    */
   static Map<String, Double> values(
-      Engine engine, AlertSpec.Target target, Window w, Duration timeout) {
+      Backend engine, AlertSpec.Target target, Window w, Duration timeout) {
     ChartQuery q =
         new ChartQuery(
             w.start(),

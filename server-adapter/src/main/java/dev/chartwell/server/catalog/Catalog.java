@@ -3,6 +3,7 @@ package dev.chartwell.server.catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.clickhouse.ClickHouseBackend;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.source.Schema;
 import dev.chartwell.engine.source.Source;
@@ -37,6 +38,7 @@ public final class Catalog implements AutoCloseable {
   private final JsonStore sources;
   private final Tables tables;
   private final Connections connections;
+  private final ExternalSources external;
   private final Engine engine;
   private final ObjectMapper mapper;
   private final Clock clock;
@@ -52,6 +54,7 @@ public final class Catalog implements AutoCloseable {
     this.sources = sources;
     this.tables = tables;
     this.connections = connections;
+    this.external = new ExternalSources(connections);
     this.engine = engine;
     this.mapper = mapper;
     this.clock = clock;
@@ -164,6 +167,19 @@ public final class Catalog implements AutoCloseable {
 
   /**
    * @param warehouse the warehouse of the caller
+   * @param sourceId a source id
+   * @return how the ClickHouse backend reads the source, if the warehouse has it and it reads a
+   *     table of an external ClickHouse connection
+   */
+  public Optional<ClickHouseBackend.Bound> clickHouseSourceOf(String warehouse, String sourceId) {
+    return sources
+        .get(sourceId)
+        .filter(s -> s.path("_warehouseId").asText().equals(warehouse))
+        .flatMap(s -> external.bound(warehouse, s));
+  }
+
+  /**
+   * @param warehouse the warehouse of the caller
    * @param sourceId a metric source of it
    * @param type a metric data type ({@link MetricTables#TYPES})
    * @return the engine source of the table the source names for that type, if it names one and the
@@ -256,26 +272,15 @@ public final class Catalog implements AutoCloseable {
       connections.checkUsable(warehouse, "connection", s.get("connection").textValue(), p);
     }
     p.throwIfAny();
+    if (external.isExternal(warehouse, s.get("connection").textValue())) {
+      return checkedExternalSource(warehouse, s, id, createdAt, updatedAt);
+    }
     if (!s.has("from")) {
       ObjectNode from = s.putObject("from");
       from.put("databaseName", DEFAULT_DATABASE);
       from.put("tableName", s.get("name").textValue());
     }
-    String kind = s.get("kind").textValue();
-    for (Map.Entry<String, String> ref : SourceRules.references(kind).entrySet()) {
-      String other = s.path(ref.getKey()).asText(null);
-      if (other != null && !other.equals(id)) {
-        String otherKind =
-            sources
-                .get(other)
-                .filter(o -> o.path("_warehouseId").asText().equals(warehouse))
-                .map(o -> o.path("kind").asText())
-                .orElse(null);
-        if (!ref.getValue().equals(otherKind)) {
-          p.add(ref.getKey(), "no " + ref.getValue() + " source " + other + " in this service");
-        }
-      }
-    }
+    checkReferences(warehouse, s, id, p);
     String database = s.get("from").get("databaseName").textValue();
     String table = SourceRules.tableName(s);
     Optional<ObjectNode> existing =
@@ -322,6 +327,47 @@ public final class Catalog implements AutoCloseable {
     return s;
   }
 
+  /** A source on an external ClickHouse connection: its table is read there, never created. */
+  private ObjectNode checkedExternalSource(
+      String warehouse, ObjectNode s, String id, String createdAt, String updatedAt) {
+    Problems p = new Problems();
+    s.remove(ExternalSources.COLUMNS);
+    SourceRules.fillDefaults(s, true);
+    checkReferences(warehouse, s, id, p);
+    p.throwIfAny();
+    external.bind(warehouse, s, p);
+    p.throwIfAny();
+    s.put("id", id);
+    s.put("createdAt", createdAt);
+    s.put("updatedAt", updatedAt);
+    s.put("_warehouseId", warehouse);
+    Collection.SOURCES
+        .sizeProblem(s.toString())
+        .ifPresent(
+            tooLarge -> {
+              throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, tooLarge);
+            });
+    return s;
+  }
+
+  private void checkReferences(String warehouse, ObjectNode s, String id, Problems p) {
+    for (Map.Entry<String, String> ref :
+        SourceRules.references(s.get("kind").textValue()).entrySet()) {
+      String other = s.path(ref.getKey()).asText(null);
+      if (other != null && !other.equals(id)) {
+        String otherKind =
+            sources
+                .get(other)
+                .filter(o -> o.path("_warehouseId").asText().equals(warehouse))
+                .map(o -> o.path("kind").asText())
+                .orElse(null);
+        if (!ref.getValue().equals(otherKind)) {
+          p.add(ref.getKey(), "no " + ref.getValue() + " source " + other + " in this service");
+        }
+      }
+    }
+  }
+
   private ObjectNode saveSource(ObjectNode s, SourceApi api) {
     sources.put(s.get("id").asText(), s);
     return sourceView(s, api);
@@ -342,7 +388,8 @@ public final class Catalog implements AutoCloseable {
    */
   static ObjectNode sourceView(ObjectNode s, SourceApi api) {
     ObjectNode v = s.deepCopy();
-    v.remove(List.of("_warehouseId", "_tableId", "createdAt", "updatedAt"));
+    v.remove(
+        List.of("_warehouseId", "_tableId", "createdAt", "updatedAt", ExternalSources.COLUMNS));
     v.remove(api.hidden());
     return v;
   }

@@ -1,6 +1,7 @@
 package dev.chartwell.server.catalog;
 
 import static dev.chartwell.server.validation.FieldType.bool;
+import static dev.chartwell.server.validation.FieldType.integer;
 import static dev.chartwell.server.validation.FieldType.name;
 import static dev.chartwell.server.validation.FieldType.nullable;
 import static dev.chartwell.server.validation.FieldType.string;
@@ -10,6 +11,7 @@ import static dev.chartwell.server.validation.ObjectShape.Field.required;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.clickhouse.ClickHouseConnection;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
@@ -21,12 +23,14 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -35,12 +39,18 @@ import java.util.function.Predicate;
  * database), so that a source definition can be copied between services unchanged, and a source
  * created without {@code connection} uses it. Connections to external ClickHouse servers ({@code
  * name}, {@code host}, {@code username}, {@code password}) are stored and checked here, durable in
- * Chronicle Map; their passwords are kept (a later version queries through them) and never shown.
- * Sources read only through the built-in connection for now.
+ * Chronicle Map; their passwords are kept (sources on such a connection query through them) and
+ * never shown. Two Chartwell extensions: {@code queryTimeoutSeconds} (1 to 3600, default 30) bounds
+ * each query through the connection; {@code otlp: true} sends the service's OTLP logs and traces to
+ * the connection's {@code otel_logs} and {@code otel_traces} tables instead of the embedded engine
+ * (the oldest such connection of a warehouse wins).
  */
 public final class Connections implements AutoCloseable {
   /** The id of the built-in connection of every warehouse. */
   public static final String BUILT_IN = "default";
+
+  /** The longest per-connection query timeout (an hour). */
+  static final int MAX_TIMEOUT_SECONDS = 3600;
 
   private static final ObjectShape CONNECTION =
       ObjectShape.of(
@@ -51,6 +61,8 @@ public final class Connections implements AutoCloseable {
           optional("password", string()),
           optional("hyperdxSettingPrefix", nullable(string())),
           optional("isPrometheusEndpoint", bool()),
+          optional("queryTimeoutSeconds", integer(1, MAX_TIMEOUT_SECONDS)),
+          optional("otlp", bool()),
           optional("createdAt", string()),
           optional("updatedAt", string()));
 
@@ -146,7 +158,8 @@ public final class Connections implements AutoCloseable {
   }
 
   /**
-   * Says whether a source may read through a connection: only the built-in one serves queries.
+   * Says whether a source may read through a connection: the built-in one or one of its warehouse's
+   * external ClickHouse connections.
    *
    * @param warehouse the source's warehouse
    * @param path the field's path
@@ -154,24 +167,63 @@ public final class Connections implements AutoCloseable {
    * @param problems where the problem goes
    */
   void checkUsable(String warehouse, String path, String id, Problems problems) {
-    if (BUILT_IN.equals(id)) {
+    if (BUILT_IN.equals(id) || external(warehouse, id).isPresent()) {
       return;
     }
-    boolean external =
-        docs.get(id).filter(c -> c.path("_warehouseId").asText().equals(warehouse)).isPresent();
     problems.add(
         path,
-        external
-            ? "connection "
-                + id
-                + " is an external ClickHouse; sources read through the built-in connection '"
-                + BUILT_IN
-                + "' only, until Chartwell queries external ClickHouse servers"
-            : "unknown connection '"
-                + id
-                + "'; the built-in connection is '"
-                + BUILT_IN
-                + "' (the service's embedded engine)");
+        "unknown connection '"
+            + id
+            + "'; the built-in connection is '"
+            + BUILT_IN
+            + "' (the service's embedded engine)");
+  }
+
+  /**
+   * @param warehouse a warehouse
+   * @param id a connection id
+   * @return the external ClickHouse connection of that id, with its password, if the warehouse has
+   *     it ({@code updatedAt} is part of its name's key in caches: see {@link #version})
+   */
+  public Optional<ClickHouseConnection> external(String warehouse, String id) {
+    if (BUILT_IN.equals(id)) {
+      return Optional.empty();
+    }
+    return docs.get(id)
+        .filter(c -> c.path("_warehouseId").asText().equals(warehouse))
+        .map(
+            c ->
+                new ClickHouseConnection(
+                    c.path("name").asText(),
+                    URI.create(c.path("host").asText()),
+                    c.path("username").asText(),
+                    c.path("password").asText(""),
+                    Duration.ofSeconds(
+                        c.path("queryTimeoutSeconds")
+                            .asLong(ClickHouseConnection.DEFAULT_TIMEOUT.toSeconds()))));
+  }
+
+  /**
+   * @param warehouse a warehouse
+   * @return the id of its oldest connection marked {@code otlp: true}, if any
+   */
+  public Optional<String> otlpDestination(String warehouse) {
+    return docs
+        .list(
+            c ->
+                c.path("_warehouseId").asText().equals(warehouse)
+                    && c.path("otlp").asBoolean(false))
+        .stream()
+        .map(c -> c.get("id").asText())
+        .findFirst();
+  }
+
+  /**
+   * @param id a connection id
+   * @return when it was last changed (clients cached per connection are rebuilt after a change)
+   */
+  String version(String id) {
+    return docs.get(id).map(c -> c.path("updatedAt").asText()).orElse("");
   }
 
   /**

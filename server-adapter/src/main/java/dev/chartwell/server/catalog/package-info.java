@@ -5,6 +5,9 @@
  * engine source (the engine source's id is the table's id) and is created when a source first names
  * it or when it is declared with its columns; several sources may read one table. Table and source
  * definitions are durable in Chronicle Map; at start the engine's sources are reconciled with the
- * stored tables, and sources stored by versions before tables existed are migrated.
+ * stored tables, and sources stored by versions before tables existed are migrated. A log or trace
+ * source may instead read a table of an external ClickHouse connection ({@code ExternalSources}):
+ * its columns are read there when it is saved, and the server queries it through the ClickHouse
+ * backend ({@link dev.chartwell.server.catalog.Catalog#clickHouseSourceOf}).
  */
 package dev.chartwell.server.catalog;

@@ -3,6 +3,9 @@ package dev.chartwell.server.charts;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.clickhouse.ClickHouseBackend;
+import dev.chartwell.clickhouse.ClickHouseException;
+import dev.chartwell.clickhouse.RowInserter;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.query.QueryAbortedException;
 import dev.chartwell.engine.source.AppendResult;
@@ -27,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -106,6 +110,13 @@ public final class ChartRoutes {
     p.requireRunning();
     p.requireWritable();
     String sourceId = req.pathParam("sourceId");
+    Optional<ClickHouseBackend.Bound> external =
+        req.queryParam("metricDataType").isPresent()
+            ? Optional.empty()
+            : catalog.clickHouseSourceOf(p.warehouseId(), sourceId);
+    if (external.isPresent()) {
+      return ingestExternal(req, external.get(), mapper);
+    }
     // The events go to the table the source reads (a metric source: the table of the type given).
     Source source =
         req.queryParam("metricDataType").isPresent()
@@ -122,6 +133,29 @@ public final class ChartRoutes {
       }
       throw refused;
     }
+    return report(reader);
+  }
+
+  /**
+   * Ingestion into a source on an external ClickHouse: each batch of parsed events is one {@code
+   * INSERT}; the same accept/reject report as local ingestion.
+   */
+  private static Response ingestExternal(
+      Request req, ClickHouseBackend.Bound target, ObjectMapper mapper) throws java.io.IOException {
+    EventReader reader = new EventReader(mapper, target.table().timestampColumn());
+    RowInserter inserter = new RowInserter(target.client(), target.table());
+    try {
+      reader.read(req.bodyStream(), (batch, lines) -> inserter.insert(batch));
+    } catch (ClickHouseException e) {
+      ApiException answer = ClickHouseErrors.answer(e);
+      throw new ApiException(
+          answer.code(),
+          e.getMessage() + "; " + reader.accepted() + " events of this request were stored before");
+    }
+    return report(reader);
+  }
+
+  private static Response report(EventReader reader) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("accepted", reader.accepted());
     body.put("rejected", reader.rejected());

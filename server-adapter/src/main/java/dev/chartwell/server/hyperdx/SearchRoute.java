@@ -2,6 +2,10 @@ package dev.chartwell.server.hyperdx;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.clickhouse.ClickHouseBackend;
+import dev.chartwell.clickhouse.ClickHouseException;
+import dev.chartwell.clickhouse.Field;
+import dev.chartwell.engine.Backend;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.query.QueryAbortedException;
 import dev.chartwell.engine.query.QueryControl;
@@ -16,6 +20,7 @@ import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.SourceApi;
 import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.charts.ClickHouseErrors;
 import dev.chartwell.server.charts.ServicePrincipal;
 import dev.chartwell.server.charts.ServiceScope;
 import dev.chartwell.server.http.ApiException;
@@ -33,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -126,17 +132,28 @@ final class SearchRoute {
       throw ApiException.badRequest("endTime: must be after startTime");
     }
     ObjectNode source = catalog.source(p.warehouseId(), sourceId, SourceApi.HYPERDX);
+    Optional<ClickHouseBackend.Bound> external =
+        catalog.clickHouseSourceOf(p.warehouseId(), sourceId);
     Source table =
-        catalog
-            .engineSourceOf(p.warehouseId(), sourceId)
-            .orElseThrow(() -> ApiException.notFound("source " + sourceId + " does not exist"));
-    String timestamp = table.spec().timestampColumn();
+        external.isPresent()
+            ? null
+            : catalog
+                .engineSourceOf(p.warehouseId(), sourceId)
+                .orElseThrow(() -> ApiException.notFound("source " + sourceId + " does not exist"));
+    String timestamp =
+        external.isPresent()
+            ? external.get().table().timestampColumn()
+            : table.spec().timestampColumn();
     boolean given = select != null && !select.isBlank();
     String columnsText = given ? select : source.path("defaultTableSelectExpression").asText("");
     List<SelectList.Item> items = SelectList.parse(columnsText, "select", problems);
     if (given) {
       for (SelectList.Item i : items) {
-        if (!i.column().equals(timestamp) && table.schema().column(i.column()).isEmpty()) {
+        boolean known =
+            external.isPresent()
+                ? Field.resolve(external.get().table(), i.column()).isPresent()
+                : table.schema().column(i.column()).isPresent();
+        if (!i.column().equals(timestamp) && !known) {
           problems.add("select: source " + sourceId + " has no column '" + i.column() + "'");
         }
       }
@@ -147,7 +164,7 @@ final class SearchRoute {
     }
     SearchQuery q =
         new SearchQuery(
-            table.id(),
+            external.isPresent() ? sourceId : table.id(),
             start.toEpochMilli(),
             end.toEpochMilli(),
             where,
@@ -162,13 +179,16 @@ final class SearchRoute {
     req.onClientDisconnect(() -> control.cancel("the client disconnected"));
     SearchResult result;
     try {
-      result = engine.search(q, QueryOptions.DEFAULT.withControl(control));
+      Backend backend = external.isPresent() ? new ClickHouseBackend(id -> external) : engine;
+      result = backend.search(q, QueryOptions.DEFAULT.withControl(control));
     } catch (QueryValidationException e) {
       throw ApiException.badRequest(e.getMessage());
     } catch (UnknownSourceException e) {
       throw ApiException.notFound("source " + sourceId + " does not exist");
     } catch (QueryAbortedException e) {
       throw ChartRoutes.aborted(e);
+    } catch (ClickHouseException e) {
+      throw ClickHouseErrors.answer(e);
     }
     List<Map<String, Object>> rows = new ArrayList<>(result.rows().size());
     for (Map<String, Object> r : result.rows()) {

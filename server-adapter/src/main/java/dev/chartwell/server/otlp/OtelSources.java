@@ -2,6 +2,7 @@ package dev.chartwell.server.otlp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.clickhouse.ClickHouseBackend;
 import dev.chartwell.engine.source.ColumnSpec;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.otlp.OtelTable;
@@ -51,6 +52,53 @@ final class OtelSources {
       }
     }
     return found;
+  }
+
+  /**
+   * The tables of a signal on the external ClickHouse connection the service's OTLP goes to: a
+   * source of the warehouse on that connection reading {@code default.<table>}, created (which
+   * checks that the table exists there) on the first write.
+   *
+   * @param catalog the catalog
+   * @param mapper builds the definitions
+   * @param warehouse the warehouse of the request's service
+   * @param signal logs or traces
+   * @param connection the connection marked {@code otlp: true}
+   * @return how to write each of the signal's tables
+   */
+  static Map<OtelTable, ClickHouseBackend.Bound> external(
+      Catalog catalog, ObjectMapper mapper, String warehouse, Signal signal, String connection) {
+    Map<OtelTable, ClickHouseBackend.Bound> out = new EnumMap<>(OtelTable.class);
+    for (OtelTable t : signal.tables()) {
+      String id =
+          catalog.sources(warehouse).stream()
+              .filter(
+                  s ->
+                      connection.equals(s.path("connection").asText())
+                          && DATABASE.equals(s.path("from").path("databaseName").asText())
+                          && t.tableName().equals(s.path("from").path("tableName").asText()))
+              .map(s -> s.get("id").asText())
+              .findFirst()
+              .orElseGet(
+                  () -> {
+                    ObjectNode s = source(mapper, signal);
+                    s.put("connection", connection);
+                    return catalog.createSource(warehouse, s).get("id").asText();
+                  });
+      out.put(
+          t,
+          catalog
+              .clickHouseSourceOf(warehouse, id)
+              .orElseThrow(
+                  () ->
+                      new ApiException(
+                          ErrorCode.SERVICE_UNAVAILABLE,
+                          "the source of "
+                              + t.tableName()
+                              + " was changed while this request was stored",
+                          Map.of("Retry-After", "1"))));
+    }
+    return out;
   }
 
   private static Map<OtelTable, Source> find(Catalog catalog, String warehouse, Signal signal) {

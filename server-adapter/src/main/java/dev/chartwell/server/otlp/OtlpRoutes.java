@@ -1,6 +1,7 @@
 package dev.chartwell.server.otlp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.clickhouse.RowInserter;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.otlp.Checked;
 import dev.chartwell.otlp.OtelTable;
@@ -20,8 +21,10 @@ import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -122,9 +125,22 @@ public final class OtlpRoutes {
       if (checked.records() == 0) {
         return encoding.exported(signal, 0, null);
       }
-      Map<OtelTable, Source> tables =
-          OtelSources.tables(catalog, mapper, principal.warehouseId(), signal);
-      TableWriter writer = new TableWriter(signal, tables);
+      Optional<String> external =
+          signal == Signal.METRICS
+              ? Optional.empty()
+              : catalog.connections().otlpDestination(principal.warehouseId());
+      TableWriter writer;
+      if (external.isPresent()) {
+        // The service's OTLP goes to an external ClickHouse: one INSERT per batch of rows.
+        Map<OtelTable, TableWriter.Destination> destinations = new EnumMap<>(OtelTable.class);
+        OtelSources.external(catalog, mapper, principal.warehouseId(), signal, external.get())
+            .forEach((t, b) -> destinations.put(t, new RowInserter(b.client(), b.table())::insert));
+        writer = new TableWriter(signal, destinations, true);
+      } else {
+        Map<OtelTable, Source> tables =
+            OtelSources.tables(catalog, mapper, principal.warehouseId(), signal);
+        writer = new TableWriter(signal, tables);
+      }
       try {
         signal.decode(body, receivedNanos, writer);
       } catch (OtlpFormatException e) {

@@ -1,12 +1,15 @@
 package dev.chartwell.server.otlp;
 
+import dev.chartwell.clickhouse.ClickHouseException;
 import dev.chartwell.engine.source.AppendResult;
 import dev.chartwell.engine.source.Event;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.otlp.RowSink;
 import dev.chartwell.otlp.Signal;
+import dev.chartwell.server.charts.ClickHouseErrors;
 import dev.chartwell.server.charts.WriteRefusals;
+import dev.chartwell.server.http.ApiException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -30,15 +33,25 @@ final class TableWriter implements RowSink {
   private long stored;
   private long rejected;
 
+  /** Where a table's rows go: an engine source, or a table of an external ClickHouse. */
+  @FunctionalInterface
+  interface Destination {
+    /**
+     * @param rows a batch
+     * @return the rejected rows, by position in the batch, with reasons
+     */
+    List<Map.Entry<Integer, String>> write(List<Event> rows);
+  }
+
   /** The rows waiting for one table. */
   private static final class Batch {
-    final Source source;
+    final Destination destination;
     final List<Event> rows = new ArrayList<>();
     final List<Long> records = new ArrayList<>();
     long chars;
 
-    Batch(Source source) {
-      this.source = source;
+    Batch(Destination destination) {
+      this.destination = destination;
     }
   }
 
@@ -48,7 +61,28 @@ final class TableWriter implements RowSink {
    */
   TableWriter(Signal signal, Map<OtelTable, Source> tables) {
     this.signal = signal;
-    tables.forEach((table, source) -> batches.put(table, new Batch(source)));
+    tables.forEach(
+        (table, source) ->
+            batches.put(
+                table,
+                new Batch(
+                    rows -> {
+                      List<Map.Entry<Integer, String>> out = new ArrayList<>();
+                      for (AppendResult.Rejection x : source.appendBatch(rows).rejections()) {
+                        out.add(Map.entry(x.index(), x.reason()));
+                      }
+                      return out;
+                    })));
+  }
+
+  /**
+   * @param signal the request's signal
+   * @param tables where each of its tables' rows go
+   * @param external marks this constructor apart from the engine's
+   */
+  TableWriter(Signal signal, Map<OtelTable, Destination> tables, boolean external) {
+    this.signal = signal;
+    tables.forEach((table, d) -> batches.put(table, new Batch(d)));
   }
 
   @Override
@@ -82,22 +116,25 @@ final class TableWriter implements RowSink {
     if (b.rows.isEmpty()) {
       return;
     }
-    AppendResult r;
+    List<Map.Entry<Integer, String>> rejections;
+    String before =
+        String.format(
+            Locale.ROOT,
+            "%d %s of this request were stored before (an exporter sends the request again,"
+                + " so they may be stored twice)",
+            stored,
+            signal.records());
     try {
-      r = b.source.appendBatch(b.rows);
+      rejections = b.destination.write(b.rows);
+    } catch (ClickHouseException e) {
+      ApiException answer = ClickHouseErrors.answer(e);
+      throw new ApiException(answer.code(), e.getMessage() + "; " + before);
     } catch (RuntimeException e) {
-      throw WriteRefusals.answer(
-          e,
-          String.format(
-              Locale.ROOT,
-              "%d %s of this request were stored before (an exporter sends the request again,"
-                  + " so they may be stored twice)",
-              stored,
-              signal.records()));
+      throw WriteRefusals.answer(e, before);
     }
-    stored += r.accepted();
-    for (AppendResult.Rejection x : r.rejections()) {
-      reject(b.records.get(x.index()), x.reason());
+    stored += b.rows.size() - rejections.size();
+    for (Map.Entry<Integer, String> x : rejections) {
+      reject(b.records.get(x.getKey()), x.getValue());
     }
     b.rows.clear();
     b.records.clear();

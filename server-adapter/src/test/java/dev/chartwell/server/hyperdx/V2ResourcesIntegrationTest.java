@@ -271,7 +271,20 @@ class V2ResourcesIntegrationTest {
             "/api/v2/connections/default",
             "{\"name\":\"x\",\"host\":\"https://ch.example.com\",\"username\":\"u\"}");
     assertTrue(e.contains("cannot be changed or deleted"), e);
-    // A source cannot read through it yet, and says why.
+    // A source on it reads the table's columns there: a server that cannot be reached is a 400
+    // naming the connection and the cause, never the password (pointed at a closed loopback port:
+    // tests contact no other host).
+    int closed;
+    try (java.net.ServerSocket socket =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = socket.getLocalPort();
+    }
+    f.ok(
+        "PUT",
+        "/api/v2/connections/" + id,
+        "{\"name\":\"Prod 2\",\"host\":\"http://127.0.0.1:"
+            + closed
+            + "/\",\"username\":\"reader\",\"queryTimeoutSeconds\":2}");
     e =
         f.fails(
             400,
@@ -281,7 +294,8 @@ class V2ResourcesIntegrationTest {
                 + id
                 + "\",\"from\":{\"databaseName\":\"default\",\"tableName\":\"ext\"},"
                 + "\"timestampValueExpression\":\"Timestamp\",\"defaultTableSelectExpression\":\"Body\"}");
-    assertTrue(e.contains("is an external ClickHouse"), e);
+    assertTrue(e.contains("connection 'Prod 2'") && e.contains("cannot connect"), e);
+    assertFalse(e.contains("s3cret-pass"), e);
     f.ok("DELETE", "/api/v2/connections/" + id, null);
     f.fails(404, "GET", "/api/v2/connections/" + id, null);
   }

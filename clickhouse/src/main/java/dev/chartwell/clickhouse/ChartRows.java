@@ -1,0 +1,120 @@
+package dev.chartwell.clickhouse;
+
+import dev.chartwell.engine.exec.QueryEngine;
+import dev.chartwell.engine.query.AggFn;
+import dev.chartwell.engine.query.ChartQuery;
+import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.query.Series;
+import dev.chartwell.engine.query.SeriesReturnType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns the rows of a {@link ChartSql} statement into the engine's {@link ChartResult}: finishes
+ * each series' value from its {@code n} and {@code v} (averages, rates), enforces the same row and
+ * group limits, orders rows by bucket then group values, and computes ratios, exactly as the engine
+ * renders its own results.
+ */
+final class ChartRows {
+  private static final Comparator<Key> ORDER =
+      Comparator.comparingLong(Key::bucket).thenComparing(Key::group, ChartRows::compareLists);
+
+  private final ChartQuery query;
+  private final Map<Key, Number[]> rows = new HashMap<>();
+  private final Set<List<String>> groups = new HashSet<>();
+
+  private record Key(long bucket, List<String> group) {}
+
+  ChartRows(ChartQuery query) {
+    this.query = query;
+  }
+
+  /**
+   * Adds the rows of one answer.
+   *
+   * @param body a {@code TabSeparated} answer of {@link ChartSql}
+   * @throws dev.chartwell.engine.query.QueryValidationException past the row or group limit
+   */
+  void add(String body) {
+    int groupFields = query.series().get(0).groupBy().size();
+    long g = query.effectiveGranularity().millis();
+    for (String[] cells : TabSeparated.rows(body)) {
+      if (cells.length != 4 + groupFields) {
+        throw new IllegalStateException(
+            "ClickHouse answered a row of " + cells.length + " cells, not " + (4 + groupFields));
+      }
+      int s = Integer.parseInt(cells[0]);
+      long bucket = Long.parseLong(cells[1]);
+      List<String> group = new ArrayList<>(groupFields);
+      for (int k = 0; k < groupFields; k++) {
+        String v = TabSeparated.unescape(cells[2 + k]);
+        group.add(v == null ? "" : v);
+      }
+      long n = Long.parseLong(cells[2 + groupFields]);
+      double v = TabSeparated.number(cells[3 + groupFields]);
+      group = List.copyOf(group);
+      rows.computeIfAbsent(new Key(bucket, group), k -> new Number[query.series().size()])[s] =
+          finish(query.series().get(s), n, v, g);
+      groups.add(group);
+      if (groups.size() > QueryEngine.MAX_GROUPS) {
+        throw QueryEngine.tooManyGroups();
+      }
+      if (rows.size() > QueryEngine.MAX_ROWS) {
+        throw QueryEngine.tooManyRows();
+      }
+    }
+  }
+
+  private static Number finish(Series s, long n, double v, long g) {
+    AggFn fn = s.aggFn();
+    return switch (fn) {
+      case COUNT, COUNT_DISTINCT -> n;
+      case COUNT_PER_SEC -> n / (g / 1000.0);
+      case COUNT_PER_MIN -> n / (g / 60000.0);
+      case COUNT_PER_HOUR -> n / (g / 3600000.0);
+      case AVG -> v / n;
+      default -> v;
+    };
+  }
+
+  /**
+   * @return the result, ordered as the engine orders it
+   */
+  ChartResult result() {
+    List<Key> keys = new ArrayList<>(rows.keySet());
+    keys.sort(ORDER);
+    boolean ratio = query.returnType() == SeriesReturnType.RATIO;
+    List<ChartResult.Row> out = new ArrayList<>(keys.size());
+    for (Key k : keys) {
+      Number[] v = rows.get(k);
+      List<Number> values = ratio ? Collections.singletonList(ratio(v[0], v[1])) : Arrays.asList(v);
+      out.add(new ChartResult.Row(k.bucket(), k.group(), values));
+    }
+    return new ChartResult(query.effectiveGranularity(), out);
+  }
+
+  private static Number ratio(Number numerator, Number denominator) {
+    double n = numerator == null ? 0 : numerator.doubleValue();
+    if (denominator == null || denominator.doubleValue() == 0) {
+      return null;
+    }
+    return n / denominator.doubleValue();
+  }
+
+  private static int compareLists(List<String> a, List<String> b) {
+    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+      int c = a.get(i).compareTo(b.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(a.size(), b.size());
+  }
+}

@@ -1,0 +1,120 @@
+package dev.chartwell.clickhouse;
+
+import dev.chartwell.engine.Backend;
+import dev.chartwell.engine.exec.QueryValidator;
+import dev.chartwell.engine.query.ChartQuery;
+import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.query.QueryOptions;
+import dev.chartwell.engine.query.QueryValidationException;
+import dev.chartwell.engine.query.Series;
+import dev.chartwell.engine.query.UnknownSourceException;
+import dev.chartwell.engine.search.EventSearch;
+import dev.chartwell.engine.search.SearchQuery;
+import dev.chartwell.engine.search.SearchResult;
+import dev.chartwell.parser.Expr;
+import dev.chartwell.parser.WhereLanguage;
+import dev.chartwell.parser.WhereParser;
+import dev.chartwell.parser.WhereSyntaxException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The {@link Backend} of sources that read a ClickHouse table: a chart query becomes one statement
+ * per server its series read (one round trip when they share a connection, the usual case), a
+ * search one {@code SELECT}; results are the engine's records, checked by the same validators and
+ * limits, so the server renders them with the code it renders the engine's with.
+ */
+public final class ClickHouseBackend implements Backend {
+  /**
+   * A source as this backend reads it.
+   *
+   * @param client the server
+   * @param table the table
+   */
+  public record Bound(ClickHouseClient client, ClickHouseTable table) {}
+
+  private final Function<String, Optional<Bound>> sources;
+
+  /**
+   * @param sources finds a source by the id the queries name it by
+   */
+  public ClickHouseBackend(Function<String, Optional<Bound>> sources) {
+    this.sources = sources;
+  }
+
+  @Override
+  public ChartResult query(ChartQuery query, QueryOptions options) {
+    QueryValidator.validate(query);
+    List<String> problems = new ArrayList<>();
+    List<ClickHouseTable> tables = new ArrayList<>();
+    List<Expr> wheres = new ArrayList<>();
+    Map<ClickHouseClient, List<Integer>> byServer = new IdentityHashMap<>();
+    List<ClickHouseClient> order = new ArrayList<>();
+    for (int i = 0; i < query.series().size(); i++) {
+      Series s = query.series().get(i);
+      String path = "series[" + i + "]";
+      Bound b =
+          sources
+              .apply(s.sourceId())
+              .orElseThrow(() -> new UnknownSourceException(path + ".sourceId", s.sourceId()));
+      tables.add(b.table());
+      if (s.metric() != null) {
+        problems.add(
+            path
+                + ".metricDataType: metric sources on a ClickHouse connection are not supported;"
+                + " chart the metric table through a log source on it");
+      }
+      Expr where = new Expr.MatchAll();
+      try {
+        where = parse(s.where(), s.whereLanguage());
+        WhereSql.compile(where, b.table(), path + ".where"); // its problems, before any SQL runs
+      } catch (WhereSyntaxException e) {
+        problems.add(path + ".where: " + e.getMessage());
+      } catch (QueryValidationException e) {
+        problems.addAll(e.problems());
+      }
+      wheres.add(where);
+      if (!byServer.containsKey(b.client())) {
+        order.add(b.client());
+      }
+      byServer.computeIfAbsent(b.client(), c -> new ArrayList<>()).add(i);
+    }
+    if (!problems.isEmpty()) {
+      throw new QueryValidationException(problems);
+    }
+    ChartRows rows = new ChartRows(query);
+    for (ClickHouseClient client : order) {
+      String sql = ChartSql.of(query, byServer.get(client), tables, wheres);
+      rows.add(client.query(sql, options.control()));
+    }
+    return rows.result();
+  }
+
+  @Override
+  public SearchResult search(SearchQuery query, QueryOptions options) {
+    EventSearch.validate(query);
+    Bound b =
+        sources
+            .apply(query.sourceId())
+            .orElseThrow(() -> new UnknownSourceException("sourceId", query.sourceId()));
+    Expr where;
+    try {
+      where = parse(query.where(), query.whereLanguage());
+    } catch (WhereSyntaxException e) {
+      throw new QueryValidationException("where: " + e.getMessage());
+    }
+    SearchSql sql = new SearchSql(b.table(), query, where);
+    return sql.decode(b.client().query(sql.statement(), options.control()));
+  }
+
+  private static Expr parse(String where, WhereLanguage language) {
+    if (where == null || where.isBlank()) {
+      return new Expr.MatchAll();
+    }
+    return WhereParser.parse(where, language == null ? WhereLanguage.LUCENE : language);
+  }
+}

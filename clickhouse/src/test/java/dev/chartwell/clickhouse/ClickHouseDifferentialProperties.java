@@ -1,0 +1,133 @@
+package dev.chartwell.clickhouse;
+
+import static dev.chartwell.engine.testing.Gens.check;
+
+import dev.chartwell.clickhouse.local.LocalClickHouse;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.exec.CaseShrinker;
+import dev.chartwell.engine.exec.DifferentialProperties;
+import dev.chartwell.engine.exec.DifferentialProperties.Case;
+import dev.chartwell.engine.exec.DifferentialProperties.Dataset;
+import dev.chartwell.engine.exec.ReferenceEvaluator.Ev;
+import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.query.QueryOptions;
+import dev.chartwell.engine.source.Event;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ClickHouse backend against the engine, on the engine's own differential generator: the same
+ * random events (sparse and dense fields of every type) loaded into the engine and, through {@link
+ * RowInserter}, into two ClickHouse tables; random where trees in both languages × random queries
+ * (every aggFn, granularity, groupBy, ratio) must answer identically on both.
+ *
+ * <p>One change to the generated data: timestamps are made unique within a source (a collision is
+ * moved by a millisecond), because ClickHouse has no arrival order to break the ties of {@code
+ * last_value} and {@code any} the way the engine does (docs/clickhouse.md).
+ */
+class ClickHouseDifferentialProperties {
+  /** The tables' definition: the generator's fields, each in the type the engine gives it. */
+  static final String COLUMNS =
+      "(Timestamp Int64, svc Nullable(String), host Nullable(String), status Nullable(Int64),"
+          + " dur Nullable(Float64), ok Nullable(Enum8('false' = 0, 'true' = 1)),"
+          + " num Nullable(String), Body Nullable(String), lat Float64)"
+          + " ENGINE = MergeTree ORDER BY Timestamp";
+
+  private static LocalClickHouse server;
+  private static ClickHouseClient client;
+  private int examples;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = LocalServer.start(ClickHouseDifferentialProperties.class);
+    client = LocalServer.client(server, "differential");
+    System.out.println("ClickHouseDifferentialProperties: ClickHouse " + server.version());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+      server.deleteFiles();
+    }
+  }
+
+  @Test
+  void clickHouseEqualsEngine() {
+    check(
+        Integer.getInteger("CH_EXAMPLES", 250),
+        0,
+        DifferentialProperties.cases(),
+        CaseShrinker::candidates,
+        this::sameAnswers);
+    System.out.println("ClickHouseDifferentialProperties: " + examples + " examples");
+  }
+
+  private void sameAnswers(Case generated) {
+    Case c =
+        new Case(
+            new Dataset(unique(generated.data().a()), unique(generated.data().b())),
+            generated.segmentRows(),
+            generated.threads(),
+            generated.query(),
+            generated.wheres(),
+            generated.languages());
+    examples++;
+    ChartResult expected;
+    try (Engine engine = Engine.builder().segmentRows(c.segmentRows()).workerThreads(1).build()) {
+      DifferentialProperties.load(engine, "A", c.data().a());
+      DifferentialProperties.load(engine, "B", c.data().b());
+      expected = engine.query(c.query(), QueryOptions.DEFAULT);
+    }
+    ClickHouseTable a = table("cw_a", c.data().a());
+    ClickHouseTable b = table("cw_b", c.data().b());
+    ClickHouseBackend backend =
+        new ClickHouseBackend(
+            id -> Optional.of(new ClickHouseBackend.Bound(client, id.equals("A") ? a : b)));
+    ChartResult actual = backend.query(c.query(), QueryOptions.DEFAULT);
+    DifferentialProperties.assertSame(expected, actual, "ClickHouse", c);
+  }
+
+  /** Creates (afresh) and fills a table. */
+  private static ClickHouseTable table(String name, List<Ev> events) {
+    client.query("DROP TABLE IF EXISTS default." + name, null);
+    client.query("CREATE TABLE default." + name + " " + COLUMNS, null);
+    ClickHouseTable t =
+        ClickHouseTable.fromDescribe(
+            "default",
+            name,
+            client.query("DESCRIBE TABLE default." + name + " FORMAT TabSeparated", null),
+            "Timestamp",
+            "Body");
+    List<Event> batch = new ArrayList<>();
+    for (Ev e : events) {
+      batch.add(new Event(e.ts(), e.fields()));
+    }
+    List<Map.Entry<Integer, String>> rejected = new RowInserter(client, t).insert(batch);
+    if (!rejected.isEmpty()) {
+      throw new AssertionError("rows rejected: " + rejected);
+    }
+    return t;
+  }
+
+  /** The events, a timestamp met before moved a millisecond later until it is unique. */
+  static List<Ev> unique(List<Ev> events) {
+    Set<Long> seen = new HashSet<>();
+    List<Ev> out = new ArrayList<>();
+    for (Ev e : events) {
+      long ts = e.ts();
+      while (!seen.add(ts)) {
+        ts++;
+      }
+      out.add(new Ev(ts, e.fields()));
+    }
+    return out;
+  }
+}
