@@ -39,29 +39,44 @@ final class ChartRows {
   /**
    * Adds the rows of one answer.
    *
-   * @param body a {@code TabSeparated} answer of {@link ChartSql}
+   * @param statement the statement answered
+   * @param body its {@code TabSeparated} answer
    * @throws dev.chartwell.engine.query.QueryValidationException past the row or group limit
    */
-  void add(String body) {
+  void add(ChartSql.Statement statement, String body) {
     int groupFields = query.series().get(0).groupBy().size();
+    int width = statement.branches().stream().mapToInt(List::size).max().orElse(0);
     long g = query.effectiveGranularity().millis();
     for (String[] cells : TabSeparated.rows(body)) {
-      if (cells.length != 4 + groupFields) {
+      if (cells.length != 2 + groupFields + 2 * width) {
         throw new IllegalStateException(
-            "ClickHouse answered a row of " + cells.length + " cells, not " + (4 + groupFields));
+            "ClickHouse answered a row of "
+                + cells.length
+                + " cells, not "
+                + (2 + groupFields + 2 * width));
       }
-      int s = Integer.parseInt(cells[0]);
+      List<Integer> series = statement.branches().get(Integer.parseInt(cells[0]));
       long bucket = Long.parseLong(cells[1]);
       List<String> group = new ArrayList<>(groupFields);
       for (int k = 0; k < groupFields; k++) {
         String v = TabSeparated.unescape(cells[2 + k]);
         group.add(v == null ? "" : v);
       }
-      long n = Long.parseLong(cells[2 + groupFields]);
-      double v = TabSeparated.number(cells[3 + groupFields]);
       group = List.copyOf(group);
-      rows.computeIfAbsent(new Key(bucket, group), k -> new Number[query.series().size()])[s] =
-          finish(query.series().get(s), n, v, g);
+      Number[] values = null;
+      for (int j = 0; j < series.size(); j++) {
+        long n = Long.parseLong(cells[2 + groupFields + 2 * j]);
+        if (n == 0) {
+          continue; // this series has nothing here; another of the branch has
+        }
+        double v = TabSeparated.number(cells[3 + groupFields + 2 * j]);
+        if (values == null) {
+          values =
+              rows.computeIfAbsent(new Key(bucket, group), k -> new Number[query.series().size()]);
+        }
+        int s = series.get(j);
+        values[s] = finish(query.series().get(s), n, v, g);
+      }
       groups.add(group);
       if (groups.size() > QueryEngine.MAX_GROUPS) {
         throw QueryEngine.tooManyGroups();

@@ -7,47 +7,81 @@ import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.Series;
 import dev.chartwell.parser.Expr;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * One chart query as one ClickHouse statement: a {@code SELECT} per series, joined by {@code UNION
- * ALL}, each filtering its table by time and {@code where}, bucketing in ClickHouse ({@code
- * intDiv(ms, g) * g} on epoch milliseconds, which every version has) and grouping by bucket and
- * group values. Every branch yields the same columns: series index, bucket, one text per group
- * field, a count {@code n} (of rows, of values, or of distinct values) and a Float64 {@code v};
- * {@link ChartRows} finishes and orders them as the engine does.
+ * One chart query as one ClickHouse statement: a {@code SELECT} per group of series that read the
+ * same table with the same {@code where} and group fields (so that the table is scanned once for
+ * all of them), joined by {@code UNION ALL}, each filtering its table by time and {@code where},
+ * bucketing in ClickHouse ({@code intDiv(ms, g) * g} on epoch milliseconds, which every version
+ * has) and grouping by bucket and group values. Every branch yields the same columns: its number,
+ * the bucket, one text per group field, then for each series of the branch a count {@code n} (of
+ * rows, of values, or of distinct values) and a Float64 {@code v}, padded with zeros to the widest
+ * branch; {@link ChartRows} finishes and orders them as the engine does.
+ *
+ * <p>Series with different wheres are not folded into one scan with {@code -If} aggregates: on a
+ * {@code Distributed} table ClickHouse 18.16 rewrites such aggregates' arguments differently on the
+ * shards and on the initiator and then fails to find their columns.
  */
 final class ChartSql {
   private ChartSql() {}
+
+  /**
+   * A statement and which series each of its branches answers.
+   *
+   * @param sql the statement, with its {@code FORMAT}
+   * @param branches per branch, the indexes of the series of its value pairs, in order
+   */
+  record Statement(String sql, List<List<Integer>> branches) {}
+
+  private record Scan(String table, String where, List<String> groupBy) {}
 
   /**
    * @param q the query (validated)
    * @param indexes the series to answer (those on one server)
    * @param tables the table of each series of the query
    * @param wheres the parsed where of each series of the query
-   * @return the statement, with its {@code FORMAT}
+   * @return the statement
    */
-  static String of(
+  static Statement of(
       ChartQuery q, List<Integer> indexes, List<ClickHouseTable> tables, List<Expr> wheres) {
-    long g = q.effectiveGranularity().millis();
-    List<String> branches = new ArrayList<>();
+    Map<Scan, List<Integer>> scans = new LinkedHashMap<>();
+    List<String> whereSql = new ArrayList<>();
     for (int i : indexes) {
-      branches.add(branch(i, q, q.series().get(i), tables.get(i), wheres.get(i), g));
+      Expr where = wheres.get(i);
+      String w =
+          where instanceof Expr.MatchAll
+              ? ""
+              : WhereSql.compile(where, tables.get(i), "series[" + i + "].where");
+      Scan scan = new Scan(tables.get(i).sqlName(), w, q.series().get(i).groupBy());
+      scans.computeIfAbsent(scan, k -> new ArrayList<>()).add(i);
     }
-    return String.join("\nUNION ALL\n", branches) + "\nFORMAT TabSeparated";
+    int width = scans.values().stream().mapToInt(List::size).max().orElse(0);
+    long g = q.effectiveGranularity().millis();
+    List<String> sql = new ArrayList<>();
+    List<List<Integer>> branches = new ArrayList<>();
+    for (Map.Entry<Scan, List<Integer>> e : scans.entrySet()) {
+      List<Integer> series = e.getValue();
+      sql.add(branch(branches.size(), q, series, tables.get(series.get(0)), e.getKey(), g, width));
+      branches.add(List.copyOf(series));
+    }
+    return new Statement(
+        String.join("\nUNION ALL\n", sql) + "\nFORMAT TabSeparated", List.copyOf(branches));
   }
 
   private static String branch(
-      int index, ChartQuery q, Series s, ClickHouseTable t, Expr where, long g) {
+      int number, ChartQuery q, List<Integer> series, ClickHouseTable t, Scan scan, long g, int w) {
     String ts = millis(t);
-    StringBuilder sb = new StringBuilder("SELECT toUInt8(").append(index).append(") AS cw_s, ");
+    StringBuilder sb = new StringBuilder("SELECT toUInt8(").append(number).append(") AS cw_k, ");
     sb.append("toInt64(intDiv(").append(ts).append(", ").append(g).append(") * ").append(g);
     sb.append(") AS cw_b");
     List<String> keys = new ArrayList<>(List.of("cw_b"));
-    for (int k = 0; k < s.groupBy().size(); k++) {
-      Optional<Field> f = Field.resolve(t, s.groupBy().get(k));
+    for (int k = 0; k < scan.groupBy().size(); k++) {
+      Optional<Field> f = Field.resolve(t, scan.groupBy().get(k));
       String text =
           f.map(
                   x ->
@@ -58,17 +92,25 @@ final class ChartSql {
       sb.append(", toString(").append(text).append(") AS cw_g").append(k);
       keys.add("cw_g" + k);
     }
-    String[] nv = aggregate(s, t, ts);
-    sb.append(", toUInt64(").append(nv[0]).append(") AS cw_n");
-    sb.append(", toFloat64(").append(nv[1]).append(") AS cw_v");
+    List<String> counts = new ArrayList<>();
+    for (int j = 0; j < w; j++) {
+      String[] nv =
+          j < series.size()
+              ? aggregate(q.series().get(series.get(j)), t, ts)
+              : new String[] {"0", "0"};
+      sb.append(", toUInt64(").append(nv[0]).append(") AS cw_n").append(j);
+      sb.append(", toFloat64(").append(nv[1]).append(") AS cw_v").append(j);
+      if (j < series.size()) {
+        counts.add("cw_n" + j + " > 0");
+      }
+    }
     sb.append("\nFROM ").append(t.sqlName());
     sb.append("\nWHERE ").append(timeRange(t, q.startTime(), q.endTime()));
-    if (!(where instanceof Expr.MatchAll)) {
-      sb.append("\n  AND (").append(WhereSql.compile(where, t, "series[" + index + "].where"));
-      sb.append(')');
+    if (!scan.where().isEmpty()) {
+      sb.append("\n  AND (").append(scan.where()).append(')');
     }
     sb.append("\nGROUP BY ").append(String.join(", ", keys));
-    sb.append("\nHAVING cw_n > 0");
+    sb.append("\nHAVING ").append(String.join(" OR ", counts));
     return sb.toString();
   }
 

@@ -88,8 +88,8 @@ public final class ClickHouseBackend implements Backend {
     }
     ChartRows rows = new ChartRows(query);
     for (ClickHouseClient client : order) {
-      String sql = ChartSql.of(query, byServer.get(client), tables, wheres);
-      rows.add(client.query(sql, options.control()));
+      ChartSql.Statement statement = ChartSql.of(query, byServer.get(client), tables, wheres);
+      rows.add(statement, client.query(statement.sql(), options.control()));
     }
     return rows.result();
   }

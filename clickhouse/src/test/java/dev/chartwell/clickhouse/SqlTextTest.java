@@ -105,10 +105,11 @@ class SqlTextTest {
             SeriesReturnType.COLUMN);
     String sql =
         ChartSql.of(
-            q,
-            List.of(0),
-            List.of(OTEL),
-            List.of(WhereParser.parse("Sampled:true", WhereLanguage.LUCENE)));
+                q,
+                List.of(0),
+                List.of(OTEL),
+                List.of(WhereParser.parse("Sampled:true", WhereLanguage.LUCENE)))
+            .sql();
     assertTrue(
         sql.contains("toInt64(intDiv(toUnixTimestamp64Milli(`Timestamp`), 60000) * 60000) AS cw_b"),
         sql);
@@ -118,6 +119,36 @@ class SqlTextTest {
                 + " `LogAttributes`['http.method'], '')) AS cw_g0"),
         sql);
     assertTrue(sql.contains("(toString(`Sampled`) = 'true')"), sql);
+  }
+
+  @Test
+  void seriesWithTheSameWhereShareOneScanAndOthersGetTheirOwn() {
+    List<Series> series =
+        List.of(
+            new Series("A", AggFn.COUNT, null, null, "", WhereLanguage.LUCENE, List.of()),
+            new Series("B", AggFn.COUNT, null, null, "error", WhereLanguage.LUCENE, List.of()),
+            new Series("C", AggFn.MAX, "Counts", null, "", WhereLanguage.LUCENE, List.of()),
+            new Series("D", AggFn.COUNT, null, null, "error", WhereLanguage.LUCENE, List.of()));
+    ChartQuery q =
+        new ChartQuery(
+            1_700_000_000_000L,
+            1_700_000_060_000L,
+            Granularity.named("1m").orElseThrow(),
+            series,
+            SeriesReturnType.COLUMN);
+    List<Expr> wheres =
+        series.stream()
+            .map(
+                s ->
+                    s.where().isEmpty()
+                        ? (Expr) new Expr.MatchAll()
+                        : WhereParser.parse(s.where(), WhereLanguage.LUCENE))
+            .toList();
+    ChartSql.Statement st =
+        ChartSql.of(q, List.of(0, 1, 2, 3), List.of(OTEL, OTEL, OTEL, OTEL), wheres);
+    assertEquals(List.of(List.of(0, 2), List.of(1, 3)), st.branches());
+    assertEquals(2, st.sql().split("UNION ALL").length, st.sql());
+    assertTrue(st.sql().contains("HAVING cw_n0 > 0 OR cw_n1 > 0"), st.sql());
   }
 
   @Test
