@@ -9,10 +9,13 @@ import dev.chartwell.engine.exec.DifferentialProperties;
 import dev.chartwell.engine.exec.DifferentialProperties.Case;
 import dev.chartwell.engine.exec.DifferentialProperties.Dataset;
 import dev.chartwell.engine.exec.ReferenceEvaluator.Ev;
+import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.engine.query.QueryOptions;
+import dev.chartwell.engine.query.Series;
 import dev.chartwell.engine.source.Event;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +71,45 @@ class ClickHouseDifferentialProperties {
         CaseShrinker::candidates,
         this::sameAnswers);
     System.out.println("ClickHouseDifferentialProperties: " + examples + " examples");
+  }
+
+  /**
+   * Every series of each query reads the first one's source with its where, so that the backend
+   * answers them from one shared scan ({@link ChartSql} folds such series into one branch).
+   */
+  @Test
+  void seriesSharingAScanAnswerAsTheEngine() {
+    check(
+        Integer.getInteger("CH_EXAMPLES", 250) / 5,
+        0,
+        DifferentialProperties.cases().map(ClickHouseDifferentialProperties::sharingOneWhere),
+        CaseShrinker::candidates,
+        this::sameAnswers);
+  }
+
+  private static Case sharingOneWhere(Case c) {
+    ChartQuery q = c.query();
+    Series first = q.series().get(0);
+    List<Series> series = new ArrayList<>();
+    for (Series s : q.series()) {
+      series.add(
+          new Series(
+              first.sourceId(),
+              s.aggFn(),
+              s.field(),
+              s.level(),
+              first.where(),
+              first.whereLanguage(),
+              s.groupBy()));
+    }
+    int n = series.size();
+    return new Case(
+        c.data(),
+        c.segmentRows(),
+        c.threads(),
+        new ChartQuery(q.startTime(), q.endTime(), q.granularity(), series, q.returnType()),
+        Collections.nCopies(n, c.wheres().get(0)),
+        Collections.nCopies(n, c.languages().get(0)));
   }
 
   private void sameAnswers(Case generated) {
