@@ -50,7 +50,6 @@ final class ChartSql {
   static Statement of(
       ChartQuery q, List<Integer> indexes, List<ClickHouseTable> tables, List<Expr> wheres) {
     Map<Scan, List<Integer>> scans = new LinkedHashMap<>();
-    List<String> whereSql = new ArrayList<>();
     for (int i : indexes) {
       Expr where = wheres.get(i);
       String w =
