@@ -1,15 +1,13 @@
 package dev.chartwell.clickhouse;
 
 import dev.chartwell.engine.exec.QueryEngine;
+import dev.chartwell.engine.exec.ResultRows;
+import dev.chartwell.engine.exec.ResultRows.Key;
 import dev.chartwell.engine.query.AggFn;
 import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.query.SeriesReturnType;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -18,19 +16,14 @@ import java.util.Set;
 
 /**
  * Turns the rows of a {@link ChartSql} statement into the engine's {@link ChartResult}: finishes
- * each series' value from its {@code n} and {@code v} (averages, rates), enforces the same row and
- * group limits, orders rows by bucket then group values, and computes ratios, exactly as the engine
- * renders its own results.
+ * each series' value from its {@code n} and {@code v} (averages, rates) and enforces the same row
+ * and group limits as the engine; the engine's own {@link ResultRows} orders the rows and takes
+ * ratios.
  */
 final class ChartRows {
-  private static final Comparator<Key> ORDER =
-      Comparator.comparingLong(Key::bucket).thenComparing(Key::group, ChartRows::compareLists);
-
   private final ChartQuery query;
   private final Map<Key, Number[]> rows = new HashMap<>();
   private final Set<List<String>> groups = new HashSet<>();
-
-  private record Key(long bucket, List<String> group) {}
 
   ChartRows(ChartQuery query) {
     this.query = query;
@@ -103,33 +96,6 @@ final class ChartRows {
    * @return the result, ordered as the engine orders it
    */
   ChartResult result() {
-    List<Key> keys = new ArrayList<>(rows.keySet());
-    keys.sort(ORDER);
-    boolean ratio = query.returnType() == SeriesReturnType.RATIO;
-    List<ChartResult.Row> out = new ArrayList<>(keys.size());
-    for (Key k : keys) {
-      Number[] v = rows.get(k);
-      List<Number> values = ratio ? Collections.singletonList(ratio(v[0], v[1])) : Arrays.asList(v);
-      out.add(new ChartResult.Row(k.bucket(), k.group(), values));
-    }
-    return new ChartResult(query.effectiveGranularity(), out);
-  }
-
-  private static Number ratio(Number numerator, Number denominator) {
-    double n = numerator == null ? 0 : numerator.doubleValue();
-    if (denominator == null || denominator.doubleValue() == 0) {
-      return null;
-    }
-    return n / denominator.doubleValue();
-  }
-
-  private static int compareLists(List<String> a, List<String> b) {
-    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-      int c = a.get(i).compareTo(b.get(i));
-      if (c != 0) {
-        return c;
-      }
-    }
-    return Integer.compare(a.size(), b.size());
+    return ResultRows.render(query, query.effectiveGranularity(), rows);
   }
 }

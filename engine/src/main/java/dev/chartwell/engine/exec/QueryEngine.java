@@ -18,7 +18,6 @@ import dev.chartwell.engine.query.QueryLimits;
 import dev.chartwell.engine.query.QueryOptions;
 import dev.chartwell.engine.query.QueryValidationException;
 import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.query.SeriesReturnType;
 import dev.chartwell.engine.query.UnknownSourceException;
 import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.source.Source;
@@ -28,9 +27,7 @@ import dev.chartwell.parser.WhereParser;
 import dev.chartwell.parser.WhereSyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -353,16 +350,16 @@ public final class QueryEngine {
     }
     List<List<Partial>> partials = execute(tasks, control);
 
-    List<Map<RowKey, AggState>> merged = new ArrayList<>();
+    List<Map<ResultRows.Key, AggState>> merged = new ArrayList<>();
     for (int i = 0; i < plans.size(); i++) {
       merged.add(new HashMap<>());
     }
     for (int t = 0; t < partials.size(); t++) {
       control.checkpoint();
-      Map<RowKey, AggState> series = merged.get(taskSeries.get(t));
+      Map<ResultRows.Key, AggState> series = merged.get(taskSeries.get(t));
       for (Partial p : partials.get(t)) {
         series.merge(
-            new RowKey(p.bucket(), p.group()),
+            new ResultRows.Key(p.bucket(), p.group()),
             p.state(),
             (a, b) -> {
               a.merge(b);
@@ -433,15 +430,15 @@ public final class QueryEngine {
   private ChartResult render(
       ChartQuery query,
       Granularity granularity,
-      List<Map<RowKey, AggState>> merged,
+      List<Map<ResultRows.Key, AggState>> merged,
       QueryControl control) {
     // The limits are checked on the keys, before any state is finished.
-    Map<RowKey, Number[]> rows = new HashMap<>();
+    Map<ResultRows.Key, Number[]> rows = new HashMap<>();
     Set<List<String>> groups = new HashSet<>();
     List<Finishing> states = new ArrayList<>();
     for (int i = 0; i < merged.size(); i++) {
       control.checkpoint();
-      for (Map.Entry<RowKey, AggState> e : merged.get(i).entrySet()) {
+      for (Map.Entry<ResultRows.Key, AggState> e : merged.get(i).entrySet()) {
         Number[] values = rows.computeIfAbsent(e.getKey(), k -> new Number[merged.size()]);
         states.add(new Finishing(values, i, e.getValue()));
         groups.add(e.getKey().group());
@@ -454,16 +451,7 @@ public final class QueryEngine {
       }
     }
     finishAll(states, granularity.millis(), control);
-    List<RowKey> keys = new ArrayList<>(rows.keySet());
-    keys.sort(RowKey.ORDER);
-    List<ChartResult.Row> out = new ArrayList<>(keys.size());
-    boolean ratio = query.returnType() == SeriesReturnType.RATIO;
-    for (RowKey key : keys) {
-      Number[] v = rows.get(key);
-      List<Number> values = ratio ? Collections.singletonList(ratio(v[0], v[1])) : Arrays.asList(v);
-      out.add(new ChartResult.Row(key.bucket(), key.group(), values));
-    }
-    return new ChartResult(granularity, out);
+    return ResultRows.render(query, granularity, rows);
   }
 
   /**
@@ -491,14 +479,6 @@ public final class QueryEngine {
 
   /** A state to finish, and where its value goes. */
   private record Finishing(Number[] values, int series, AggState state) {}
-
-  private static Number ratio(Number numerator, Number denominator) {
-    double n = numerator == null ? 0 : numerator.doubleValue();
-    if (denominator == null || denominator.doubleValue() == 0) {
-      return null;
-    }
-    return n / denominator.doubleValue();
-  }
 
   /**
    * Runs tasks on the pool (or on this thread when there is one task or one thread). At most one
@@ -646,21 +626,5 @@ public final class QueryEngine {
     }
     astCache.put(key, parsed);
     return parsed;
-  }
-
-  /** A (bucket, group) of the result, ordered by bucket, then group values. */
-  record RowKey(long bucket, List<String> group) {
-    static final Comparator<RowKey> ORDER =
-        Comparator.comparingLong(RowKey::bucket).thenComparing(RowKey::group, RowKey::compareLists);
-
-    private static int compareLists(List<String> a, List<String> b) {
-      for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-        int c = a.get(i).compareTo(b.get(i));
-        if (c != 0) {
-          return c;
-        }
-      }
-      return Integer.compare(a.size(), b.size());
-    }
   }
 }

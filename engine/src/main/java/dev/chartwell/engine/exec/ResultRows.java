@@ -1,0 +1,71 @@
+package dev.chartwell.engine.exec;
+
+import dev.chartwell.engine.query.ChartQuery;
+import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.query.Granularity;
+import dev.chartwell.engine.query.SeriesReturnType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The last step of every chart answer, whichever backend computed its values: the rows ordered by
+ * bucket, then group values, and the ratio of the two series when the query asks for one. The
+ * engine and the ClickHouse backend both end here, so they cannot order or divide differently.
+ */
+public final class ResultRows {
+  private ResultRows() {}
+
+  /**
+   * A (bucket, group) of a result.
+   *
+   * @param bucket the bucket's first millisecond
+   * @param group the group values, in the order of the query's group fields
+   */
+  public record Key(long bucket, List<String> group) {
+    /** By bucket, then group values in order, a shorter list first when one is a prefix. */
+    static final Comparator<Key> ORDER =
+        Comparator.comparingLong(Key::bucket).thenComparing(Key::group, Key::compareLists);
+
+    private static int compareLists(List<String> a, List<String> b) {
+      for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+        int c = a.get(i).compareTo(b.get(i));
+        if (c != 0) {
+          return c;
+        }
+      }
+      return Integer.compare(a.size(), b.size());
+    }
+  }
+
+  /**
+   * @param query the query answered
+   * @param granularity the result's bucket width
+   * @param rows each row's finished values, one per series ({@code null} where a series has none)
+   * @return the result, ordered, with the ratio taken when asked
+   */
+  public static ChartResult render(
+      ChartQuery query, Granularity granularity, Map<Key, Number[]> rows) {
+    List<Key> keys = new ArrayList<>(rows.keySet());
+    keys.sort(Key.ORDER);
+    boolean ratio = query.returnType() == SeriesReturnType.RATIO;
+    List<ChartResult.Row> out = new ArrayList<>(keys.size());
+    for (Key k : keys) {
+      Number[] v = rows.get(k);
+      List<Number> values = ratio ? Collections.singletonList(ratio(v[0], v[1])) : Arrays.asList(v);
+      out.add(new ChartResult.Row(k.bucket(), k.group(), values));
+    }
+    return new ChartResult(granularity, out);
+  }
+
+  private static Number ratio(Number numerator, Number denominator) {
+    double n = numerator == null ? 0 : numerator.doubleValue();
+    if (denominator == null || denominator.doubleValue() == 0) {
+      return null;
+    }
+    return n / denominator.doubleValue();
+  }
+}
