@@ -164,12 +164,7 @@ public final class WhereSql {
 
   private String implicit(String text, java.util.function.Function<Field, String> predicate) {
     if (table.implicitColumn() == null) {
-      throw new QueryValidationException(
-          path
-              + ": the bare term '"
-              + text
-              + "' searches the implicit column, and this source has none; name a field"
-              + " (field:value)");
+      throw QueryValidationException.noImplicitColumn(path, text);
     }
     return leaf(table.implicitColumn(), predicate);
   }

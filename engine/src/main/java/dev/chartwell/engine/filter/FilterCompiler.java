@@ -84,12 +84,7 @@ public final class FilterCompiler {
 
     private Filter text(Filter.Text.Kind kind, String text) {
       if (implicitColumn == null) {
-        throw new QueryValidationException(
-            path
-                + ": the bare term '"
-                + text
-                + "' searches the implicit column, and this source has none; name a field"
-                + " (field:value)");
+        throw QueryValidationException.noImplicitColumn(path, text);
       }
       return new Filter.Text(implicitColumn, kind, text);
     }

@@ -26,6 +26,23 @@ public final class QueryValidationException extends RuntimeException {
     this(List.of(problem));
   }
 
+  /**
+   * The problem of a bare term (or other search of the implicit column) on a source without one;
+   * every backend says it in these words.
+   *
+   * @param path the where's field path
+   * @param term the bare term
+   * @return the exception
+   */
+  public static QueryValidationException noImplicitColumn(String path, String term) {
+    return new QueryValidationException(
+        path
+            + ": the bare term '"
+            + term
+            + "' searches the implicit column, and this source has none; name a field"
+            + " (field:value)");
+  }
+
   /** At most this many problems are spelled out in the message; the rest are counted. */
   public static final int MAX_LISTED = 20;
 
