@@ -4,6 +4,7 @@ import dev.chartwell.clickhouse.ClickHouseTable.Column;
 import dev.chartwell.clickhouse.ClickHouseTable.Kind;
 import dev.chartwell.engine.filter.Numbers;
 import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.source.JsonStrings;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -86,21 +87,26 @@ public final class RowInserter {
       if (sb.length() > 1) {
         sb.append(',');
       }
-      sb.append(json(c.getKey())).append(':');
-      Object v = c.getValue();
-      sb.append(v instanceof String s ? json(s) : String.valueOf(v));
+      JsonStrings.quote(c.getKey(), sb);
+      sb.append(':');
+      if (c.getValue() instanceof String s) {
+        JsonStrings.quote(s, sb);
+      } else {
+        sb.append(c.getValue());
+      }
     }
     for (Map.Entry<String, Map<String, String>> m : maps.entrySet()) {
       if (sb.length() > 1) {
         sb.append(',');
       }
-      sb.append(json(m.getKey())).append(":{");
+      JsonStrings.quote(m.getKey(), sb);
+      sb.append(":{");
       boolean first = true;
       for (Map.Entry<String, String> kv : m.getValue().entrySet()) {
-        sb.append(first ? "" : ",")
-            .append(json(kv.getKey()))
-            .append(':')
-            .append(json(kv.getValue()));
+        sb.append(first ? "" : ",");
+        JsonStrings.quote(kv.getKey(), sb);
+        sb.append(':');
+        JsonStrings.quote(kv.getValue(), sb);
         first = false;
       }
       sb.append('}');
@@ -183,28 +189,5 @@ public final class RowInserter {
 
   private static String text(Object v) {
     return v.toString();
-  }
-
-  /** A JSON string literal. */
-  private static String json(String s) {
-    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            sb.append(String.format("\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    return sb.append('"').toString();
   }
 }

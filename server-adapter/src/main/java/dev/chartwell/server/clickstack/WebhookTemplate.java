@@ -1,5 +1,6 @@
 package dev.chartwell.server.clickstack;
 
+import dev.chartwell.engine.source.JsonStrings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -169,39 +170,11 @@ public final class WebhookTemplate {
       if (n instanceof Text t) {
         sb.append(t.text());
       } else if (n instanceof Variable v) {
-        escape(values.getOrDefault(v.name(), ""), sb);
+        JsonStrings.escape(values.getOrDefault(v.name(), ""), sb);
       } else if (n instanceof If i) {
         String value = values.getOrDefault(i.name(), "");
         boolean holds = i.equals() == null ? !value.isEmpty() : i.equals().equals(value);
         render(holds ? i.then() : i.otherwise(), values, sb);
-      }
-    }
-  }
-
-  /**
-   * Appends a text as the inside of a JSON string.
-   *
-   * @param s the text
-   * @param sb where to append it
-   */
-  public static void escape(String s, StringBuilder sb) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        case '\b' -> sb.append("\\b");
-        case '\f' -> sb.append("\\f");
-        default -> {
-          if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-            sb.append(String.format("\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
       }
     }
   }
