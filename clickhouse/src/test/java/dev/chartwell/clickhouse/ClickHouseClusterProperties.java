@@ -3,11 +3,9 @@ package dev.chartwell.clickhouse;
 import static dev.chartwell.engine.testing.Gens.check;
 
 import dev.chartwell.clickhouse.local.LocalClickHouse;
-import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.exec.CaseShrinker;
 import dev.chartwell.engine.exec.DifferentialProperties;
 import dev.chartwell.engine.exec.DifferentialProperties.Case;
-import dev.chartwell.engine.exec.DifferentialProperties.Dataset;
 import dev.chartwell.engine.exec.ReferenceEvaluator.Ev;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.engine.query.QueryOptions;
@@ -70,23 +68,9 @@ class ClickHouseClusterProperties {
   }
 
   private void sameAnswers(Case generated) {
-    Case c =
-        new Case(
-            new Dataset(
-                ClickHouseDifferentialProperties.unique(generated.data().a()),
-                ClickHouseDifferentialProperties.unique(generated.data().b())),
-            generated.segmentRows(),
-            generated.threads(),
-            generated.query(),
-            generated.wheres(),
-            generated.languages());
+    Case c = ClickHouseDifferentialProperties.withUniqueTimes(generated);
     examples++;
-    ChartResult expected;
-    try (Engine engine = Engine.builder().segmentRows(c.segmentRows()).workerThreads(1).build()) {
-      DifferentialProperties.load(engine, "A", c.data().a());
-      DifferentialProperties.load(engine, "B", c.data().b());
-      expected = engine.query(c.query(), QueryOptions.DEFAULT);
-    }
+    ChartResult expected = ClickHouseDifferentialProperties.engineAnswer(c);
     ClickHouseTable a = distributed("cw_a", c.data().a());
     ClickHouseTable b = distributed("cw_b", c.data().b());
     ClickHouseBackend backend =

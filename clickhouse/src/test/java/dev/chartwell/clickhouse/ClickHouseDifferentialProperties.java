@@ -113,21 +113,9 @@ class ClickHouseDifferentialProperties {
   }
 
   private void sameAnswers(Case generated) {
-    Case c =
-        new Case(
-            new Dataset(unique(generated.data().a()), unique(generated.data().b())),
-            generated.segmentRows(),
-            generated.threads(),
-            generated.query(),
-            generated.wheres(),
-            generated.languages());
+    Case c = withUniqueTimes(generated);
     examples++;
-    ChartResult expected;
-    try (Engine engine = Engine.builder().segmentRows(c.segmentRows()).workerThreads(1).build()) {
-      DifferentialProperties.load(engine, "A", c.data().a());
-      DifferentialProperties.load(engine, "B", c.data().b());
-      expected = engine.query(c.query(), QueryOptions.DEFAULT);
-    }
+    ChartResult expected = engineAnswer(c);
     ClickHouseTable a = table("cw_a", c.data().a());
     ClickHouseTable b = table("cw_b", c.data().b());
     ClickHouseBackend backend =
@@ -135,6 +123,26 @@ class ClickHouseDifferentialProperties {
             id -> Optional.of(new ClickHouseBackend.Bound(client, id.equals("A") ? a : b)));
     ChartResult actual = backend.query(c.query(), QueryOptions.DEFAULT);
     DifferentialProperties.assertSame(expected, actual, "ClickHouse", c);
+  }
+
+  /** The case with its events' timestamps made unique within each source ({@link #unique}). */
+  static Case withUniqueTimes(Case c) {
+    return new Case(
+        new Dataset(unique(c.data().a()), unique(c.data().b())),
+        c.segmentRows(),
+        c.threads(),
+        c.query(),
+        c.wheres(),
+        c.languages());
+  }
+
+  /** The engine's answer to the case's query over its events. */
+  static ChartResult engineAnswer(Case c) {
+    try (Engine engine = Engine.builder().segmentRows(c.segmentRows()).workerThreads(1).build()) {
+      DifferentialProperties.load(engine, "A", c.data().a());
+      DifferentialProperties.load(engine, "B", c.data().b());
+      return engine.query(c.query(), QueryOptions.DEFAULT);
+    }
   }
 
   /** Creates (afresh) and fills a table. */
