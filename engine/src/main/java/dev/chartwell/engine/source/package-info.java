@@ -4,6 +4,8 @@
  * converted only when nothing is lost), and {@link dev.chartwell.engine.source.Source}, which
  * serializes appends, has its {@link dev.chartwell.engine.source.SourceStorage} log them, hands
  * full heads to a sealing thread that turns them into segments, and gives queries consistent
- * snapshots (with references on the mapped segments they read).
+ * snapshots (with references on the mapped segments they read). {@link
+ * dev.chartwell.engine.source.JsonStrings} writes event text into JSON strings for those who send
+ * events on (an external store, a webhook).
  */
 package dev.chartwell.engine.source;
