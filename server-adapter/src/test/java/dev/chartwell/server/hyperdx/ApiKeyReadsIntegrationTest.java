@@ -30,17 +30,7 @@ class ApiKeyReadsIntegrationTest {
   @BeforeAll
   void setUp(@TempDir Path dir) throws Exception {
     f = new V2Fixture(dir);
-    source =
-        f.ok(
-                "POST",
-                "/api/v2/sources",
-                "{\"name\":\"Logs\",\"kind\":\"log\",\"connection\":\"default\","
-                    + "\"from\":{\"databaseName\":\"default\",\"tableName\":\"logs\"},"
-                    + "\"timestampValueExpression\":\"Timestamp\","
-                    + "\"defaultTableSelectExpression\":\"Timestamp, ServiceName, Body\"}")
-            .get("data")
-            .get("id")
-            .textValue();
+    source = f.logSource("logs");
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 6; i++) {
       lines.append(

@@ -114,20 +114,25 @@ class ClickHouseSourceIntegrationTest {
   }
 
   private String chart(String source, String series, String more) throws Exception {
-    HttpResponse<String> r =
-        f.v2(
-            "POST",
-            "/api/v2/charts/series",
-            "{\"startTime\":"
-                + T
-                + ",\"endTime\":"
-                + (T + 7_200_000)
-                + more
-                + ",\"series\":["
-                + series.replace("SRC", source)
-                + "]}");
+    HttpResponse<String> r = chartRequest(source, series, T + 7_200_000, more);
     assertEquals(200, r.statusCode(), r.body());
     return r.body();
+  }
+
+  /** A chart query from {@code T} to {@code end}, its series' {@code SRC} replaced by a source. */
+  private HttpResponse<String> chartRequest(String source, String series, long end, String more)
+      throws Exception {
+    return f.v2(
+        "POST",
+        "/api/v2/charts/series",
+        "{\"startTime\":"
+            + T
+            + ",\"endTime\":"
+            + end
+            + more
+            + ",\"series\":["
+            + series.replace("SRC", source)
+            + "]}");
   }
 
   @Test
@@ -250,16 +255,11 @@ class ClickHouseSourceIntegrationTest {
     String other = source("Other", connection, "logs");
     ch.query("ALTER TABLE default.logs DROP COLUMN extra");
     HttpResponse<String> r =
-        f.v2(
-            "POST",
-            "/api/v2/charts/series",
-            "{\"startTime\":"
-                + T
-                + ",\"endTime\":"
-                + (T + 60_000)
-                + ",\"series\":[{\"sourceId\":\""
-                + other
-                + "\",\"aggFn\":\"count\",\"where\":\"extra:x\"}]}");
+        chartRequest(
+            other,
+            "{\"sourceId\":\"SRC\",\"aggFn\":\"count\",\"where\":\"extra:x\"}",
+            T + 60_000,
+            "");
     assertEquals(400, r.statusCode(), r.body());
     assertTrue(r.body().contains("ch-test") && r.body().contains("extra"), r.body());
     // a wrong password
@@ -306,17 +306,7 @@ class ClickHouseSourceIntegrationTest {
             + ch.url()
             + "\",\"username\":\"default\","
             + "\"password\":\"changed-pw\"}");
-    r =
-        f.v2(
-            "POST",
-            "/api/v2/charts/series",
-            "{\"startTime\":"
-                + T
-                + ",\"endTime\":"
-                + (T + 1)
-                + ",\"series\":["
-                + query.replace("SRC", src)
-                + "]}");
+    r = chartRequest(src, query, T + 1, "");
     assertEquals(400, r.statusCode(), r.body());
     assertTrue(r.body().contains("rotating") && r.body().contains("refused"), r.body());
     assertFalse(r.body().contains("changed-pw") || r.body().contains(PASSWORD), r.body());
@@ -330,17 +320,7 @@ class ClickHouseSourceIntegrationTest {
             + "/\","
             + "\"username\":\"default\",\"queryTimeoutSeconds\":2}");
     long start = System.nanoTime();
-    r =
-        f.v2(
-            "POST",
-            "/api/v2/charts/series",
-            "{\"startTime\":"
-                + T
-                + ",\"endTime\":"
-                + (T + 1)
-                + ",\"series\":["
-                + query.replace("SRC", src)
-                + "]}");
+    r = chartRequest(src, query, T + 1, "");
     assertEquals(503, r.statusCode(), r.body());
     assertTrue((System.nanoTime() - start) / 1e9 < 5, "answered within the timeout");
     assertTrue(r.body().contains("rotating") && r.body().contains("cannot connect"), r.body());

@@ -31,17 +31,7 @@ class SearchIntegrationTest {
   @BeforeAll
   void setUp(@TempDir Path dir) throws Exception {
     f = new V2Fixture(dir);
-    source =
-        f.ok(
-                "POST",
-                "/api/v2/sources",
-                "{\"name\":\"Logs\",\"kind\":\"log\",\"connection\":\"default\","
-                    + "\"from\":{\"databaseName\":\"default\",\"tableName\":\"otel_logs\"},"
-                    + "\"timestampValueExpression\":\"Timestamp\","
-                    + "\"defaultTableSelectExpression\":\"Timestamp, ServiceName, Body\"}")
-            .get("data")
-            .get("id")
-            .textValue();
+    source = f.logSource("otel_logs");
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       lines.add(

@@ -83,6 +83,27 @@ final class V2Fixture implements AutoCloseable {
     return b.get("error").textValue();
   }
 
+  /**
+   * Creates a log source named "Logs" on the default connection, reading a table of the default
+   * database with {@code Timestamp} as its time and {@code Timestamp, ServiceName, Body} shown.
+   *
+   * @param table the table's name
+   * @return its id
+   */
+  String logSource(String table) throws Exception {
+    return ok(
+            "POST",
+            "/api/v2/sources",
+            "{\"name\":\"Logs\",\"kind\":\"log\",\"connection\":\"default\","
+                + "\"from\":{\"databaseName\":\"default\",\"tableName\":\""
+                + table
+                + "\"},\"timestampValueExpression\":\"Timestamp\","
+                + "\"defaultTableSelectExpression\":\"Timestamp, ServiceName, Body\"}")
+        .get("data")
+        .get("id")
+        .textValue();
+  }
+
   /** Sends NDJSON lines; all must be accepted. */
   void ingest(String path, String ndjson) throws Exception {
     JsonNode r = ok("POST", path, ndjson);

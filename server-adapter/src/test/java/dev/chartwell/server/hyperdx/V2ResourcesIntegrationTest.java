@@ -28,17 +28,7 @@ class V2ResourcesIntegrationTest {
   @BeforeAll
   void setUp(@TempDir Path dir) throws Exception {
     f = new V2Fixture(dir);
-    source =
-        f.ok(
-                "POST",
-                "/api/v2/sources",
-                "{\"name\":\"Logs\",\"kind\":\"log\",\"connection\":\"default\","
-                    + "\"from\":{\"databaseName\":\"default\",\"tableName\":\"otel_logs\"},"
-                    + "\"timestampValueExpression\":\"Timestamp\","
-                    + "\"defaultTableSelectExpression\":\"Timestamp, ServiceName, Body\"}")
-            .get("data")
-            .get("id")
-            .textValue();
+    source = f.logSource("otel_logs");
   }
 
   @AfterAll
