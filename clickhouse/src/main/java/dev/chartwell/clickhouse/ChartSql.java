@@ -5,7 +5,6 @@ import dev.chartwell.clickhouse.ClickHouseTable.Kind;
 import dev.chartwell.engine.query.AggFn;
 import dev.chartwell.engine.query.ChartQuery;
 import dev.chartwell.engine.query.Series;
-import dev.chartwell.parser.Expr;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,19 +43,14 @@ final class ChartSql {
    * @param q the query (validated)
    * @param indexes the series to answer (those on one server)
    * @param tables the table of each series of the query
-   * @param wheres the parsed where of each series of the query
+   * @param wheres the where of each series of the query, compiled by {@link WhereSql#compile}
    * @return the statement
    */
   static Statement of(
-      ChartQuery q, List<Integer> indexes, List<ClickHouseTable> tables, List<Expr> wheres) {
+      ChartQuery q, List<Integer> indexes, List<ClickHouseTable> tables, List<String> wheres) {
     Map<Scan, List<Integer>> scans = new LinkedHashMap<>();
     for (int i : indexes) {
-      Expr where = wheres.get(i);
-      String w =
-          where instanceof Expr.MatchAll
-              ? ""
-              : WhereSql.compile(where, tables.get(i), "series[" + i + "].where");
-      Scan scan = new Scan(tables.get(i).sqlName(), w, q.series().get(i).groupBy());
+      Scan scan = new Scan(tables.get(i).sqlName(), wheres.get(i), q.series().get(i).groupBy());
       scans.computeIfAbsent(scan, k -> new ArrayList<>()).add(i);
     }
     int width = scans.values().stream().mapToInt(List::size).max().orElse(0);
@@ -105,7 +99,7 @@ final class ChartSql {
     }
     sb.append("\nFROM ").append(t.sqlName());
     sb.append("\nWHERE ").append(timeRange(t, q.startTime(), q.endTime()));
-    if (!scan.where().isEmpty()) {
+    if (!scan.where().equals(WhereSql.ALL)) {
       sb.append("\n  AND (").append(scan.where()).append(')');
     }
     sb.append("\nGROUP BY ").append(String.join(", ", keys));

@@ -51,7 +51,7 @@ public final class ClickHouseBackend implements Backend {
     QueryValidator.validate(query);
     List<String> problems = new ArrayList<>();
     List<ClickHouseTable> tables = new ArrayList<>();
-    List<Expr> wheres = new ArrayList<>();
+    List<String> wheres = new ArrayList<>();
     Map<ClickHouseClient, List<Integer>> byServer = new IdentityHashMap<>();
     List<ClickHouseClient> order = new ArrayList<>();
     for (int i = 0; i < query.series().size(); i++) {
@@ -68,10 +68,9 @@ public final class ClickHouseBackend implements Backend {
                 + ".metricDataType: metric sources on a ClickHouse connection are not supported;"
                 + " chart the metric table through a log source on it");
       }
-      Expr where = new Expr.MatchAll();
+      String where = WhereSql.ALL;
       try {
-        where = parse(s.where(), s.whereLanguage());
-        WhereSql.compile(where, b.table(), path + ".where"); // its problems, before any SQL runs
+        where = WhereSql.compile(parse(s.where(), s.whereLanguage()), b.table(), path + ".where");
       } catch (WhereSyntaxException e) {
         problems.add(path + ".where: " + e.getMessage());
       } catch (QueryValidationException e) {

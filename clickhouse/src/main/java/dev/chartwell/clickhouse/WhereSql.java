@@ -28,6 +28,9 @@ import java.util.Optional;
  * {@code isNotNull}; {@code mapContains} for Map columns (21.x).
  */
 public final class WhereSql {
+  /** The SQL of a where that selects every event. */
+  static final String ALL = "1";
+
   private static final String TOKENS_RE = "[a-z0-9]+";
 
   private final ClickHouseTable table;
@@ -51,7 +54,7 @@ public final class WhereSql {
 
   private String sql(Expr e) {
     if (e instanceof Expr.MatchAll) {
-      return "1";
+      return ALL;
     }
     if (e instanceof Expr.And a) {
       return join(a.operands(), " AND ");

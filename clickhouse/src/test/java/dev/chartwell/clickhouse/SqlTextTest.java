@@ -108,7 +108,9 @@ class SqlTextTest {
                 q,
                 List.of(0),
                 List.of(OTEL),
-                List.of(WhereParser.parse("Sampled:true", WhereLanguage.LUCENE)))
+                List.of(
+                    WhereSql.compile(
+                        WhereParser.parse("Sampled:true", WhereLanguage.LUCENE), OTEL, "where")))
             .sql();
     assertTrue(
         sql.contains("toInt64(intDiv(toUnixTimestamp64Milli(`Timestamp`), 60000) * 60000) AS cw_b"),
@@ -136,13 +138,16 @@ class SqlTextTest {
             Granularity.named("1m").orElseThrow(),
             series,
             SeriesReturnType.COLUMN);
-    List<Expr> wheres =
+    List<String> wheres =
         series.stream()
             .map(
                 s ->
-                    s.where().isEmpty()
-                        ? (Expr) new Expr.MatchAll()
-                        : WhereParser.parse(s.where(), WhereLanguage.LUCENE))
+                    WhereSql.compile(
+                        s.where().isEmpty()
+                            ? new Expr.MatchAll()
+                            : WhereParser.parse(s.where(), WhereLanguage.LUCENE),
+                        OTEL,
+                        "where"))
             .toList();
     ChartSql.Statement st =
         ChartSql.of(q, List.of(0, 1, 2, 3), List.of(OTEL, OTEL, OTEL, OTEL), wheres);
