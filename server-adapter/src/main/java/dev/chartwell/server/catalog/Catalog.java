@@ -627,10 +627,7 @@ public final class Catalog implements AutoCloseable {
 
   /** The oldest source reading a table (the store lists in no particular order). */
   private Optional<ObjectNode> readerOf(ObjectNode table) {
-    Comparator<ObjectNode> oldest =
-        Comparator.comparing((ObjectNode s) -> s.path("createdAt").asText())
-            .thenComparing(s -> s.get("id").asText());
-    return readersOf(table).stream().min(oldest);
+    return readersOf(table).stream().min(JsonStore.OLDEST_FIRST);
   }
 
   /** Every source reading a table, by name (and id), so that messages naming them are stable. */

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,6 +21,14 @@ import java.util.function.UnaryOperator;
  * Listing returns the matching objects oldest first (by {@code createdAt}, then {@code id}).
  */
 public final class JsonStore implements AutoCloseable {
+  /**
+   * Oldest first: by {@code createdAt} as an instant, then {@code id}. The instant, not its text:
+   * ISO-8601 text leaves out a whole second's fraction ({@code ...:01Z}), which sorts after the
+   * younger {@code ...:01.005Z}. An object without a readable {@code createdAt} comes first.
+   */
+  public static final Comparator<ObjectNode> OLDEST_FIRST =
+      Comparator.comparing(JsonStore::createdAt).thenComparing(n -> n.path("id").asText());
+
   private final DocumentStore docs;
   private final ObjectMapper mapper;
 
@@ -91,10 +101,16 @@ public final class JsonStore implements AutoCloseable {
         out.add(n);
       }
     }
-    out.sort(
-        Comparator.comparing((ObjectNode n) -> n.path("createdAt").asText())
-            .thenComparing(n -> n.path("id").asText()));
+    out.sort(OLDEST_FIRST);
     return out;
+  }
+
+  private static Instant createdAt(ObjectNode n) {
+    try {
+      return Instant.parse(n.path("createdAt").asText());
+    } catch (DateTimeParseException e) {
+      return Instant.MIN;
+    }
   }
 
   private ObjectNode read(String doc) {
