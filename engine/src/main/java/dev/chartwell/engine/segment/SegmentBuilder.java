@@ -3,7 +3,6 @@ package dev.chartwell.engine.segment;
 import dev.chartwell.engine.source.ColumnType;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,7 +134,7 @@ public final class SegmentBuilder {
   }
 
   /** One column's values in arrival order. */
-  private abstract static class Buffer {
+  abstract static class Buffer {
     /** Rows that have a value, one bit each (numeric buffers; others encode absence inline). */
     long[] present = new long[0];
 
@@ -152,7 +151,7 @@ public final class SegmentBuilder {
         case LONG -> new LongBuffer(capacity);
         case DOUBLE -> new DoubleBuffer(capacity);
         case BOOL -> new BoolBuffer(capacity);
-        case STRING -> new StringBuffer(capacity);
+        case STRING -> new HeadStrings(capacity);
       };
     }
 
@@ -389,128 +388,6 @@ public final class SegmentBuilder {
       trues.runOptimize();
       falses.runOptimize();
       return new BoolColumn(trues, falses, rows);
-    }
-  }
-
-  /**
-   * What one distinct string costs in a head beyond its characters: the String and its array (about
-   * 40 bytes), its slot in the list and its entry in the index map (about 56), counting characters
-   * as two bytes (the worst case of compact strings).
-   */
-  private static final long STRING_BYTES = 96;
-
-  /** A distinct string of a head and its id there, ordered by the string. */
-  private record Distinct(String value, int id) implements Comparable<Distinct> {
-    @Override
-    public int compareTo(Distinct o) {
-      return value.compareTo(o.value);
-    }
-  }
-
-  private static final class StringBuffer extends Buffer {
-    /** Per row: index into {@link #distinct} + 1, or 0 for absent. */
-    int[] ordinals;
-
-    Map<String, Integer> index = new HashMap<>();
-    List<String> distinct = new ArrayList<>();
-
-    /** Heap of the distinct strings and their index entries, kept as they are added. */
-    long distinctBytes;
-
-    StringBuffer(int capacity) {
-      ordinals = new int[capacity];
-    }
-
-    @Override
-    void grow(int capacity) {
-      ordinals = Arrays.copyOf(ordinals, capacity);
-    }
-
-    @Override
-    void set(int row, Object value) {
-      String s = (String) value;
-      Integer id = index.get(s);
-      if (id == null) {
-        id = distinct.size();
-        index.put(s, id);
-        distinct.add(s);
-        distinctBytes += STRING_BYTES + 2L * s.length();
-      }
-      ordinals[row] = id + 1;
-    }
-
-    @Override
-    Buffer copy(int rows) {
-      StringBuffer c = new StringBuffer(0);
-      c.ordinals = Arrays.copyOf(ordinals, rows);
-      c.index = null; // a copy is only sealed, never appended to
-      c.distinct = new ArrayList<>(distinct);
-      c.distinctBytes = distinctBytes;
-      return c;
-    }
-
-    @Override
-    long bytes() {
-      return 64 + 4L * ordinals.length + distinctBytes;
-    }
-
-    @Override
-    Column build(int[] order, int rows) {
-      boolean[] used = new boolean[distinct.size()];
-      int present = 0;
-      for (int i = 0; i < rows; i++) {
-        int o = ordinals[source(order, i)];
-        if (o != 0) {
-          used[o - 1] = true;
-          present++;
-        }
-      }
-      if (present == 0) {
-        return null;
-      }
-      // Sort the distinct strings in use, remembering where each came from: no hash map needed.
-      List<Distinct> inUse = new ArrayList<>();
-      for (int i = 0; i < used.length; i++) {
-        if (used[i]) {
-          inUse.add(new Distinct(distinct.get(i), i));
-        }
-      }
-      inUse.sort(null);
-      List<String> values = new ArrayList<>(inUse.size());
-      int[] remap = new int[distinct.size()];
-      for (Distinct d : inUse) {
-        remap[d.id()] = values.size();
-        values.add(d.value());
-      }
-      long[] sorted = new long[rows];
-      int[] ids = new int[rows];
-      int[] presentRows = present == rows ? null : new int[present];
-      int p = 0;
-      for (int i = 0; i < rows; i++) {
-        int o = ordinals[source(order, i)];
-        if (o == 0) {
-          ids[i] = -1;
-          continue;
-        }
-        int id = remap[o - 1];
-        sorted[i] = id + 1;
-        ids[i] = id;
-        if (presentRows != null) {
-          presentRows[p++] = i;
-        }
-      }
-      MutableRoaringBitmap presence = null;
-      if (presentRows != null) {
-        presence = new MutableRoaringBitmap();
-        presence.addN(presentRows, 0, present);
-        presence.runOptimize();
-      }
-      return new StringColumn(
-          StringDictionary.of(values),
-          PackedLongs.pack(sorted, rows),
-          BitmapList.of(GroupedRows.of(ids, rows, values.size())),
-          presence,
-          present);
     }
   }
 }

@@ -129,6 +129,53 @@ class SegmentBuilderTest {
     assertEquals(List.of(Map.of("@ts", 1L, "level", "a")), SegmentRows.read(s));
   }
 
+  /**
+   * A column past {@link HeadStrings#DEDUPLICATED_LIMIT} distinct values keeps a string per row; it
+   * must seal into the same column as a deduplicated one: one dictionary entry per distinct value,
+   * each row its own value, rows out of time order, absent rows and late duplicates.
+   */
+  @Test
+  void nearlyUniqueStringsSealAsRepeatedOnesDo() {
+    SegmentBuilder b = new SegmentBuilder(16);
+    b.addColumn("Body", ColumnType.STRING);
+    java.util.Random random = new java.util.Random(3);
+    List<Map<String, Object>> expected = new java.util.ArrayList<>();
+    int rows = 3 * HeadStrings.DEDUPLICATED_LIMIT;
+    SegmentBuilder copy = null;
+    for (int i = 0; i < rows; i++) {
+      long ts = random.nextInt(1000);
+      String body =
+          switch (random.nextInt(8)) {
+            case 0 -> null;
+            case 1 -> "repeated " + random.nextInt(5);
+            default -> "GET /users/" + random.nextInt(1_000_000) + " ok";
+          };
+      b.append(ts, new Object[] {body});
+      expected.add(body == null ? Map.of("@ts", ts) : Map.of("@ts", ts, "Body", body));
+      if (i == rows / 2) {
+        copy = b.copy();
+      }
+    }
+    expected.sort(java.util.Comparator.comparingLong(r -> (Long) r.get("@ts"))); // stable
+    Segment s = b.build(0, "Body");
+    assertEquals(expected, SegmentRows.read(s));
+    StringDictionary dictionary = ((StringColumn) s.column("Body")).dictionary();
+    java.util.TreeSet<String> distinct = new java.util.TreeSet<>();
+    expected.forEach(r -> distinct.add((String) r.getOrDefault("Body", "")));
+    distinct.remove("");
+    List<String> entries = new java.util.ArrayList<>();
+    dictionary.iterator().forEachRemaining(entries::add);
+    assertEquals(List.copyOf(distinct), entries, "one entry per distinct value, sorted");
+    assertEquals(rows / 2 + 1, copy.build(1, "Body").rows(), "the copy kept its rows");
+    StringColumn column = (StringColumn) s.column("Body");
+    assertEquals(
+        expected.stream().filter(r -> "repeated 1".equals(r.get("Body"))).count(),
+        rows(column.rows(dictionary.indexOf("repeated 1"))).size(),
+        "a value's posting holds each of its rows");
+    assertEquals(
+        rows(column.rows(dictionary.indexOf("repeated 1"))), rows(s.tokenIndex().rows("1")));
+  }
+
   @Test
   void firstRowAtOrAfterBinarySearches() {
     SegmentBuilder b = builder();
