@@ -81,27 +81,41 @@ public final class StringDictionary {
    */
   public static StringDictionary of(List<String> sortedDistinct) {
     int n = sortedDistinct.size();
-    if (n > 0 && isHex(sortedDistinct)) {
-      int w = sortedDistinct.get(0).length() / 2;
-      byte[] data = new byte[Math.multiplyExact(n, w)];
-      for (int i = 0; i < n; i++) {
-        String v = sortedDistinct.get(i);
-        for (int j = 0; j < w; j++) {
-          data[i * w + j] = (byte) (nibble(v.charAt(2 * j)) << 4 | nibble(v.charAt(2 * j + 1)));
-        }
-      }
-      return new StringDictionary(Layout.HEX, ByteBuffer.wrap(data), null, w, n);
-    }
+    // One pass over the strings (they sit wherever they were allocated, so each is a cache miss);
+    // everything after works on the fresh, contiguous byte arrays.
     byte[][] encoded = new byte[n][];
     long total = 0;
     boolean fixed = n > 0;
+    boolean hex = fixed;
     for (int i = 0; i < n; i++) {
       encoded[i] = sortedDistinct.get(i).getBytes(StandardCharsets.UTF_8);
       total += encoded[i].length;
       fixed &= encoded[i].length == encoded[0].length;
+      hex = hex && fixed && isHex(encoded[i]);
     }
     if (total > Integer.MAX_VALUE) {
       throw new IllegalStateException("a dictionary larger than 2 GiB in one segment");
+    }
+    if (hex) {
+      int w = encoded[0].length / 2;
+      byte[] data = new byte[Math.multiplyExact(n, w)];
+      for (int i = 0; i < n; i++) {
+        byte[] v = encoded[i];
+        for (int j = 0; j < w; j++) {
+          data[i * w + j] = (byte) (nibble(v[2 * j]) << 4 | nibble(v[2 * j + 1]));
+        }
+      }
+      return new StringDictionary(Layout.HEX, ByteBuffer.wrap(data), null, w, n);
+    }
+    if (fixed) {
+      byte[] data = new byte[(int) total];
+      for (int i = 0; i < n; i++) {
+        System.arraycopy(encoded[i], 0, data, i * encoded[0].length, encoded[0].length);
+      }
+      return new StringDictionary(Layout.FIXED, ByteBuffer.wrap(data), null, encoded[0].length, n);
+    }
+    if (total >= FRONT_CODING_MIN_BYTES && frontCodingPays(encoded, total)) {
+      return frontCoded(encoded);
     }
     byte[] data = new byte[(int) total];
     long[] offsets = new long[n + 1];
@@ -112,12 +126,6 @@ public final class StringDictionary {
       pos += encoded[i].length;
     }
     offsets[n] = pos;
-    if (fixed) {
-      return new StringDictionary(Layout.FIXED, ByteBuffer.wrap(data), null, encoded[0].length, n);
-    }
-    if (total >= FRONT_CODING_MIN_BYTES && frontCodingPays(encoded, total)) {
-      return frontCoded(encoded);
-    }
     return new StringDictionary(
         Layout.PLAIN, ByteBuffer.wrap(data), PackedLongs.pack(offsets, n + 1), 0, n);
   }
@@ -153,20 +161,14 @@ public final class StringDictionary {
     return 64 - Long.numberOfLeadingZeros(max);
   }
 
-  /** Whether every string is lowercase hexadecimal of one even, non-zero length. */
-  private static boolean isHex(List<String> strings) {
-    int length = strings.get(0).length();
-    if (length == 0 || (length & 1) != 0) {
+  /** Whether a UTF-8 string is lowercase hexadecimal of an even, non-zero length. */
+  private static boolean isHex(byte[] utf8) {
+    if (utf8.length == 0 || (utf8.length & 1) != 0) {
       return false;
     }
-    for (String v : strings) {
-      if (v.length() != length) {
+    for (byte b : utf8) {
+      if (nibble(b) < 0) {
         return false;
-      }
-      for (int i = 0; i < length; i++) {
-        if (nibble(v.charAt(i)) < 0) {
-          return false;
-        }
       }
     }
     return true;
@@ -301,7 +303,7 @@ public final class StringDictionary {
     if (layout == Layout.FRONT_CODED) {
       return frontCodedIndexOf(key);
     }
-    boolean binary = layout == Layout.HEX && key.length == 2 * width && isHex(List.of(value));
+    boolean binary = layout == Layout.HEX && key.length == 2 * width && isHex(key);
     if (binary) {
       byte[] packed = new byte[width];
       for (int j = 0; j < width; j++) {

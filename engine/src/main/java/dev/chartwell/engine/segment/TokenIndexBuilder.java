@@ -3,32 +3,21 @@ package dev.chartwell.engine.segment;
 import dev.chartwell.parser.Tokens;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Builds a {@link TokenIndex} from a sealed string column. Each distinct value is tokenized once
- * and the distinct tokens sorted; then the rows of every token are gathered with a counting sort
- * (one pass to count, one to place each row), so no bitmap is built a row at a time and no object
- * is made per row or per token occurrence.
+ * (into a {@link TokenTable}) and the distinct tokens sorted; then the rows of every token are
+ * gathered with a counting sort (one pass to count, one to place each row), so no bitmap is built a
+ * row at a time and no object is made per row or per token occurrence.
  */
 final class TokenIndexBuilder {
   private TokenIndexBuilder() {}
 
-  /** A distinct token and the id it got when first met, ordered by the token. */
-  private record Token(String text, int id) implements Comparable<Token> {
-    @Override
-    public int compareTo(Token o) {
-      return text.compareTo(o.text);
-    }
-  }
-
   static TokenIndex build(StringColumn column, int rows) {
     StringDictionary dictionary = column.dictionary();
-    Map<String, Integer> tokenIds = new HashMap<>();
-    List<Token> tokens = new ArrayList<>();
+    TokenTable tokens = new TokenTable();
     // The distinct tokens of value v: ofValue[firstOfValue[v]] up to ofValue[firstOfValue[v + 1]].
     int[] firstOfValue = new int[dictionary.size() + 1];
     int[] ofValue = new int[Math.max(16, dictionary.size() * 4)];
@@ -36,13 +25,20 @@ final class TokenIndexBuilder {
     Iterator<String> values = dictionary.iterator();
     for (int v = 0; v < dictionary.size(); v++) {
       firstOfValue[v] = used;
-      for (String t : Tokens.lowerCaseTokens(values.next())) {
-        Integer id = tokenIds.get(t);
-        if (id == null) {
-          id = tokens.size();
-          tokenIds.put(t, id);
-          tokens.add(new Token(t, id));
+      String value = values.next();
+      int start = -1;
+      for (int i = 0; i <= value.length(); i++) {
+        if (i < value.length() && Tokens.isTokenChar(value.charAt(i))) {
+          if (start < 0) {
+            start = i;
+          }
+          continue;
         }
+        if (start < 0) {
+          continue;
+        }
+        int id = tokens.id(value, start, i);
+        start = -1;
         if (!contains(ofValue, firstOfValue[v], used, id)) {
           if (used == ofValue.length) {
             ofValue = Arrays.copyOf(ofValue, 2 * used);
@@ -54,12 +50,15 @@ final class TokenIndexBuilder {
     firstOfValue[dictionary.size()] = used;
 
     // Number tokens in sorted order, so that their rows come out grouped by dictionary position.
-    tokens.sort(null);
-    int[] position = new int[tokens.size()];
-    List<String> sorted = new ArrayList<>(tokens.size());
-    for (Token t : tokens) {
-      position[t.id()] = sorted.size();
-      sorted.add(t.text());
+    String[] byId = new String[tokens.size()];
+    for (int id = 0; id < byId.length; id++) {
+      byId[id] = tokens.token(id);
+    }
+    int[] position = new int[byId.length];
+    List<String> sorted = new ArrayList<>(byId.length);
+    for (int id : StringSort.order(byId, byId.length)) {
+      position[id] = sorted.size();
+      sorted.add(byId[id]);
     }
     for (int i = 0; i < used; i++) {
       ofValue[i] = position[ofValue[i]];
