@@ -172,8 +172,7 @@ public final class Source {
    */
   public void replay(Event event, long position) {
     synchronized (lock) {
-      Accepted a = validate(event);
-      appendLocked(a.row(), event.timestamp(), position);
+      appendLocked(admitLocked(check(event, schema)), event.timestamp(), position);
       headBytes = head.bytes() + pendingBytes();
     }
   }
@@ -230,34 +229,61 @@ public final class Source {
 
   private AppendResult append(List<Event> events, boolean single) {
     admission.run();
+    // Outside the lock: check and convert each event against the columns as they are now, and
+    // encode its log record. Under the lock only events that define a column are checked again.
+    Schema before = schema;
+    Checked[] checked = new Checked[events.size()];
+    byte[][] records = new byte[checked.length][];
     List<AppendResult.Rejection> rejections = new ArrayList<>();
+    for (int i = 0; i < checked.length; i++) {
+      try {
+        checked[i] = check(events.get(i), before);
+        records[i] = storage.record(checked[i].event());
+      } catch (RejectedEventException e) {
+        if (single) {
+          throw e;
+        }
+        rejections.add(new AppendResult.Rejection(i, e.getMessage()));
+      }
+    }
     List<PendingSeal> handedOver = new ArrayList<>();
     long position;
+    int accepted = 0;
     synchronized (lock) {
       awaitBacklogLocked();
-      List<Accepted> accepted = new ArrayList<>(events.size());
-      for (int i = 0; i < events.size(); i++) {
+      List<byte[]> logged = new ArrayList<>(checked.length);
+      Object[][] rows = new Object[checked.length][];
+      for (int i = 0; i < checked.length; i++) {
+        if (checked[i] == null) {
+          continue;
+        }
         try {
-          accepted.add(validate(events.get(i)));
+          if (checked[i].newColumns() != null) {
+            checked[i] = check(checked[i].source(), schema); // columns may have come since
+            records[i] = storage.record(checked[i].event());
+          }
+          rows[i] = admitLocked(checked[i]);
         } catch (RejectedEventException e) {
           if (single) {
             throw e;
           }
           rejections.add(new AppendResult.Rejection(i, e.getMessage()));
+          continue;
         }
+        logged.add(records[i]);
+        accepted++;
       }
-      if (accepted.isEmpty()) {
-        return new AppendResult(0, rejections);
-      }
-      List<LoggedEvent> logged = new ArrayList<>(accepted.size());
-      for (Accepted a : accepted) {
-        logged.add(a.event());
+      if (accepted == 0) {
+        return new AppendResult(0, sortedByIndex(rejections));
       }
       position = storage.log(logged);
-      long first = position == 0 ? 0 : position - accepted.size() + 1;
-      for (int i = 0; i < accepted.size(); i++) {
-        Accepted a = accepted.get(i);
-        PendingSeal p = appendLocked(a.row(), a.event().timestamp(), position == 0 ? 0 : first + i);
+      long next = position == 0 ? 0 : position - accepted + 1;
+      for (int i = 0; i < checked.length; i++) {
+        if (rows[i] == null) {
+          continue;
+        }
+        PendingSeal p = appendLocked(rows[i], checked[i].event().timestamp(), next);
+        next = position == 0 ? 0 : next + 1;
         if (p != null) {
           handedOver.add(p);
         }
@@ -265,8 +291,13 @@ public final class Source {
       headBytes = head.bytes() + pendingBytes();
     }
     storage.awaitDurable(position);
-    ingested.record(events.size() - rejections.size());
-    return new AppendResult(events.size() - rejections.size(), rejections);
+    ingested.record(accepted);
+    return new AppendResult(accepted, sortedByIndex(rejections));
+  }
+
+  private static List<AppendResult.Rejection> sortedByIndex(List<AppendResult.Rejection> r) {
+    r.sort(java.util.Comparator.comparingInt(AppendResult.Rejection::index));
+    return r;
   }
 
   /**
@@ -742,19 +773,27 @@ public final class Source {
     return new SegmentBuilder(Math.min(segmentRows, 1024));
   }
 
-  /** A validated event: as the log keeps it, and as a head row (values by column ordinal). */
-  private record Accepted(LoggedEvent event, Object[] row) {}
+  /**
+   * An event checked against a schema: its converted fields as the log keeps them, each field's
+   * column ordinal (-1 for a column it defines) and the columns it defines ({@code null}: none).
+   */
+  private record Checked(
+      Event source, LoggedEvent event, int[] ordinals, Map<String, ColumnType> newColumns) {}
 
-  /** Checks and converts every field; defines new columns only when the whole event is valid. */
-  private Accepted validate(Event event) {
+  /**
+   * Checks and converts every field against a schema, without changing anything.
+   *
+   * @throws RejectedEventException when the event cannot be stored
+   */
+  private Checked check(Event event, Schema current) {
     if (event.timestamp() < 0) {
       throw new RejectedEventException(
           "timestamp " + event.timestamp() + " is before 1970; epoch milliseconds expected");
     }
-    Schema current = schema;
     Map<String, ColumnType> newColumns = null;
     Object[] byName = new Object[event.fields().size()];
     String[] names = new String[byName.length];
+    int[] ordinals = new int[byName.length];
     int n = 0;
     for (Map.Entry<String, Object> f : event.fields().entrySet()) {
       String name = f.getKey();
@@ -762,43 +801,57 @@ public final class Source {
       if (value == null) {
         continue;
       }
-      String problem = Schema.nameProblem(name);
-      if (problem != null) {
-        throw new RejectedEventException(problem);
-      }
       if (name.equals(spec.timestampColumn())) {
         throw new RejectedEventException(
             "field '" + name + "' is the timestamp column; it is the event's timestamp");
       }
-      ColumnType type = current.column(name).map(Schema.Column::type).orElse(null);
-      if (type == null) {
+      Schema.Column column = current.column(name).orElse(null);
+      ColumnType type;
+      if (column != null) {
+        type = column.type(); // its name was checked when it was defined
+        ordinals[n] = column.ordinal();
+      } else {
+        String problem = Schema.nameProblem(name);
+        if (problem != null) {
+          throw new RejectedEventException(problem);
+        }
         type = ValueCoercion.inferType(name, value);
         if (newColumns == null) {
           newColumns = new HashMap<>();
         }
         newColumns.put(name, type);
+        ordinals[n] = -1;
       }
       names[n] = name;
       byName[n++] = ValueCoercion.coerce(name, value, type);
     }
-    if (newColumns != null) {
-      if (current.size() + newColumns.size() > Schema.MAX_COLUMNS) {
-        throw new RejectedEventException(
-            "the source would have more than " + Schema.MAX_COLUMNS + " columns");
-      }
-      for (int i = 0; i < n; i++) {
-        ColumnType t = newColumns.get(names[i]);
-        if (t != null && schema.column(names[i]).isEmpty()) {
-          define(names[i], t);
+    if (newColumns != null && current.size() + newColumns.size() > Schema.MAX_COLUMNS) {
+      throw new RejectedEventException(
+          "the source would have more than " + Schema.MAX_COLUMNS + " columns");
+    }
+    return new Checked(
+        event, new LoggedEvent(event.timestamp(), names, byName, n), ordinals, newColumns);
+  }
+
+  /**
+   * Defines the columns a checked event brings (checked against the current schema) and lays its
+   * values out by column ordinal.
+   */
+  private Object[] admitLocked(Checked c) {
+    LoggedEvent e = c.event();
+    if (c.newColumns() != null) {
+      for (int i = 0; i < e.count(); i++) {
+        if (c.ordinals()[i] < 0) {
+          define(e.names()[i], c.newColumns().get(e.names()[i]));
+          c.ordinals()[i] = schema.column(e.names()[i]).orElseThrow().ordinal();
         }
       }
     }
-    Schema now = schema;
-    Object[] row = new Object[now.size()];
-    for (int i = 0; i < n; i++) {
-      row[now.column(names[i]).orElseThrow().ordinal()] = byName[i];
+    Object[] row = new Object[schema.size()];
+    for (int i = 0; i < e.count(); i++) {
+      row[c.ordinals()[i]] = e.values()[i];
     }
-    return new Accepted(new LoggedEvent(event.timestamp(), names, byName, n), row);
+    return row;
   }
 
   private void define(String name, ColumnType type) {

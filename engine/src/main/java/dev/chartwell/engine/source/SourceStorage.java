@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * Where a {@link Source} keeps what it accepted: nowhere beyond memory ({@link #inMemory}), or a
  * write-ahead log, segment files and a manifest on disk (the engine's storage package). The source
- * calls these in a fixed order: {@link #log} under its lock, {@link #awaitDurable} after releasing
- * it, and, on its sealing thread, {@link #persist} then {@link #publish} then {@link #truncateLog}.
+ * calls these in a fixed order: {@link #record} outside its lock, {@link #log} under it, {@link
+ * #awaitDurable} after releasing it, and, on its sealing thread, {@link #persist} then {@link
+ * #publish} then {@link #truncateLog}.
  */
 public interface SourceStorage {
   /**
@@ -25,13 +26,22 @@ public interface SourceStorage {
   void checkWritable();
 
   /**
-   * Writes accepted events to the log, in order; called under the source's lock.
+   * Encodes an accepted event's log record. Called outside the source's lock, from any thread, so
+   * that appenders encode in parallel and the lock only orders the writes.
    *
-   * @param events the events
+   * @param event the event
+   * @return its record, or {@code null} when this storage logs nothing
+   */
+  byte[] record(LoggedEvent event);
+
+  /**
+   * Writes accepted events' records to the log, in order; called under the source's lock.
+   *
+   * @param records the events' {@link #record records}
    * @return the log position of the last (0 when nothing is logged)
    * @throws RuntimeException when the log failed (nothing of the events is then acknowledged)
    */
-  long log(List<LoggedEvent> events);
+  long log(List<byte[]> records);
 
   /**
    * The head was handed over for sealing (called under the source's lock): events logged from now
@@ -119,7 +129,12 @@ public interface SourceStorage {
     }
 
     @Override
-    public long log(List<LoggedEvent> events) {
+    public byte[] record(LoggedEvent event) {
+      return null;
+    }
+
+    @Override
+    public long log(List<byte[]> records) {
       return 0;
     }
 

@@ -44,7 +44,10 @@ public final class SourceFiles implements SourceStorage {
   private final StorageContext context;
   private final boolean forces;
   private WriteAheadLog wal; // set before the storage is used
-  private final EventCodec codec = new EventCodec(); // used under the source's lock
+
+  /** A codec per appending thread: records are encoded outside the source's lock. */
+  private static final ThreadLocal<EventCodec> CODECS = ThreadLocal.withInitial(EventCodec::new);
+
   private final AtomicInteger files = new AtomicInteger();
   private Manifest manifest; // guarded by this
   private long truncatable; // guarded by this: the log position of the manifest before it
@@ -248,11 +251,12 @@ public final class SourceFiles implements SourceStorage {
   }
 
   @Override
-  public long log(List<LoggedEvent> events) {
-    List<byte[]> records = new ArrayList<>(events.size());
-    for (LoggedEvent e : events) {
-      records.add(codec.encode(e.timestamp(), e.names(), e.values(), e.count()));
-    }
+  public byte[] record(LoggedEvent e) {
+    return CODECS.get().encode(e.timestamp(), e.names(), e.values(), e.count());
+  }
+
+  @Override
+  public long log(List<byte[]> records) {
     try {
       return wal.write(records);
     } catch (StorageFailedException e) {
