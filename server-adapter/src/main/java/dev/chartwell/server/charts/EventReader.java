@@ -3,14 +3,17 @@ package dev.chartwell.server.charts;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.chartwell.engine.source.Event;
 import dev.chartwell.server.http.JsonErrors;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -45,6 +48,13 @@ final class EventReader {
   }
 
   private final ObjectMapper mapper;
+
+  /**
+   * Reads one value in the middle of a body: the mapper's strict reading, except that more of the
+   * body follows (the mapper alone refuses that as trailing tokens).
+   */
+  private final ObjectReader values;
+
   private final String timestampField;
   private long accepted;
   private long rejected;
@@ -54,6 +64,7 @@ final class EventReader {
 
   EventReader(ObjectMapper mapper, String timestampField) {
     this.mapper = mapper;
+    this.values = mapper.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     this.timestampField = timestampField;
   }
 
@@ -127,32 +138,123 @@ final class EventReader {
     return line;
   }
 
-  /** One NDJSON line: strict UTF-8 (else the line alone is rejected), then JSON. */
+  /**
+   * One NDJSON line: strict UTF-8 (else the line alone is rejected), then JSON, streamed straight
+   * into the event's fields (an ASCII line from its bytes, with no decoding). A line that is not
+   * one plain JSON object is read again as a tree, which says what is wrong with it as it always
+   * has.
+   */
   private void line(
       long number, byte[] bytes, int len, Sink sink, List<Event> batch, List<Long> lines) {
     int end = len > 0 && bytes[len - 1] == '\r' ? len - 1 : len;
-    String text;
-    try {
-      text = JsonErrors.strictUtf8(bytes, 0, end);
-    } catch (CharacterCodingException e) {
-      reject(
-          number,
-          "not valid UTF-8 (invalid byte sequence at byte "
-              + (JsonErrors.invalidUtf8At(java.util.Arrays.copyOf(bytes, end)) + 1)
-              + " of the line)");
+    boolean ascii = ascii(bytes, end);
+    String text = null;
+    if (!ascii) {
+      try {
+        text = JsonErrors.strictUtf8(bytes, 0, end);
+      } catch (CharacterCodingException e) {
+        reject(
+            number,
+            "not valid UTF-8 (invalid byte sequence at byte "
+                + (JsonErrors.invalidUtf8At(java.util.Arrays.copyOf(bytes, end)) + 1)
+                + " of the line)");
+        return;
+      }
+    }
+    if (ascii ? blank(bytes, end) : text.isBlank()) {
       return;
     }
-    if (text.isBlank()) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    String nonFinite;
+    try (JsonParser p = ascii ? mapper.createParser(bytes, 0, end) : mapper.createParser(text)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw NotPlain.INSTANCE;
+      }
+      nonFinite = readObject(p, "", fields);
+      if (p.nextToken() != null) {
+        throw NotPlain.INSTANCE;
+      }
+    } catch (IOException | NotPlain e) {
+      JsonNode node;
+      try {
+        node = mapper.readTree(ascii ? new String(bytes, 0, end, StandardCharsets.US_ASCII) : text);
+      } catch (JsonProcessingException described) {
+        reject(number, JsonErrors.describeInLine(described));
+        return;
+      }
+      add(node, number, sink, batch, lines);
       return;
     }
-    JsonNode node;
-    try {
-      node = mapper.readTree(text);
-    } catch (JsonProcessingException e) {
-      reject(number, JsonErrors.describeInLine(e));
-      return;
+    event(fields, nonFinite, number, sink, batch, lines);
+  }
+
+  /** A line that is not one JSON object alone; the tree reader describes it. */
+  private static final class NotPlain extends Exception {
+    static final NotPlain INSTANCE = new NotPlain();
+
+    private NotPlain() {
+      super(null, null, false, false);
     }
-    add(node, number, sink, batch, lines);
+  }
+
+  private static boolean ascii(byte[] bytes, int end) {
+    for (int i = 0; i < end; i++) {
+      if (bytes[i] < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean blank(byte[] bytes, int end) {
+    for (int i = 0; i < end; i++) {
+      if (!Character.isWhitespace((char) bytes[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Reads the fields of the object the parser has just entered, flattened as {@link #flatten} does.
+   *
+   * @return the path of the first number too large for a double, or {@code null}
+   */
+  private String readObject(JsonParser p, String prefix, Map<String, Object> out)
+      throws IOException {
+    String nonFinite = null;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = prefix.isEmpty() ? p.currentName() : prefix + "." + p.currentName();
+      String found = null;
+      switch (p.nextToken()) {
+        case START_OBJECT -> found = readObject(p, name, out);
+        case START_ARRAY -> {
+          JsonNode array = values.readTree(p);
+          out.put(name, array.toString());
+          found = JsonErrors.nonFiniteNumberPath(array, name);
+        }
+        case VALUE_STRING -> out.put(name, p.getText());
+        case VALUE_TRUE -> out.put(name, Boolean.TRUE);
+        case VALUE_FALSE -> out.put(name, Boolean.FALSE);
+        case VALUE_NUMBER_INT ->
+            out.put(
+                name,
+                p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                    ? p.getBigIntegerValue()
+                    : (Object) p.getLongValue());
+        case VALUE_NUMBER_FLOAT -> {
+          double d = p.getDoubleValue();
+          d = d == 0 ? 0.0 : d; // as through a decimal (the tree reader's floats): no -0.0
+          found = Double.isFinite(d) ? null : name;
+          out.put(name, d);
+        }
+        default -> {} // null: absent
+      }
+      if (nonFinite == null) {
+        nonFinite = found;
+      }
+    }
+    return nonFinite;
   }
 
   /**
@@ -172,7 +274,7 @@ final class EventReader {
         if (t == JsonToken.END_ARRAY || t == null) {
           return;
         }
-        add(p.readValueAsTree(), element, sink, batch, lines);
+        add(values.readTree(p), element, sink, batch, lines);
       }
     } catch (JsonProcessingException e) {
       reject(Math.max(1, element), JsonErrors.describeInLine(e));
@@ -191,12 +293,26 @@ final class EventReader {
       return;
     }
     Map<String, Object> fields = new LinkedHashMap<>();
-    String tooLarge = JsonErrors.nonFiniteNumberPath(node);
-    if (tooLarge != null) {
-      reject(line, tooLarge + ": number out of range (larger than a 64-bit floating-point number)");
+    String nonFinite = JsonErrors.nonFiniteNumberPath(node);
+    if (nonFinite == null) {
+      flatten("", node, fields);
+    }
+    event(fields, nonFinite, line, sink, batch, lines);
+  }
+
+  /** An object's flattened fields become an event, or the line is rejected saying why. */
+  private void event(
+      Map<String, Object> fields,
+      String nonFinite,
+      long line,
+      Sink sink,
+      List<Event> batch,
+      List<Long> lines) {
+    if (nonFinite != null) {
+      reject(
+          line, nonFinite + ": number out of range (larger than a 64-bit floating-point number)");
       return;
     }
-    flatten("", node, fields);
     Object ts = fields.remove(timestampField);
     if (ts == null) {
       reject(line, timestampField + ": is required");

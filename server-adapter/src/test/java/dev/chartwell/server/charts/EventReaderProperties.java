@@ -1,0 +1,155 @@
+package dev.chartwell.server.charts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.engine.source.Event;
+import dev.chartwell.server.http.Json;
+import dev.chartwell.server.http.JsonErrors;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * NDJSON lines are streamed straight into events; a JSON array body is read element by element as
+ * trees. Both must make the same events, and a line that is not one plain object must be refused
+ * with what the tree reader says of it.
+ */
+class EventReaderProperties {
+  private static final ObjectMapper MAPPER = new Json().mapper();
+
+  @Test
+  void streamedLinesReadAsTreesDo() {
+    qt().withExamples(300).forAll(longs().all()).checkAssert(EventReaderProperties::sameEvents);
+  }
+
+  /** A JSON array body was refused element by element as "trailing tokens" (the fix's test). */
+  @Test
+  void aJsonArrayBodyIsReadElementByElement() {
+    Read read =
+        read("[{\"Timestamp\":1767225600000,\"a\":[1,{\"b\":2}]}, {\"Timestamp\":1767225600001}]");
+    assertEquals(
+        new Read(List.of("1767225600000 a=[1,{\"b\":2}]:String ", "1767225600001 "), List.of()),
+        read);
+  }
+
+  private static void sameEvents(long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int i = 0; i < 20; i++) {
+      String line = line(random);
+      Read streamed = read(line + "\n");
+      String expected;
+      try {
+        MAPPER.readTree(line);
+        expected = read("[" + line + "]").toString();
+      } catch (JsonProcessingException e) {
+        expected = new Read(List.of(), List.of("1: " + JsonErrors.describeInLine(e))).toString();
+      }
+      if (line.isBlank()) {
+        expected = new Read(List.of(), List.of()).toString();
+      }
+      assertEquals(expected, streamed.toString(), line);
+    }
+  }
+
+  private record Read(List<String> events, List<String> errors) {}
+
+  private static Read read(String body) {
+    EventReader reader = new EventReader(MAPPER, "Timestamp");
+    List<String> events = new ArrayList<>();
+    try {
+      reader.read(
+          new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)),
+          (batch, lines) -> {
+            for (Event e : batch) {
+              events.add(e.timestamp() + " " + describe(e));
+            }
+            return List.of();
+          });
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+    List<String> errors = new ArrayList<>();
+    reader.errors().forEach(e -> errors.add(e.line() + ": " + e.error()));
+    return new Read(events, errors);
+  }
+
+  /** Each field with its value's class, so that 1 and 1.0 and "1" differ. */
+  private static String describe(Event e) {
+    StringBuilder out = new StringBuilder();
+    e.fields()
+        .forEach(
+            (k, v) ->
+                out.append(k)
+                    .append('=')
+                    .append(v)
+                    .append(':')
+                    .append(v.getClass().getSimpleName())
+                    .append(' '));
+    return out.toString();
+  }
+
+  private static String line(SplittableRandom r) {
+    return switch (r.nextInt(12)) {
+      case 0 -> "{\"Timestamp\":1767225600000,\"a\":1} 2"; // trailing value
+      case 1 -> r.nextBoolean() ? "5" : "null"; // not an object (a "[" would make an array body)
+      case 2 -> "{\"Timestamp\":1767225600000,\"a\":"; // cut short
+      case 3 -> "{\"Timestamp\":1767225600000,\"a\":1,\"a\":2}"; // duplicate key
+      case 4 -> r.nextBoolean() ? "  " : "\"text\"";
+      default -> object(r, 0, true);
+    };
+  }
+
+  private static String object(SplittableRandom r, int depth, boolean root) {
+    StringBuilder out = new StringBuilder("{");
+    List<String> fields = new ArrayList<>();
+    if (root && r.nextInt(10) > 0) {
+      fields.add("\"Timestamp\":" + timestamp(r));
+    }
+    int n = r.nextInt(6);
+    for (int i = 0; i < n; i++) {
+      fields.add("\"" + name(r, i) + "\":" + value(r, depth));
+    }
+    out.append(String.join(r.nextBoolean() ? "," : " , ", fields));
+    return out.append('}').toString();
+  }
+
+  private static String timestamp(SplittableRandom r) {
+    return switch (r.nextInt(4)) {
+      case 0 -> "\"2026-01-01T00:00:00Z\"";
+      case 1 -> "1767225600000000000";
+      case 2 -> "-5";
+      default -> Long.toString(1_767_225_600_000L + r.nextInt(1000));
+    };
+  }
+
+  private static String name(SplittableRandom r, int i) {
+    String[] names = {"a", "b.c", "\u00e9t\u00e9", "k\\\"q", "\\u0041", "x y"};
+    return names[r.nextInt(names.length)] + i;
+  }
+
+  private static String value(SplittableRandom r, int depth) {
+    return switch (r.nextInt(depth < 3 ? 13 : 11)) {
+      case 0 -> "null";
+      case 1 -> r.nextBoolean() ? "true" : "false";
+      case 2 -> Long.toString(r.nextLong());
+      case 3 -> "123456789012345678901234567890";
+      case 4 -> Double.toString(r.nextDouble() * 1000);
+      case 5 -> r.nextBoolean() ? "1e309" : "-0.0";
+      case 6 -> r.nextBoolean() ? "1E2" : "2.50";
+      case 7 -> "\"plain text " + r.nextInt(100) + "\"";
+      case 8 -> "\"caf\u00e9 \\u00e9 \\ud83d\\ude00 \\n\\t\\\"\"";
+      case 9 -> "\"\"";
+      case 10 -> Integer.toString(r.nextInt(1000));
+      case 11 -> object(r, depth + 1, false);
+      default -> "[1, 2.5, \"s\", {\"x\":[true,null]}, " + (r.nextBoolean() ? "1e400" : "3") + "]";
+    };
+  }
+}
