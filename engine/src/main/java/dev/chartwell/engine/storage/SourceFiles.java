@@ -48,6 +48,9 @@ public final class SourceFiles implements SourceStorage {
   /** A codec per appending thread: records are encoded outside the source's lock. */
   private static final ThreadLocal<EventCodec> CODECS = ThreadLocal.withInitial(EventCodec::new);
 
+  /** Records longer than this leave their thread a fresh codec. */
+  private static final int LARGE_RECORD = 1 << 20;
+
   private final AtomicInteger files = new AtomicInteger();
   private Manifest manifest; // guarded by this
   private long truncatable; // guarded by this: the log position of the manifest before it
@@ -252,7 +255,11 @@ public final class SourceFiles implements SourceStorage {
 
   @Override
   public byte[] record(LoggedEvent e) {
-    return CODECS.get().encode(e.timestamp(), e.names(), e.values(), e.count());
+    byte[] record = CODECS.get().encode(e.timestamp(), e.names(), e.values(), e.count());
+    if (record.length > LARGE_RECORD) {
+      CODECS.remove(); // the thread does not keep a huge event's scratch buffer
+    }
+    return record;
   }
 
   @Override
