@@ -4,6 +4,9 @@
  * frame-of-reference bit-packed longs and timestamps, doubles with zone maps, booleans as bitmaps,
  * strings as a sorted dictionary with bit-packed ids and one Roaring bitmap of rows per value, and
  * a token index over the implicit column. Bitmaps are serialized back to back in one buffer ({@link
- * dev.chartwell.engine.segment.BitmapList}) so that a value costs bytes, not objects.
+ * dev.chartwell.engine.segment.BitmapList}) so that a value costs bytes, not objects. Sealing sorts
+ * strings with a radix sort ({@code StringSort}) and gathers tokens without an object per
+ * occurrence ({@code TokenTable}); a head stops deduplicating a column once it proves nearly unique
+ * ({@code HeadStrings}).
  */
 package dev.chartwell.engine.segment;

@@ -16,9 +16,11 @@ import java.util.function.Predicate;
  * mutable head.
  *
  * <p>Appends are serialized per source. An event is validated completely before anything of it is
- * written, so a rejected event leaves no trace (not even a new column). Accepted events are logged
- * by the source's {@link SourceStorage} under the lock and join the head; the append returns once
- * the log is durable (waiting outside the lock, so that concurrent appends share an fsync).
+ * written, so a rejected event leaves no trace (not even a new column): checked, converted and
+ * encoded before the lock against the columns as they are, and checked again under it only when it
+ * brings a new column. Accepted events are logged by the source's {@link SourceStorage} under the
+ * lock and join the head; the append returns once the log is durable (waiting outside the lock, so
+ * that concurrent appends share an fsync).
  *
  * <p>When the head reaches the segment size it is handed to the sealing thread, which builds the
  * time-sorted {@link Segment}, has the storage write and publish it, and then lists it; meanwhile
