@@ -48,11 +48,6 @@ final class HeadStrings extends SegmentBuilder.Buffer {
 
   private HeadStrings() {}
 
-  /** Whether each row keeps its own string. */
-  boolean perRow() {
-    return values != null;
-  }
-
   @Override
   void grow(int capacity) {
     if (values != null) {

@@ -248,7 +248,6 @@ public final class Source {
         rejections.add(new AppendResult.Rejection(i, e.getMessage()));
       }
     }
-    List<PendingSeal> handedOver = new ArrayList<>();
     long position;
     int accepted = 0;
     synchronized (lock) {
@@ -284,11 +283,8 @@ public final class Source {
         if (rows[i] == null) {
           continue;
         }
-        PendingSeal p = appendLocked(rows[i], checked[i].event().timestamp(), next);
+        appendLocked(rows[i], checked[i].event().timestamp(), next);
         next = position == 0 ? 0 : next + 1;
-        if (p != null) {
-          handedOver.add(p);
-        }
       }
       headBytes = head.bytes() + pendingBytes();
     }
@@ -674,14 +670,13 @@ public final class Source {
     }
   }
 
-  private PendingSeal appendLocked(Object[] row, long timestamp, long position) {
+  private void appendLocked(Object[] row, long timestamp, long position) {
     head.append(timestamp, row);
     headLastPosition = position;
     version++;
     if (head.rows() >= segmentRows || headTooBig()) {
-      return rotateLocked();
+      rotateLocked();
     }
-    return null;
   }
 
   /** Whether the head holds more than its byte budget; measured every 256 rows. */
@@ -690,9 +685,9 @@ public final class Source {
   }
 
   /** Hands the head to the sealing thread and starts a new one. */
-  private PendingSeal rotateLocked() {
+  private void rotateLocked() {
     if (head.rows() == 0 || closed) {
-      return null;
+      return;
     }
     PendingSeal p = new PendingSeal(head, nextSegmentId++, headLastPosition, spec.implicitColumn());
     List<PendingSeal> next = new ArrayList<>(sealing);
@@ -707,7 +702,6 @@ public final class Source {
     storage.headHandedOver();
     sealer.execute(() -> complete(p));
     buildAhead.execute(p::buildAhead); // builds in parallel with the lane's publishing
-    return p;
   }
 
   /** On the sealing thread: build, store, publish, list. */
