@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -145,7 +144,8 @@ final class EventReader {
    * has.
    */
   private void line(
-      long number, byte[] bytes, int len, Sink sink, List<Event> batch, List<Long> lines) {
+      long number, byte[] bytes, int len, Sink sink, List<Event> batch, List<Long> lines)
+      throws IOException {
     int end = len > 0 && bytes[len - 1] == '\r' ? len - 1 : len;
     boolean ascii = ascii(bytes, end);
     String text = null;
@@ -216,7 +216,8 @@ final class EventReader {
   }
 
   /**
-   * Reads the fields of the object the parser has just entered, flattened as {@link #flatten} does.
+   * Reads the fields of the object the parser has just entered, flattened: nested objects with
+   * {@code .}, arrays as their JSON text, {@code null} left out.
    *
    * @return the path of the first number too large for a double, or {@code null}
    */
@@ -274,7 +275,13 @@ final class EventReader {
         if (t == JsonToken.END_ARRAY || t == null) {
           return;
         }
-        add(values.readTree(p), element, sink, batch, lines);
+        if (t == JsonToken.START_OBJECT) {
+          Map<String, Object> fields = new LinkedHashMap<>();
+          event(fields, readObject(p, "", fields), element, sink, batch, lines);
+        } else {
+          values.readTree(p); // the whole value, to go on after it
+          reject(element, "each event must be a JSON object");
+        }
       }
     } catch (JsonProcessingException e) {
       reject(Math.max(1, element), JsonErrors.describeInLine(e));
@@ -287,17 +294,18 @@ final class EventReader {
     }
   }
 
-  private void add(JsonNode node, long line, Sink sink, List<Event> batch, List<Long> lines) {
+  /** A line read as a tree (after the streaming reading refused it). */
+  private void add(JsonNode node, long line, Sink sink, List<Event> batch, List<Long> lines)
+      throws IOException {
     if (!node.isObject()) {
       reject(line, "each event must be a JSON object");
       return;
     }
     Map<String, Object> fields = new LinkedHashMap<>();
-    String nonFinite = JsonErrors.nonFiniteNumberPath(node);
-    if (nonFinite == null) {
-      flatten("", node, fields);
+    try (JsonParser p = node.traverse(mapper)) {
+      p.nextToken();
+      event(fields, readObject(p, "", fields), line, sink, batch, lines);
     }
-    event(fields, nonFinite, line, sink, batch, lines);
   }
 
   /** An object's flattened fields become an event, or the line is rejected saying why. */
@@ -350,29 +358,6 @@ final class EventReader {
     errors.put(line, error);
     if (errors.size() > 100) {
       errors.pollLastEntry();
-    }
-  }
-
-  private void flatten(String prefix, JsonNode node, Map<String, Object> out) {
-    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> f = fields.next();
-      String name = prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey();
-      JsonNode v = f.getValue();
-      if (v.isObject()) {
-        flatten(name, v, out);
-      } else if (v.isArray()) {
-        out.put(name, v.toString());
-      } else if (v.isTextual()) {
-        out.put(name, v.textValue());
-      } else if (v.isBoolean()) {
-        out.put(name, v.booleanValue());
-      } else if (v.isIntegralNumber()) {
-        out.put(name, v.canConvertToLong() ? (Object) v.longValue() : v.bigIntegerValue());
-      } else if (v.isNumber()) {
-        out.put(name, v.doubleValue());
-      }
-      // null: absent
     }
   }
 

@@ -5,6 +5,7 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.engine.source.Event;
 import dev.chartwell.server.http.Json;
@@ -13,14 +14,16 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * NDJSON lines are streamed straight into events; a JSON array body is read element by element as
- * trees. Both must make the same events, and a line that is not one plain object must be refused
- * with what the tree reader says of it.
+ * NDJSON lines and JSON array bodies are streamed straight into events. Both must make the events
+ * of a naive reading (the line as a tree, then flattened), and a line that is not one plain object
+ * must be refused with what the tree reader says of it.
  */
 class EventReaderProperties {
   private static final ObjectMapper MAPPER = new Json().mapper();
@@ -46,17 +49,69 @@ class EventReaderProperties {
       String line = line(random);
       Read streamed = read(line + "\n");
       String expected;
-      try {
-        MAPPER.readTree(line);
-        expected = read("[" + line + "]").toString();
-      } catch (JsonProcessingException e) {
-        expected = new Read(List.of(), List.of("1: " + JsonErrors.describeInLine(e))).toString();
-      }
       if (line.isBlank()) {
-        expected = new Read(List.of(), List.of()).toString();
+        expected = new Read(List.of(), List.of()).toString(); // skipped
+      } else {
+        try {
+          expected = reference(MAPPER.readTree(line)).toString();
+          assertEquals(expected, read("[" + line + "]").toString(), "as an array body: " + line);
+        } catch (JsonProcessingException e) {
+          expected = new Read(List.of(), List.of("1: " + JsonErrors.describeInLine(e))).toString();
+        }
       }
       assertEquals(expected, streamed.toString(), line);
     }
+  }
+
+  /** The naive reading: the whole line as a tree, checked, then flattened. */
+  private static Read reference(JsonNode node) {
+    if (!node.isObject()) {
+      return new Read(List.of(), List.of("1: each event must be a JSON object"));
+    }
+    String nonFinite = JsonErrors.nonFiniteNumberPath(node);
+    if (nonFinite != null) {
+      return new Read(
+          List.of(),
+          List.of(
+              "1: "
+                  + nonFinite
+                  + ": number out of range (larger than a 64-bit floating-point number)"));
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    flatten("", node, fields);
+    Object ts = fields.remove("Timestamp");
+    if (ts == null) {
+      return new Read(List.of(), List.of("1: Timestamp: is required"));
+    }
+    long millis;
+    try {
+      millis = EventReader.timestamp(ts);
+    } catch (IllegalArgumentException e) {
+      return new Read(List.of(), List.of("1: Timestamp: " + e.getMessage()));
+    }
+    return new Read(List.of(millis + " " + describe(new Event(millis, fields))), List.of());
+  }
+
+  private static void flatten(String prefix, JsonNode node, Map<String, Object> out) {
+    node.fields()
+        .forEachRemaining(
+            f -> {
+              String name = prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey();
+              JsonNode v = f.getValue();
+              if (v.isObject()) {
+                flatten(name, v, out);
+              } else if (v.isArray()) {
+                out.put(name, v.toString());
+              } else if (v.isTextual()) {
+                out.put(name, v.textValue());
+              } else if (v.isBoolean()) {
+                out.put(name, v.booleanValue());
+              } else if (v.isIntegralNumber()) {
+                out.put(name, v.canConvertToLong() ? (Object) v.longValue() : v.bigIntegerValue());
+              } else if (v.isNumber()) {
+                out.put(name, v.doubleValue()); // a decimal: -0.0 reads as 0.0
+              }
+            });
   }
 
   private record Read(List<String> events, List<String> errors) {}
