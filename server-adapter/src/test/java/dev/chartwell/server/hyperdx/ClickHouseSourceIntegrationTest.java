@@ -57,8 +57,8 @@ class ClickHouseSourceIntegrationTest {
             .get("data")
             .get("id")
             .textValue();
-    external = source("Remote", connection, "logs");
-    local = source("Local", "default", "local_logs");
+    external = f.logSource("Remote", connection, "logs");
+    local = f.logSource("Local", "default", "local_logs");
     List<String> lines = new ArrayList<>();
     String[] services = {"api", "web", "db"};
     String[] severities = {"INFO", "ERROR", "WARN", "debug"};
@@ -94,23 +94,6 @@ class ClickHouseSourceIntegrationTest {
       ch.close();
       ch.deleteFiles();
     }
-  }
-
-  private String source(String name, String conn, String table) throws Exception {
-    return f.ok(
-            "POST",
-            "/api/v2/sources",
-            "{\"name\":\""
-                + name
-                + "\",\"kind\":\"log\",\"connection\":\""
-                + conn
-                + "\",\"from\":{\"databaseName\":\"default\",\"tableName\":\""
-                + table
-                + "\"},\"timestampValueExpression\":\"Timestamp\","
-                + "\"defaultTableSelectExpression\":\"Timestamp, ServiceName, Body\"}")
-        .get("data")
-        .get("id")
-        .textValue();
   }
 
   private String chart(String source, String series, String more) throws Exception {
@@ -252,7 +235,7 @@ class ClickHouseSourceIntegrationTest {
     // ClickHouse rejects the query: a field of a type the SQL cannot compare (a fault injected by
     // asking the table for a column it lacks through a raw where on a dropped column).
     ch.query("ALTER TABLE default.logs ADD COLUMN extra String");
-    String other = source("Other", connection, "logs");
+    String other = f.logSource("Other", connection, "logs");
     ch.query("ALTER TABLE default.logs DROP COLUMN extra");
     HttpResponse<String> r =
         chartRequest(
@@ -297,7 +280,7 @@ class ClickHouseSourceIntegrationTest {
             .get("data")
             .get("id")
             .textValue();
-    String src = source("Rotating", rotating, "logs");
+    String src = f.logSource("Rotating", rotating, "logs");
     chart(src, query, "");
     f.ok(
         "PUT",

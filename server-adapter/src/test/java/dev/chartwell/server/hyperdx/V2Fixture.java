@@ -91,11 +91,26 @@ final class V2Fixture implements AutoCloseable {
    * @return its id
    */
   String logSource(String table) throws Exception {
+    return logSource("Logs", "default", table);
+  }
+
+  /**
+   * Creates a log source of another name on another connection, as {@link #logSource(String)}.
+   *
+   * @param name the source's name
+   * @param connection the connection's id
+   * @param table the table's name
+   * @return its id
+   */
+  String logSource(String name, String connection, String table) throws Exception {
     return ok(
             "POST",
             "/api/v2/sources",
-            "{\"name\":\"Logs\",\"kind\":\"log\",\"connection\":\"default\","
-                + "\"from\":{\"databaseName\":\"default\",\"tableName\":\""
+            "{\"name\":\""
+                + name
+                + "\",\"kind\":\"log\",\"connection\":\""
+                + connection
+                + "\",\"from\":{\"databaseName\":\"default\",\"tableName\":\""
                 + table
                 + "\"},\"timestampValueExpression\":\"Timestamp\","
                 + "\"defaultTableSelectExpression\":\"Timestamp, ServiceName, Body\"}")
