@@ -160,8 +160,9 @@ class QueryLimitsIntegrationTest {
   /**
    * Sealed segments live in files, so what {@code --max-memory} bounds is the unsealed heads (each
    * sealed at a sixteenth of the limit, at least 1 MB): two other sources holding most of a head
-   * each leave the third little room. They hold enough that the third's first batch alone passes
-   * the limit, however fast sealing frees its earlier heads.
+   * each leave the third little room. 7,500 of these events are about 0.9 MB of head (under the 1
+   * MB that seals it), so the two hold about 1.8 MB: the third's first batch of 5,000 is taken and
+   * passes the limit on its own, however fast sealing frees the third's earlier heads.
    */
   @Test
   void ingestionPastMaxMemoryIsA503ThatKeepsWhatItAccepted() throws Exception {
@@ -174,7 +175,7 @@ class QueryLimitsIntegrationTest {
                   "{\"name\":\"" + name + "\",\"kind\":\"log\"}")
               .get("id")
               .textValue();
-      assertEquals(200, ingest(other, 5_000).statusCode());
+      assertEquals(200, ingest(other, 7_500).statusCode());
     }
     HttpResponse<String> r = ingest(100_000);
     assertEquals(503, r.statusCode(), r.body());
