@@ -51,6 +51,7 @@ public final class Source {
   private volatile Schema schema = Schema.empty();
   private volatile List<Segment> sealed = List.of(); // written under lock
   private volatile List<PendingSeal> sealing = List.of(); // written under lock
+  private volatile PendingSeal lastHandedOver; // written under lock; seals finish in order
   private SegmentBuilder head; // guarded by lock
   private long headLastPosition; // guarded by lock
   private long nextSegmentId; // guarded by lock
@@ -340,11 +341,16 @@ public final class Source {
   }
 
   /**
-   * Waits until every head handed to the sealing thread so far is sealed and listed (or the storage
-   * failed, which it reports).
+   * Waits until every head handed to the sealing thread so far is sealed and listed, and the work
+   * after each seal (the engine's memory and disk limits) is done; or until the storage failed,
+   * which it reports.
    */
   public void awaitSealing() {
     awaitSealsBelow(1);
+    PendingSeal last = lastHandedOver;
+    if (last != null) {
+      last.awaitFinished(); // it leaves the list before its after-seal work runs
+    }
   }
 
   private void awaitSealsBelow(int count) {
@@ -693,6 +699,7 @@ public final class Source {
     List<PendingSeal> next = new ArrayList<>(sealing);
     next.add(p);
     sealing = List.copyOf(next);
+    lastHandedOver = p;
     head = newHead();
     for (Schema.Column c : schema.columns()) {
       head.addColumn(c.name(), c.type());
