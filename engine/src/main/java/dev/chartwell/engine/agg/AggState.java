@@ -478,19 +478,7 @@ public abstract class AggState {
 
     @Override
     public Number finish(long bucketMillis) {
-      double h = (n - 1) * level;
-      int lo = (int) Math.floor(h);
-      double low = Selection.select(values, n, lo);
-      if (lo + 1 >= n || h == lo) {
-        return low;
-      }
-      // After selecting rank lo, every element right of it is at least as large: rank lo + 1 is
-      // their minimum.
-      double next = values[lo + 1];
-      for (int i = lo + 2; i < n; i++) {
-        next = Math.min(next, values[i]);
-      }
-      return low + (h - lo) * (next - low);
+      return Selection.quantile(values, n, level);
     }
   }
 
