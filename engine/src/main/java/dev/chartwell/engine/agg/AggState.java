@@ -224,17 +224,11 @@ public abstract class AggState {
         super.addRange(reader, from, to);
         return;
       }
-      long[] b = bits(s);
-      int[] ordinals = new int[Math.min(4096, to - from)];
-      for (int start = from; start < to; start += ordinals.length) {
-        int end = Math.min(to, start + ordinals.length);
-        s.ordinals().getInts(start, end, ordinals);
-        for (int i = 0, n = end - start; i < n; i++) {
-          int id = ordinals[i] - 1; // ordinal 0: absent
-          if (id >= 0) {
-            b[id >>> 6] |= 1L << id;
-          }
-        }
+      IdBlocks blocks = reader.idBlocks();
+      if (blocks != null) {
+        blocks.addIds(bits(s), from, to);
+      } else {
+        IdBlocks.addIds(s.ordinals(), from, to, bits(s), new int[Math.min(4096, to - from)]);
       }
     }
 
@@ -326,11 +320,8 @@ public abstract class AggState {
         super.addRange(reader, from, to);
         return;
       }
-      double s = 0;
-      for (int row = from; row < to; row++) {
-        s += values.get(row);
-      }
-      sum += s;
+      DoubleBlocks blocks = reader.doubleBlocks();
+      sum += blocks != null ? blocks.sum(from, to) : DenseDoubles.sum(values, from, to);
       n += to - from;
     }
 
@@ -392,11 +383,23 @@ public abstract class AggState {
         super.addRange(reader, from, to);
         return;
       }
-      double best = values.get(from);
-      for (int row = from + 1; row < to; row++) {
-        best = max ? Math.max(best, values.get(row)) : Math.min(best, values.get(row));
+      DoubleBlocks blocks = reader.doubleBlocks();
+      addValue(
+          blocks != null
+              ? blocks.extreme(from, to, max)
+              : DenseDoubles.extreme(values, from, to, max));
+    }
+
+    @Override
+    public void addRows(ValueReader reader, int[] rows, int count) {
+      DoubleBuffer values = reader.denseDoubles();
+      if (values == null) {
+        super.addRows(reader, rows, count);
+        return;
       }
-      addValue(best);
+      for (int i = 0; i < count; i++) {
+        addValue(values.get(rows[i]));
+      }
     }
 
     @Override
@@ -420,6 +423,7 @@ public abstract class AggState {
 
   /** Exact quantile: all values kept; linear interpolation between the closest ranks. */
   static final class Quantile extends Numeric {
+
     private final double level;
     private double[] values = new double[8];
     private int n;

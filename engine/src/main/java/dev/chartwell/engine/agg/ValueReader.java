@@ -5,6 +5,7 @@ import dev.chartwell.engine.segment.BoolColumn;
 import dev.chartwell.engine.segment.Column;
 import dev.chartwell.engine.segment.DoubleColumn;
 import dev.chartwell.engine.segment.LongColumn;
+import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.segment.StringColumn;
 import java.nio.DoubleBuffer;
 import java.util.Arrays;
@@ -18,9 +19,15 @@ import java.util.Arrays;
 public final class ValueReader {
   private final Column column;
   private final double[] parsedStrings;
+  private final Segment segment;
+  private final String field;
+  private DoubleBlocks doubleBlocks;
+  private IdBlocks idBlocks;
 
-  private ValueReader(Column column) {
+  private ValueReader(Column column, Segment segment, String field) {
     this.column = column;
+    this.segment = segment;
+    this.field = field;
     if (column instanceof StringColumn s) {
       parsedStrings = new double[s.dictionary().size()];
       Arrays.fill(parsedStrings, Double.MIN_VALUE); // not parsed yet (a real value is never this)
@@ -34,7 +41,19 @@ public final class ValueReader {
    * @return a reader
    */
   public static ValueReader of(Column column) {
-    return new ValueReader(column);
+    return new ValueReader(column, null, null);
+  }
+
+  /**
+   * A reader that also reads the block summaries derived from the column (computed on first use and
+   * kept with the segment), so that aggregates over long row ranges read blocks, not rows.
+   *
+   * @param segment a segment
+   * @param field a field, possibly absent from the segment
+   * @return a reader
+   */
+  public static ValueReader of(Segment segment, String field) {
+    return new ValueReader(segment.column(field), segment, field);
   }
 
   /**
@@ -90,6 +109,33 @@ public final class ValueReader {
    */
   public DoubleBuffer denseDoubles() {
     return column instanceof DoubleColumn d && d.presence() == null ? d.values() : null;
+  }
+
+  /**
+   * @return the block summaries of a dense double column, or {@code null} for other columns and
+   *     readers made without their segment
+   */
+  DoubleBlocks doubleBlocks() {
+    if (doubleBlocks == null && segment != null && denseDoubles() != null) {
+      doubleBlocks =
+          segment.derived(
+              "double blocks of " + field, s -> DoubleBlocks.of(denseDoubles(), s.rows()));
+    }
+    return doubleBlocks;
+  }
+
+  /**
+   * @return the block summaries of a string column of at most {@link IdBlocks#MAX_IDS} values, or
+   *     {@code null} for other columns and readers made without their segment
+   */
+  IdBlocks idBlocks() {
+    if (idBlocks == null
+        && segment != null
+        && column instanceof StringColumn s
+        && s.dictionary().size() <= IdBlocks.MAX_IDS) {
+      idBlocks = segment.derived("id blocks of " + field, seg -> IdBlocks.of(s, seg.rows()));
+    }
+    return idBlocks;
   }
 
   /**

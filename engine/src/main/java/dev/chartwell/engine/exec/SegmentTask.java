@@ -161,7 +161,7 @@ final class SegmentTask implements Callable<List<Partial>> {
    */
   private List<Partial> aggregateInBatches(int lo, int hi, ImmutableRoaringBitmap matched) {
     List<Partial> out = new ArrayList<>();
-    ValueReader reader = plan.field() == null ? null : ValueReader.of(segment.column(plan.field()));
+    ValueReader reader = plan.field() == null ? null : ValueReader.of(segment, plan.field());
     boolean hasField = plan.field() != null;
     long length = plan.granularity().millis();
     RowCursor cursor = matched == null ? null : RowCursor.of(matched, lo, hi, BATCH);

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 
 /**
@@ -28,6 +30,7 @@ public final class Segment {
   private final long minTimestamp;
   private final long maxTimestamp;
   private final MappedFile file;
+  private final Map<String, Object> derived = new ConcurrentHashMap<>();
 
   Segment(
       long id,
@@ -217,6 +220,21 @@ public final class Segment {
    */
   public Path file() {
     return file == null ? null : file.path();
+  }
+
+  /**
+   * A value derived from this segment's data (such as the per-block summaries that aggregation
+   * reads instead of rows), computed by the first caller that asks for it under its key and kept,
+   * on the heap, as long as the segment. A mapped segment's caller holds a reference.
+   *
+   * @param key what is derived, and from which column
+   * @param compute computes it from the segment; never returns {@code null}
+   * @param <T> its type (one key, one type)
+   * @return the value
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T derived(String key, Function<Segment, T> compute) {
+    return (T) derived.computeIfAbsent(key, k -> compute.apply(this));
   }
 
   /** The timestamps, for writing the segment to a file. */
