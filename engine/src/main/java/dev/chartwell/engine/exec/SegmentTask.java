@@ -10,11 +10,13 @@ import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.segment.StringColumn;
 import java.nio.DoubleBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
@@ -272,11 +274,15 @@ final class SegmentTask implements Callable<List<Partial>> {
     }
   }
 
-  /** The states of one bucket by group id: an array for small dense ids, else a map. */
+  /**
+   * The states of one bucket by group id, in the order the groups were met: an array for small
+   * dense ids, else a map.
+   */
   private static final class States {
     private final AggState[] dense;
     private final Map<Integer, AggState> sparse;
-    private final List<Integer> order = new ArrayList<>();
+    private int[] order = new int[16];
+    private int count;
 
     States(int bound) {
       dense = bound > 0 ? new AggState[bound] : null;
@@ -293,12 +299,15 @@ final class SegmentTask implements Callable<List<Partial>> {
       } else {
         sparse.put(group, s);
       }
-      order.add(group);
+      if (count == order.length) {
+        order = Arrays.copyOf(order, count * 2);
+      }
+      order[count++] = group;
     }
 
-    void drain(java.util.function.BiConsumer<Integer, AggState> sink) {
-      for (int g : order) {
-        sink.accept(g, get(g));
+    void drain(BiConsumer<Integer, AggState> sink) {
+      for (int i = 0; i < count; i++) {
+        sink.accept(order[i], get(order[i]));
       }
     }
   }
