@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 
 import dev.chartwell.testing.Gens;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
@@ -31,13 +34,28 @@ class PackedLongsProperties {
   }
 
   private static void runsDecode(List<Long> values) {
-    int from = values.size() / 3;
     long[] small = values.stream().mapToLong(v -> Math.floorMod(v, 100_000)).toArray();
-    PackedLongs ints = PackedLongs.pack(small, small.length);
-    int[] intOut = new int[small.length];
-    ints.getInts(from, small.length, intOut);
-    for (int i = from; i < small.length; i++) {
-      assertEquals(small[i], intOut[i - from], "index " + i);
+    PackedLongs heap = PackedLongs.pack(small, small.length);
+    // As a segment file maps them: the same words in a direct buffer, in either byte order.
+    for (ByteOrder order : new ByteOrder[] {ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN}) {
+      LongBuffer words = heap.words();
+      LongBuffer direct =
+          ByteBuffer.allocateDirect(8 * words.capacity()).order(order).asLongBuffer();
+      for (int i = 0; i < words.capacity(); i++) {
+        direct.put(i, words.get(i));
+      }
+      PackedLongs mapped = PackedLongs.of(heap.min(), heap.bits(), heap.size(), direct);
+      for (PackedLongs ints : List.of(heap, mapped)) {
+        for (int from : new int[] {0, small.length / 3, small.length / 2}) {
+          for (int to : new int[] {from, (from + small.length) / 2, small.length}) {
+            int[] intOut = new int[to - from];
+            ints.getInts(from, to, intOut);
+            for (int i = from; i < to; i++) {
+              assertEquals(small[i], intOut[i - from], "index " + i + " of " + from + ".." + to);
+            }
+          }
+        }
+      }
     }
   }
 
