@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The distinct strings of one (bucket, group) across segments, kept as each segment's sorted
  * dictionary ids rather than as {@link String}s: 4 bytes per value and segment, no object per
- * value. The count is a k-way merge of the segments' sorted dictionaries, comparing UTF-8 bytes.
+ * value. The count is a merge of the segments' sorted dictionaries (a loop for two, a heap for
+ * more), comparing 8-byte prefix keys and, where they tie, UTF-8 bytes.
  */
 final class DistinctStrings {
   /** One segment's part: sorted ids of entries of its dictionary. */
@@ -68,21 +69,24 @@ final class DistinctStrings {
     if (parts.size() == 1) {
       return parts.get(0).ids().length;
     }
+    if (parts.size() == 2) {
+      return countTwo(new Cursor(parts.get(0)), new Cursor(parts.get(1)));
+    }
     Merge merge = new Merge(parts);
     long distinct = 0;
-    int lastPart = -1;
+    Cursor last = null;
     int lastId = -1;
     long lastKey = 0;
     while (!merge.isEmpty()) {
-      int p = merge.top();
-      int id = merge.currentId(p);
-      long key = merge.key(p);
-      if (lastPart < 0
+      Cursor c = merge.top();
+      int id = c.id();
+      long key = c.key();
+      if (last == null
           || key != lastKey // different prefixes: different strings, no need to compare them
-          || merge.dictionary(p).compare(id, merge.dictionary(lastPart), lastId) != 0) {
+          || c.dictionary.compare(id, last.dictionary, lastId) != 0) {
         distinct++;
       }
-      lastPart = p;
+      last = c;
       lastId = id;
       lastKey = key;
       merge.advanceTop();
@@ -91,24 +95,90 @@ final class DistinctStrings {
   }
 
   /**
-   * A binary min-heap of parts ordered by their current entry, each with the entry's {@link
-   * StringDictionary#prefix} so that most comparisons are one comparison of two longs.
+   * Two parts (an hour over two segments, the usual case) merge without a heap: one comparison of
+   * prefix keys per step, whose outcome moves one cursor or the other without a branch to
+   * mispredict.
    */
-  private static final class Merge {
-    private final Part[] parts;
-    private final int[] position;
+  private static long countTwo(Cursor a, Cursor b) {
+    long distinct = 0;
+    while (!a.done() && !b.done()) {
+      long x = a.key();
+      long y = b.key();
+      distinct++;
+      if (x != y) {
+        int aFirst = (x + Long.MIN_VALUE) < (y + Long.MIN_VALUE) ? 1 : 0;
+        a.advance(aFirst);
+        b.advance(1 - aFirst);
+      } else {
+        int c = a.dictionary.compare(a.id(), b.dictionary, b.id());
+        a.advance(c <= 0 ? 1 : 0);
+        b.advance(c >= 0 ? 1 : 0);
+      }
+    }
+    return distinct + a.left() + b.left();
+  }
+
+  /**
+   * One part's ids in order with their {@link StringDictionary#prefix} keys, computed a block at a
+   * time, so that most comparisons are one comparison of two longs already at hand.
+   */
+  private static final class Cursor {
+    private static final int BLOCK = 1024;
+
+    final StringDictionary dictionary;
+    private final int[] ids;
     private final long[] keys;
-    private final int[] heap;
+    private int position;
+    private int blockStart;
+
+    Cursor(Part part) {
+      this.dictionary = part.dictionary();
+      this.ids = part.ids();
+      this.keys = new long[Math.min(BLOCK, ids.length)];
+      fill(0);
+    }
+
+    boolean done() {
+      return position == ids.length;
+    }
+
+    int left() {
+      return ids.length - position;
+    }
+
+    int id() {
+      return ids[position];
+    }
+
+    long key() {
+      return keys[position - blockStart];
+    }
+
+    /** Moves on by {@code step} (0 or 1) ids. */
+    void advance(int step) {
+      position += step;
+      if (position - blockStart == keys.length && position < ids.length) {
+        fill(position);
+      }
+    }
+
+    private void fill(int from) {
+      blockStart = from;
+      for (int i = 0, n = Math.min(keys.length, ids.length - from); i < n; i++) {
+        keys[i] = dictionary.prefix(ids[from + i]);
+      }
+    }
+  }
+
+  /** A binary min-heap of parts' cursors ordered by their current entry. */
+  private static final class Merge {
+    private final Cursor[] heap;
     private int size;
 
     Merge(List<Part> parts) {
-      this.parts = parts.toArray(new Part[0]);
-      this.position = new int[this.parts.length];
-      this.keys = new long[this.parts.length];
-      this.heap = new int[this.parts.length];
-      for (int p = 0; p < this.parts.length; p++) {
-        keys[p] = dictionary(p).prefix(currentId(p));
-        heap[size++] = p;
+      this.heap = new Cursor[parts.size()];
+      for (Part p : parts) {
+        heap[size++] = new Cursor(p);
       }
       for (int i = size / 2 - 1; i >= 0; i--) {
         siftDown(i);
@@ -119,45 +189,32 @@ final class DistinctStrings {
       return size == 0;
     }
 
-    int top() {
+    Cursor top() {
       return heap[0];
-    }
-
-    StringDictionary dictionary(int part) {
-      return parts[part].dictionary();
-    }
-
-    int currentId(int part) {
-      return parts[part].ids()[position[part]];
-    }
-
-    long key(int part) {
-      return keys[part];
     }
 
     /** Moves the top part to its next id, or drops it when it has none left. */
     void advanceTop() {
-      int p = heap[0];
-      if (++position[p] == parts[p].ids().length) {
+      Cursor c = heap[0];
+      c.advance(1);
+      if (c.done()) {
         heap[0] = heap[--size];
-      } else {
-        keys[p] = dictionary(p).prefix(currentId(p));
       }
       if (size > 0) {
         siftDown(0);
       }
     }
 
-    private boolean less(int a, int b) {
-      int c = Long.compareUnsigned(keys[a], keys[b]);
+    private static boolean less(Cursor a, Cursor b) {
+      int c = Long.compareUnsigned(a.key(), b.key());
       if (c == 0) {
-        c = dictionary(a).compare(currentId(a), dictionary(b), currentId(b));
+        c = a.dictionary.compare(a.id(), b.dictionary, b.id());
       }
       return c < 0;
     }
 
     private void siftDown(int i) {
-      int p = heap[i];
+      Cursor p = heap[i];
       while (true) {
         int child = 2 * i + 1;
         if (child >= size) {
