@@ -423,7 +423,6 @@ public abstract class AggState {
 
   /** Exact quantile: all values kept; linear interpolation between the closest ranks. */
   static final class Quantile extends Numeric {
-
     private final double level;
     private double[] values = new double[8];
     private int n;

@@ -18,7 +18,10 @@ import java.util.Arrays;
  */
 public final class ValueReader {
   private final Column column;
-  private final double[] parsedStrings;
+
+  /** Each string dictionary entry's number, once parsed; made on the first numeric read. */
+  private double[] parsedStrings;
+
   private final Segment segment;
   private final String field;
   private DoubleBlocks doubleBlocks;
@@ -28,12 +31,6 @@ public final class ValueReader {
     this.column = column;
     this.segment = segment;
     this.field = field;
-    if (column instanceof StringColumn s) {
-      parsedStrings = new double[s.dictionary().size()];
-      Arrays.fill(parsedStrings, Double.MIN_VALUE); // not parsed yet (a real value is never this)
-    } else {
-      parsedStrings = null;
-    }
   }
 
   /**
@@ -79,6 +76,10 @@ public final class ValueReader {
       int id = s.id(row);
       if (id < 0) {
         return Double.NaN;
+      }
+      if (parsedStrings == null) {
+        parsedStrings = new double[s.dictionary().size()];
+        Arrays.fill(parsedStrings, Double.MIN_VALUE); // not parsed yet (a real value is never this)
       }
       double v = parsedStrings[id];
       if (v == Double.MIN_VALUE) {
