@@ -391,18 +391,6 @@ public abstract class AggState {
     }
 
     @Override
-    public void addRows(ValueReader reader, int[] rows, int count) {
-      DoubleBuffer values = reader.denseDoubles();
-      if (values == null) {
-        super.addRows(reader, rows, count);
-        return;
-      }
-      for (int i = 0; i < count; i++) {
-        addValue(values.get(rows[i]));
-      }
-    }
-
-    @Override
     public void merge(AggState other) {
       Extreme o = (Extreme) other;
       if (o.any) {

@@ -80,6 +80,7 @@ final class DenseDoubles {
     return best;
   }
 
+  /** One loop per direction, so that no comparison inside a loop depends on the direction. */
   private static double extreme(double[] a, int from, int to, boolean max) {
     return max ? largest(a, from, to) : smallest(a, from, to);
   }
