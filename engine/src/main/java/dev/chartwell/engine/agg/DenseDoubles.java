@@ -39,7 +39,13 @@ final class DenseDoubles {
     return total;
   }
 
-  private static double sum(double[] a, int from, int to) {
+  /**
+   * @param a values
+   * @param from first index
+   * @param to one past the last index
+   * @return their sum
+   */
+  static double sum(double[] a, int from, int to) {
     double s0 = 0;
     double s1 = 0;
     double s2 = 0;
@@ -75,53 +81,44 @@ final class DenseDoubles {
       int n = Math.min(chunk.length, to - start);
       values.get(start, chunk, 0, n);
       double b = extreme(chunk, 0, n, max);
-      best = max ? (b > best ? b : best) : (b < best ? b : best);
+      best = max ? Math.max(best, b) : Math.min(best, b);
     }
     return best;
   }
 
-  /** One loop per direction, so that no comparison inside a loop depends on the direction. */
-  private static double extreme(double[] a, int from, int to, boolean max) {
-    return max ? largest(a, from, to) : smallest(a, from, to);
-  }
-
-  private static double largest(double[] a, int from, int to) {
-    double b0 = a[from];
+  /**
+   * @param a values
+   * @param from first index
+   * @param to one past the last index, greater than {@code from}
+   * @param max the largest value if true, else the smallest
+   * @return the largest or smallest of them
+   */
+  static double extreme(double[] a, int from, int to, boolean max) {
+    // The smallest is the negation of the largest negated value: one loop for both directions,
+    // with no comparison in it that depends on the direction.
+    double sign = max ? 1 : -1;
+    double b0 = sign * a[from];
     double b1 = b0;
     double b2 = b0;
     double b3 = b0;
     int i = from + 1;
     for (; i + 3 < to; i += 4) {
-      b0 = a[i] > b0 ? a[i] : b0;
-      b1 = a[i + 1] > b1 ? a[i + 1] : b1;
-      b2 = a[i + 2] > b2 ? a[i + 2] : b2;
-      b3 = a[i + 3] > b3 ? a[i + 3] : b3;
+      b0 = greater(b0, sign * a[i]);
+      b1 = greater(b1, sign * a[i + 1]);
+      b2 = greater(b2, sign * a[i + 2]);
+      b3 = greater(b3, sign * a[i + 3]);
     }
     for (; i < to; i++) {
-      b0 = a[i] > b0 ? a[i] : b0;
+      b0 = greater(b0, sign * a[i]);
     }
-    double b01 = b1 > b0 ? b1 : b0;
-    double b23 = b3 > b2 ? b3 : b2;
-    return b23 > b01 ? b23 : b01;
+    return sign * greater(greater(b0, b1), greater(b2, b3));
   }
 
-  private static double smallest(double[] a, int from, int to) {
-    double b0 = a[from];
-    double b1 = b0;
-    double b2 = b0;
-    double b3 = b0;
-    int i = from + 1;
-    for (; i + 3 < to; i += 4) {
-      b0 = a[i] < b0 ? a[i] : b0;
-      b1 = a[i + 1] < b1 ? a[i + 1] : b1;
-      b2 = a[i + 2] < b2 ? a[i + 2] : b2;
-      b3 = a[i + 3] < b3 ? a[i + 3] : b3;
-    }
-    for (; i < to; i++) {
-      b0 = a[i] < b0 ? a[i] : b0;
-    }
-    double b01 = b1 < b0 ? b1 : b0;
-    double b23 = b3 < b2 ? b3 : b2;
-    return b23 < b01 ? b23 : b01;
+  /**
+   * The greater of two finite values: a plain comparison, cheaper than {@link Math#max}'s NaN
+   * rules.
+   */
+  private static double greater(double a, double b) {
+    return b > a ? b : a;
   }
 }

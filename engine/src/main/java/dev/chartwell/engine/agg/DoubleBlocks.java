@@ -34,11 +34,12 @@ final class DoubleBlocks {
     double[] sums = new double[blocks];
     double[] mins = new double[blocks];
     double[] maxs = new double[blocks];
+    double[] block = new double[ROWS];
     for (int b = 0; b < blocks; b++) {
-      int from = b * ROWS;
-      sums[b] = DenseDoubles.sum(values, from, from + ROWS);
-      mins[b] = DenseDoubles.extreme(values, from, from + ROWS, false);
-      maxs[b] = DenseDoubles.extreme(values, from, from + ROWS, true);
+      values.get(b * ROWS, block, 0, ROWS); // copied once, read three times
+      sums[b] = DenseDoubles.sum(block, 0, ROWS);
+      mins[b] = DenseDoubles.extreme(block, 0, ROWS, false);
+      maxs[b] = DenseDoubles.extreme(block, 0, ROWS, true);
     }
     return new DoubleBlocks(values, sums, mins, maxs);
   }
@@ -74,10 +75,7 @@ final class DoubleBlocks {
       return DenseDoubles.extreme(values, from, to, max);
     }
     double[] blocks = max ? maxs : mins;
-    double best = blocks[first];
-    for (int b = first + 1; b < last; b++) {
-      best = max ? Math.max(best, blocks[b]) : Math.min(best, blocks[b]);
-    }
+    double best = DenseDoubles.extreme(blocks, first, last, max);
     if (from < first * ROWS) {
       best = better(best, DenseDoubles.extreme(values, from, first * ROWS, max), max);
     }

@@ -59,11 +59,12 @@ final class IdBlocks {
   void addIds(long[] out, int from, int to) {
     int first = (from + ROWS - 1) / ROWS;
     int last = Math.min(to / ROWS, blocks);
-    int[] scratch = new int[Math.min(ROWS, to - from)];
     if (first >= last) {
-      addIds(ordinals, from, to, out, scratch);
+      addIds(ordinals, from, to, out, new int[Math.min(ROWS, to - from)]);
       return;
     }
+    // room for the longer of the two partial blocks' rows, often none
+    int[] scratch = new int[Math.max(first * ROWS - from, to - last * ROWS)];
     addIds(ordinals, from, first * ROWS, out, scratch);
     for (int b = first; b < last; b++) {
       for (int w = 0, at = b * words; w < words; w++) {
