@@ -57,11 +57,14 @@ class DistinctStringsProperties {
     assertEquals(expected.size(), total.count());
   }
 
-  /** Parts of thousands of ids, longer than the blocks in which prefix keys are computed. */
+  /**
+   * Parts of thousands of ids, longer than the blocks in which prefix keys are computed, and up to
+   * six of them, so that runs merged from parts merge again with parts.
+   */
   @Test
   void largePartsCountAsASet() {
-    qt().withExamples(40)
-        .forAll(SourceDSL.longs().all(), SourceDSL.integers().between(2, 4))
+    qt().withExamples(60)
+        .forAll(SourceDSL.longs().all(), SourceDSL.integers().between(2, 6))
         .checkAssert(
             (seed, count) -> {
               Random random = new Random(seed);
