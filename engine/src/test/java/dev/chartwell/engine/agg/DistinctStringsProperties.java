@@ -55,6 +55,9 @@ class DistinctStringsProperties {
     }
     assertEquals(expected.isEmpty(), total.isEmpty());
     assertEquals(expected.size(), total.count());
+    // Runs capped small, so that runs and parts meet in the heap (or only parts, at 1).
+    assertEquals(expected.size(), total.count(1));
+    assertEquals(expected.size(), total.count(64));
   }
 
   /**
