@@ -5,6 +5,7 @@ import dev.chartwell.engine.agg.GroupKeys;
 import dev.chartwell.engine.agg.ValueReader;
 import dev.chartwell.engine.query.AggFn;
 import dev.chartwell.engine.query.QueryControl;
+import dev.chartwell.engine.segment.BucketRows;
 import dev.chartwell.engine.segment.Column;
 import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.segment.StringColumn;
@@ -93,12 +94,13 @@ final class SegmentTask implements Callable<List<Partial>> {
 
   private List<Partial> counts(int lo, int hi, ImmutableRoaringBitmap matched) {
     List<Partial> out = new ArrayList<>();
-    long length = plan.granularity().millis();
+    Buckets buckets = new Buckets(hi);
     int r = lo;
     while (r < hi) {
       control.checkpoint();
-      long bucket = plan.granularity().bucketStart(segment.timestamp(r));
-      int end = Math.min(hi, segment.firstRowAtOrAfter(bucket + length));
+      buckets.at(r);
+      long bucket = buckets.start;
+      int end = buckets.end;
       long n = matched == null ? end - r : matched.rangeCardinality(r, end);
       if (n > 0) {
         AggState.Count c = (AggState.Count) newState(false);
@@ -121,7 +123,7 @@ final class SegmentTask implements Callable<List<Partial>> {
     boolean byTime = plan.fn() == AggFn.LAST_VALUE || plan.fn() == AggFn.ANY;
     boolean hasField = plan.field() != null;
     long orderBase = segment.id() << 32;
-    long length = plan.granularity().millis();
+    Buckets buckets = new Buckets(hi);
     RowCursor cursor = RowCursor.of(matched, lo, hi, BATCH);
     boolean values = !byTime && AggState.takesValues(plan.fn()) && reader.denseDoubles() != null;
     int[] rows = new int[BATCH];
@@ -129,8 +131,9 @@ final class SegmentTask implements Callable<List<Partial>> {
     GroupCount seen = new GroupCount(groups, bound);
     int r = lo;
     while (r < hi) {
-      long bucket = plan.granularity().bucketStart(segment.timestamp(r));
-      int end = Math.min(hi, segment.firstRowAtOrAfter(bucket + length));
+      buckets.at(r);
+      long bucket = buckets.start;
+      int end = buckets.end;
       States states = bound > 0 && bound <= 65_536 ? new States(bound) : new States(-1);
       int n;
       while ((n = cursor.next(rows, end)) > 0) {
@@ -165,13 +168,14 @@ final class SegmentTask implements Callable<List<Partial>> {
     List<Partial> out = new ArrayList<>();
     ValueReader reader = plan.field() == null ? null : ValueReader.of(segment, plan.field());
     boolean hasField = plan.field() != null;
-    long length = plan.granularity().millis();
+    Buckets buckets = new Buckets(hi);
     RowCursor cursor = matched == null ? null : RowCursor.of(matched, lo, hi, BATCH);
     int[] batch = matched == null ? null : new int[BATCH];
     int r = lo;
     while (r < hi) {
-      long bucket = plan.granularity().bucketStart(segment.timestamp(r));
-      int end = Math.min(hi, segment.firstRowAtOrAfter(bucket + length));
+      buckets.at(r);
+      long bucket = buckets.start;
+      int end = buckets.end;
       control.checkpoint();
       AggState state = newState(hasField);
       if (cursor == null) {
@@ -241,6 +245,39 @@ final class SegmentTask implements Callable<List<Partial>> {
       throw QueryEngine.tooManyRows();
     }
     out.add(p);
+  }
+
+  /**
+   * The task's buckets, one after another: read from the segment's {@link BucketRows} when it keeps
+   * them for this granularity, else found by searching its timestamps.
+   */
+  private final class Buckets {
+    private final int hi;
+    private final long length = plan.granularity().millis();
+    private final BucketRows table = BucketRows.of(segment, length);
+    private int index = -1;
+
+    /** The start time of the current bucket. */
+    long start;
+
+    /** One past the current bucket's last row within the task's rows. */
+    int end;
+
+    Buckets(int hi) {
+      this.hi = hi;
+    }
+
+    /** Moves to the bucket holding row {@code r}. */
+    void at(int r) {
+      if (table != null) {
+        index = index >= 0 && table.end(index) == r ? index + 1 : table.indexOf(r);
+        start = table.start(index);
+        end = Math.min(hi, table.end(index));
+      } else {
+        start = plan.granularity().bucketStart(segment.timestamp(r));
+        end = Math.min(hi, segment.firstRowAtOrAfter(start + length));
+      }
+    }
   }
 
   /**
