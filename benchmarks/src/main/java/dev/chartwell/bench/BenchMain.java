@@ -16,8 +16,9 @@ import java.util.Map;
  * {@code java -jar chartwell-bench.jar}: {@code generate} writes the bench-logs data set as NDJSON,
  * {@code load} sends such a file to a running server, {@code query} times Q1-Q6 over HTTP, {@code
  * sidebyside} compares Chartwell with a local ClickHouse in one run; {@code otlp} measures
- * OTLP/HTTP ingestion of a running server; any other arguments go to JMH (for example {@code
- * QueryBenchmark -p rows=10000000}).
+ * OTLP/HTTP ingestion of a running server; {@code interleaved} times Q1-Q6 in the engine in turns,
+ * as a server meets them; any other arguments go to JMH (for example {@code QueryBenchmark -p
+ * rows=10000000}).
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -38,6 +39,7 @@ public final class BenchMain {
         }
       }
       case "otlp" -> OtlpLoad.run(flags(args));
+      case "interleaved" -> InterleavedQueries.run(flags(args), System.out);
       default -> org.openjdk.jmh.Main.main(args);
     }
   }
