@@ -254,7 +254,9 @@ final class SegmentTask implements Callable<List<Partial>> {
   private final class Buckets {
     private final int hi;
     private final long length = plan.granularity().millis();
-    private final BucketRows table = BucketRows.of(segment, length);
+    // Only the engine's own lengths are kept with the segment (a library caller may make any).
+    private final BucketRows table =
+        plan.granularity().builtIn() ? BucketRows.of(segment, length) : null;
     private int index = -1;
 
     /** The start time of the current bucket. */

@@ -44,6 +44,14 @@ public record Granularity(String name, long millis) {
       ALL.stream().filter(g -> !g.name.equals("10m")).toList();
 
   /**
+   * @return whether this is one of the engine's own granularities (requestable or chosen by {@code
+   *     auto}), rather than one a library caller made
+   */
+  public boolean builtIn() {
+    return ALL.contains(this);
+  }
+
+  /**
    * @param name a requestable name ({@code auto} is not one; see {@link #auto})
    * @return the granularity, if the name is one
    */

@@ -10,8 +10,10 @@ import java.util.Arrays;
  * from the caches.
  *
  * <p>Derived once per segment and bucket length ({@link Segment#derived}) and kept with the
- * segment: 12 bytes per non-empty bucket. A length that cuts the segment into more than {@link
- * #maxBuckets} buckets is not kept ({@link #of} returns {@code null}, and the caller searches).
+ * segment: 12 bytes per non-empty bucket. Queries ask only for the engine's fixed granularities, so
+ * a segment keeps at most one table per granularity. A length that cuts the segment into more than
+ * {@link #maxBuckets} buckets is not kept ({@link #of} returns {@code null}, and the caller
+ * searches).
  */
 public final class BucketRows {
   private final long[] starts; // the start time of each non-empty bucket, ascending
