@@ -27,15 +27,15 @@ final class FrontCoding {
    * @param entries sorted entries
    * @return the bytes the entries take front-coded
    */
-  static long size(byte[][] entries) {
+  static long size(Utf8Strings entries) {
     long size = 0;
-    for (int i = 0; i < entries.length; i++) {
-      byte[] v = entries[i];
+    for (int i = 0; i < entries.size(); i++) {
+      int length = entries.length(i);
       if (i % BLOCK == 0) {
-        size += vintSize(v.length) + v.length;
+        size += vintSize(length) + length;
       } else {
-        int shared = shared(entries[i - 1], v);
-        size += vintSize(shared) + vintSize(v.length - shared) + v.length - shared;
+        int shared = entries.shared(i - 1, i);
+        size += vintSize(shared) + vintSize(length - shared) + length - shared;
       }
     }
     return size;
@@ -45,26 +45,26 @@ final class FrontCoding {
    * @param entries sorted entries
    * @return them front-coded
    */
-  static Encoded encode(byte[][] entries) {
+  static Encoded encode(Utf8Strings entries) {
     long size = size(entries);
     if (size > Integer.MAX_VALUE) {
       throw new IllegalStateException("a dictionary larger than 2 GiB in one segment");
     }
     byte[] data = new byte[(int) size];
-    long[] starts = new long[blocks(entries.length) + 1];
+    long[] starts = new long[blocks(entries.size()) + 1];
     int pos = 0;
-    for (int i = 0; i < entries.length; i++) {
-      byte[] v = entries[i];
+    for (int i = 0; i < entries.size(); i++) {
+      int length = entries.length(i);
       int shared = 0;
       if (i % BLOCK == 0) {
         starts[i / BLOCK] = pos;
       } else {
-        shared = shared(entries[i - 1], v);
+        shared = entries.shared(i - 1, i);
         pos = putVint(data, pos, shared);
       }
-      pos = putVint(data, pos, v.length - shared);
-      System.arraycopy(v, shared, data, pos, v.length - shared);
-      pos += v.length - shared;
+      pos = putVint(data, pos, length - shared);
+      System.arraycopy(entries.data(), entries.start(i) + shared, data, pos, length - shared);
+      pos += length - shared;
     }
     starts[starts.length - 1] = pos;
     return new Encoded(data, starts);
@@ -76,12 +76,6 @@ final class FrontCoding {
    */
   static int blocks(int entries) {
     return (entries + BLOCK - 1) / BLOCK;
-  }
-
-  private static int shared(byte[] a, byte[] b) {
-    int n = Math.min(a.length, b.length);
-    int mismatch = Arrays.mismatch(a, 0, n, b, 0, n);
-    return mismatch < 0 ? n : mismatch;
   }
 
   private static int vintSize(int v) {

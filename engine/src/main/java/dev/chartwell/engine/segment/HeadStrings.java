@@ -1,57 +1,59 @@
 package dev.chartwell.engine.segment;
 
-import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
 /**
- * A head's string column. While the column repeats its values (service names, hosts, levels) each
- * row holds the number of a distinct value, found in a hash map. Once the column has proved nearly
- * unique (log bodies, trace ids: at least {@link #DEDUPLICATED_LIMIT} distinct values, more than
- * one row in two), the map would cost a hash and a probe per row for almost nothing, so each row
- * keeps its own string from then on and sealing finds the duplicates by sorting.
+ * A head's string column, kept as UTF-8 bytes: no {@code String} per value. While the column
+ * repeats its values (service names, hosts, levels) each row holds the number of a distinct value,
+ * found in a {@link Utf8Table}. Once the column has proved nearly unique (log bodies, trace ids: at
+ * least {@link #DEDUPLICATED_LIMIT} distinct values, more than one row in two), the table would
+ * cost a hash and a probe per row for almost nothing, so from then on each row's bytes are appended
+ * to one array and sealing finds the duplicates by sorting ({@link Utf8Sort}).
+ *
+ * <p>Rows are only ever added: a {@link #copy} for a reader shares the arrays, whose parts below
+ * the copy's rows the head never changes again.
  */
 final class HeadStrings extends SegmentBuilder.Buffer {
   /** Distinct values a column may reach before it is checked for being nearly unique. */
   static final int DEDUPLICATED_LIMIT = 4096;
 
-  /**
-   * What one distinct string costs beyond its characters while deduplicated: the String and its
-   * array (about 40 bytes), its slot in the list and its entry in the map (about 56), counting
-   * characters as two bytes (the worst case of compact strings).
-   */
-  private static final long DISTINCT_BYTES = 96;
-
-  /** What a row's own string costs beyond its characters: the String, its array and its slot. */
-  private static final long ROW_BYTES = 44;
-
-  /** Deduplicating: per row the index into {@link #distinct} + 1, or 0 for absent. */
+  /** Deduplicating: per row the distinct value's id + 1, or 0 for absent. */
   private int[] ordinals;
 
-  private Map<String, Integer> index;
-  private List<String> distinct;
+  /** Deduplicating and still appended to: the distinct values. */
+  private Utf8Table distinct;
 
-  /** Once nearly unique: per row its string, or {@code null} for absent. */
-  private String[] values;
+  /** Deduplicating: the distinct values as a copy saw them (or as {@link #distinct} holds them). */
+  private byte[] distinctText;
 
-  /** Heap of the strings and their bookkeeping, kept as they are added. */
-  private long stringBytes;
+  private int[] distinctBounds;
+  private int distinctSize;
+
+  /** Once nearly unique: every row's bytes, back to back. */
+  private byte[] text;
+
+  private int textEnd;
+
+  /** Once nearly unique: row {@code r}'s bytes are {@code text[bounds[r], bounds[r + 1])}. */
+  private int[] bounds;
+
+  /** Once nearly unique: rows whose bounds are set. */
+  private int filled;
 
   HeadStrings(int capacity) {
     ordinals = new int[capacity];
-    index = new HashMap<>();
-    distinct = new ArrayList<>();
+    distinct = new Utf8Table();
   }
 
   private HeadStrings() {}
 
   @Override
   void grow(int capacity) {
-    if (values != null) {
-      values = Arrays.copyOf(values, capacity);
+    if (text != null) {
+      bounds = Arrays.copyOf(bounds, capacity + 1);
+      growPresence(capacity);
     } else {
       ordinals = Arrays.copyOf(ordinals, capacity);
     }
@@ -59,65 +61,129 @@ final class HeadStrings extends SegmentBuilder.Buffer {
 
   @Override
   void set(int row, Object value) {
-    String s = (String) value;
-    if (values != null) {
-      values[row] = s;
-      stringBytes += ROW_BYTES + 2L * s.length();
+    byte[] utf8 = ((String) value).getBytes(StandardCharsets.UTF_8);
+    setUtf8(row, utf8, 0, utf8.length);
+  }
+
+  /**
+   * Sets a row's value from UTF-8 bytes.
+   *
+   * @param row a row at or after every row set before
+   * @param value holds the bytes
+   * @param from where they start
+   * @param to where they end
+   */
+  void setUtf8(int row, byte[] value, int from, int to) {
+    if (text != null) {
+      fill(row);
+      int length = to - from;
+      if (textEnd + length > text.length) {
+        text = Arrays.copyOf(text, Math.max(text.length + (text.length >> 1), textEnd + length));
+      }
+      System.arraycopy(value, from, text, textEnd, length);
+      textEnd += length;
+      bounds[row + 1] = textEnd;
+      filled = row + 1;
+      markPresent(row);
       return;
     }
-    Integer id = index.get(s);
-    if (id == null) {
-      if (distinct.size() >= DEDUPLICATED_LIMIT && distinct.size() > row / 2) {
-        keepPerRow(row);
-        set(row, value);
-        return;
-      }
-      id = distinct.size();
-      index.put(s, id);
-      distinct.add(s);
-      stringBytes += DISTINCT_BYTES + 2L * s.length();
+    int before = distinct.size();
+    int id = distinct.id(value, from, to);
+    if (id == before && before >= DEDUPLICATED_LIMIT && before > row / 2) {
+      keepPerRow(row);
+      setUtf8(row, value, from, to);
+      return;
     }
     ordinals[row] = id + 1;
   }
 
-  /** Gives each of the first {@code rows} rows its own string and drops the map. */
+  /** Rows before {@code row} that got no value get empty bounds. */
+  private void fill(int row) {
+    for (int r = filled; r < row; r++) {
+      bounds[r + 1] = textEnd;
+    }
+    filled = Math.max(filled, row);
+  }
+
+  /** Gives each of the first {@code rows} rows its own bytes and drops the table. */
   private void keepPerRow(int rows) {
-    values = new String[ordinals.length];
-    stringBytes = 0;
+    byte[] values = distinct.text();
+    int[] at = distinct.bounds();
+    bounds = new int[ordinals.length + 1];
+    growPresence(ordinals.length);
+    long total = 0;
     for (int r = 0; r < rows; r++) {
-      if (ordinals[r] != 0) {
-        values[r] = distinct.get(ordinals[r] - 1);
-        stringBytes += ROW_BYTES + 2L * values[r].length();
+      int o = ordinals[r];
+      if (o != 0) {
+        total += at[o] - at[o - 1];
       }
     }
+    text = new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(1024, 2 * total))];
+    for (int r = 0; r < rows; r++) {
+      int o = ordinals[r];
+      if (o != 0) {
+        int length = at[o] - at[o - 1];
+        System.arraycopy(values, at[o - 1], text, textEnd, length);
+        textEnd += length;
+        markPresent(r);
+      }
+      bounds[r + 1] = textEnd;
+    }
+    filled = rows;
     ordinals = null;
-    index = null;
     distinct = null;
   }
 
   @Override
   SegmentBuilder.Buffer copy(int rows) {
     HeadStrings c = new HeadStrings();
-    if (values != null) {
-      c.values = Arrays.copyOf(values, rows);
+    if (text != null) {
+      fill(rows);
+      c.text = text;
+      c.textEnd = textEnd;
+      c.bounds = bounds;
+      c.filled = rows;
+      c.present = Arrays.copyOf(present, (rows + 63) >>> 6);
     } else {
-      c.ordinals = Arrays.copyOf(ordinals, rows);
-      c.distinct = new ArrayList<>(distinct); // a copy is only sealed, never appended to
+      c.ordinals = ordinals;
+      c.distinctText = distinct.text();
+      c.distinctBounds = distinct.bounds();
+      c.distinctSize = distinct.size();
     }
-    c.stringBytes = stringBytes;
     return c;
   }
 
   @Override
   long bytes() {
-    return 64 + 4L * (values != null ? values.length : ordinals.length) + stringBytes;
+    if (text != null) {
+      return 64L + text.length + 4L * bounds.length + 8L * present.length;
+    }
+    return 64L + 4L * ordinals.length + (distinct != null ? distinct.bytes() : 0);
   }
 
   @Override
   Column build(int[] order, int rows) {
+    Built b = build(order, rows, false);
+    return b == null ? null : b.column();
+  }
+
+  /**
+   * A sealed string column and, when asked for, the token index of its values.
+   *
+   * @param column the column
+   * @param tokens its token index, or {@code null}
+   */
+  record Built(StringColumn column, TokenIndex tokens) {}
+
+  /**
+   * @param order the rows in time order ({@code null}: as appended)
+   * @param rows how many rows
+   * @param tokens whether to build the token index too
+   * @return the column (and index), or {@code null} when no row has a value
+   */
+  Built build(int[] order, int rows, boolean tokens) {
     int[] ids = new int[rows]; // per sorted row: its dictionary id, or -1
-    List<String> sorted =
-        values != null ? sortRows(order, rows, ids) : sortDistinct(order, rows, ids);
+    Utf8Strings sorted = text != null ? sortRows(order, rows, ids) : sortDistinct(order, rows, ids);
     if (sorted == null) {
       return null;
     }
@@ -142,44 +208,44 @@ final class HeadStrings extends SegmentBuilder.Buffer {
       presence.addN(presentRows, 0, present);
       presence.runOptimize();
     }
-    return new StringColumn(
-        StringDictionary.of(sorted),
-        PackedLongs.pack(packed, rows),
-        BitmapList.of(GroupedRows.of(ids, rows, sorted.size())),
-        presence,
-        present);
+    GroupedRows rowsOfValue = GroupedRows.of(ids, rows, sorted.size());
+    StringColumn column =
+        new StringColumn(
+            StringDictionary.of(sorted),
+            PackedLongs.pack(packed, rows),
+            BitmapList.of(rowsOfValue),
+            presence,
+            present);
+    return new Built(column, tokens ? TokenIndexBuilder.build(sorted, rowsOfValue, rows) : null);
   }
 
   /** Deduplicated: sorts the distinct values in use and numbers the rows by them. */
-  private List<String> sortDistinct(int[] order, int rows, int[] ids) {
-    boolean[] used = new boolean[distinct.size()];
-    boolean any = false;
+  private Utf8Strings sortDistinct(int[] order, int rows, int[] ids) {
+    if (distinct != null) {
+      distinctText = distinct.text();
+      distinctBounds = distinct.bounds();
+      distinctSize = distinct.size();
+    }
+    boolean[] used = new boolean[distinctSize];
+    int n = 0;
     for (int i = 0; i < rows; i++) {
       int o = ordinals[source(order, i)];
-      if (o != 0) {
+      if (o != 0 && !used[o - 1]) {
         used[o - 1] = true;
-        any = true;
+        n++;
       }
     }
-    if (!any) {
+    if (n == 0) {
       return null;
     }
-    String[] inUse = new String[distinct.size()];
-    int[] inUseId = new int[distinct.size()];
-    int n = 0;
-    for (int d = 0; d < used.length; d++) {
+    int[] items = new int[n];
+    for (int d = 0, k = 0; d < used.length; d++) {
       if (used[d]) {
-        inUse[n] = distinct.get(d);
-        inUseId[n++] = d;
+        items[k++] = d;
       }
     }
-    int[] byValue = StringSort.order(inUse, n);
-    List<String> sorted = new ArrayList<>(n);
-    int[] remap = new int[distinct.size()];
-    for (int position : byValue) {
-      remap[inUseId[position]] = sorted.size();
-      sorted.add(inUse[position]);
-    }
+    int[] remap = new int[distinctSize];
+    Utf8Strings sorted = Utf8Sort.sortDistinct(distinctText, distinctBounds, items, n, remap);
     for (int i = 0; i < rows; i++) {
       int o = ordinals[source(order, i)];
       ids[i] = o == 0 ? -1 : remap[o - 1];
@@ -187,32 +253,25 @@ final class HeadStrings extends SegmentBuilder.Buffer {
     return sorted;
   }
 
-  /** Per row: sorts the rows' strings, numbering each run of equal ones as one value. */
-  private List<String> sortRows(int[] order, int rows, int[] ids) {
-    String[] inOrder = new String[rows];
-    int[] rowOf = new int[rows];
+  /** Per row: sorts the rows' values, numbering each run of equal ones as one value. */
+  private Utf8Strings sortRows(int[] order, int rows, int[] ids) {
+    fill(rows);
+    int[] items = new int[rows];
     int n = 0;
     for (int i = 0; i < rows; i++) {
-      String v = values[source(order, i)];
-      ids[i] = -1;
-      if (v != null) {
-        inOrder[n] = v;
-        rowOf[n++] = i;
+      int src = source(order, i);
+      if (bit(present, src)) {
+        items[n++] = src;
       }
     }
     if (n == 0) {
       return null;
     }
-    int[] byValue = StringSort.order(inOrder, n);
-    List<String> sorted = new ArrayList<>();
-    String last = null;
-    for (int position : byValue) {
-      String v = inOrder[position];
-      if (last == null || !last.equals(v)) {
-        sorted.add(v);
-        last = v;
-      }
-      ids[rowOf[position]] = sorted.size() - 1;
+    int[] idOfRow = new int[rows];
+    Utf8Strings sorted = Utf8Sort.sortDistinct(text, bounds, items, n, idOfRow);
+    for (int i = 0; i < rows; i++) {
+      int src = source(order, i);
+      ids[i] = bit(present, src) ? idOfRow[src] : -1;
     }
     return sorted;
   }

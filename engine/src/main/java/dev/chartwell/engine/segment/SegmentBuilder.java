@@ -121,12 +121,16 @@ public final class SegmentBuilder {
     Map<String, Column> columns = new LinkedHashMap<>();
     TokenIndex tokens = null;
     for (int c = 0; c < buffers.size(); c++) {
-      Column column = buffers.get(c).build(order, rows);
+      Column column;
+      if (names.get(c).equals(implicitColumn) && buffers.get(c) instanceof HeadStrings strings) {
+        HeadStrings.Built built = strings.build(order, rows, true);
+        column = built == null ? null : built.column();
+        tokens = built == null ? null : built.tokens();
+      } else {
+        column = buffers.get(c).build(order, rows);
+      }
       if (column != null) {
         columns.put(names.get(c), column);
-        if (names.get(c).equals(implicitColumn) && column instanceof StringColumn s) {
-          tokens = TokenIndexBuilder.build(s, rows);
-        }
       }
     }
     return new Segment(

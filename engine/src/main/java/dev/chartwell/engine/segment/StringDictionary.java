@@ -80,52 +80,45 @@ public final class StringDictionary {
    * @return the dictionary, in the smallest layout that holds them
    */
   public static StringDictionary of(List<String> sortedDistinct) {
-    int n = sortedDistinct.size();
-    // One pass over the strings (they sit wherever they were allocated, so each is a cache miss);
-    // everything after works on the fresh, contiguous byte arrays.
-    byte[][] encoded = new byte[n][];
-    long total = 0;
+    return of(Utf8Strings.of(sortedDistinct));
+  }
+
+  /**
+   * @param sorted distinct strings, as UTF-8, in {@link String#compareTo} order
+   * @return the dictionary, in the smallest layout that holds them
+   */
+  static StringDictionary of(Utf8Strings sorted) {
+    int n = sorted.size();
+    byte[] bytes = sorted.data();
     boolean fixed = n > 0;
     boolean hex = fixed;
-    for (int i = 0; i < n; i++) {
-      encoded[i] = sortedDistinct.get(i).getBytes(StandardCharsets.UTF_8);
-      total += encoded[i].length;
-      fixed &= encoded[i].length == encoded[0].length;
-      hex = hex && fixed && isHex(encoded[i]);
+    int width = n > 0 ? sorted.length(0) : 0;
+    for (int i = 0; i < n && fixed; i++) {
+      fixed = sorted.length(i) == width;
+      hex = hex && fixed && isHex(bytes, sorted.start(i), width);
     }
-    if (total > Integer.MAX_VALUE) {
-      throw new IllegalStateException("a dictionary larger than 2 GiB in one segment");
-    }
+    long total = sorted.totalBytes();
     if (hex) {
-      int w = encoded[0].length / 2;
+      int w = width / 2;
       byte[] data = new byte[Math.multiplyExact(n, w)];
-      for (int i = 0; i < n; i++) {
-        byte[] v = encoded[i];
-        for (int j = 0; j < w; j++) {
-          data[i * w + j] = (byte) (nibble(v[2 * j]) << 4 | nibble(v[2 * j + 1]));
-        }
+      for (int i = 0, from = sorted.start(0); i < n * w; i++, from += 2) {
+        data[i] = (byte) (nibble(bytes[from]) << 4 | nibble(bytes[from + 1]));
       }
       return new StringDictionary(Layout.HEX, ByteBuffer.wrap(data), null, w, n);
     }
     if (fixed) {
-      byte[] data = new byte[(int) total];
-      for (int i = 0; i < n; i++) {
-        System.arraycopy(encoded[i], 0, data, i * encoded[0].length, encoded[0].length);
-      }
-      return new StringDictionary(Layout.FIXED, ByteBuffer.wrap(data), null, encoded[0].length, n);
+      byte[] data = Arrays.copyOfRange(bytes, sorted.start(0), sorted.start(0) + (int) total);
+      return new StringDictionary(Layout.FIXED, ByteBuffer.wrap(data), null, width, n);
     }
-    if (total >= FRONT_CODING_MIN_BYTES && frontCodingPays(encoded, total)) {
-      return frontCoded(encoded);
+    if (total >= FRONT_CODING_MIN_BYTES && frontCodingPays(sorted, total)) {
+      return frontCoded(sorted);
     }
-    byte[] data = new byte[(int) total];
     long[] offsets = new long[n + 1];
-    int pos = 0;
-    for (int i = 0; i < n; i++) {
-      offsets[i] = pos;
-      System.arraycopy(encoded[i], 0, data, pos, encoded[i].length);
-      pos += encoded[i].length;
+    int base = n > 0 ? sorted.start(0) : 0;
+    for (int i = 0; i <= n; i++) {
+      offsets[i] = sorted.bounds()[i] - base;
     }
-    offsets[n] = pos;
+    byte[] data = Arrays.copyOfRange(bytes, base, base + (int) total);
     return new StringDictionary(
         Layout.PLAIN, ByteBuffer.wrap(data), PackedLongs.pack(offsets, n + 1), 0, n);
   }
@@ -135,25 +128,21 @@ public final class StringDictionary {
    * @return them in the {@code FRONT_CODED} layout, whatever their size
    */
   static StringDictionary frontCoded(List<String> sortedDistinct) {
-    byte[][] encoded = new byte[sortedDistinct.size()][];
-    for (int i = 0; i < encoded.length; i++) {
-      encoded[i] = sortedDistinct.get(i).getBytes(StandardCharsets.UTF_8);
-    }
-    return frontCoded(encoded);
+    return frontCoded(Utf8Strings.of(sortedDistinct));
   }
 
-  private static StringDictionary frontCoded(byte[][] encoded) {
-    FrontCoding.Encoded e = FrontCoding.encode(encoded);
+  private static StringDictionary frontCoded(Utf8Strings sorted) {
+    FrontCoding.Encoded e = FrontCoding.encode(sorted);
     PackedLongs starts = PackedLongs.pack(e.blockStarts(), e.blockStarts().length);
     return new StringDictionary(
-        Layout.FRONT_CODED, ByteBuffer.wrap(e.data()), starts, FrontCoding.BLOCK, encoded.length);
+        Layout.FRONT_CODED, ByteBuffer.wrap(e.data()), starts, FrontCoding.BLOCK, sorted.size());
   }
 
   /** Whether front coding saves at least a quarter of the bytes of entries and offsets. */
-  private static boolean frontCodingPays(byte[][] encoded, long total) {
-    long plain = total + (long) encoded.length * bits(total) / 8;
-    long front = FrontCoding.size(encoded);
-    long frontCoded = front + (long) FrontCoding.blocks(encoded.length) * bits(front) / 8;
+  private static boolean frontCodingPays(Utf8Strings sorted, long total) {
+    long plain = total + (long) sorted.size() * bits(total) / 8;
+    long front = FrontCoding.size(sorted);
+    long frontCoded = front + (long) FrontCoding.blocks(sorted.size()) * bits(front) / 8;
     return frontCoded * 4 <= plain * 3;
   }
 
@@ -163,11 +152,15 @@ public final class StringDictionary {
 
   /** Whether a UTF-8 string is lowercase hexadecimal of an even, non-zero length. */
   private static boolean isHex(byte[] utf8) {
-    if (utf8.length == 0 || (utf8.length & 1) != 0) {
+    return isHex(utf8, 0, utf8.length);
+  }
+
+  private static boolean isHex(byte[] bytes, int from, int length) {
+    if (length == 0 || (length & 1) != 0) {
       return false;
     }
-    for (byte b : utf8) {
-      if (nibble(b) < 0) {
+    for (int i = from; i < from + length; i++) {
+      if (nibble(bytes[i]) < 0) {
         return false;
       }
     }

@@ -1,34 +1,132 @@
 package dev.chartwell.engine.segment;
 
 import dev.chartwell.parser.Tokens;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.List;
 
 /**
- * Builds a {@link TokenIndex} from a sealed string column. Each distinct value is tokenized once
- * (into a {@link TokenTable}) and the distinct tokens sorted; then the rows of every token are
- * gathered with a counting sort (one pass to count, one to place each row), so no bitmap is built a
- * row at a time and no object is made per row or per token occurrence.
+ * Builds a {@link TokenIndex} from a sealed string column's sorted distinct values (as UTF-8) and
+ * the rows of each, with no object per value, row or token occurrence.
+ *
+ * <ol>
+ *   <li>Each distinct value is tokenized once, in sorted order. Sorted values of a templated text
+ *       share long prefixes with the value before them, and every token that ends inside that
+ *       shared prefix (before its last byte) is the same token again, so only the rest is read. A
+ *       token is found in a {@link TokenTable} by its packed first eight bytes.
+ *   <li>The distinct tokens are sorted ({@link Utf8Sort}) into the dictionary's order.
+ *   <li>The (token, row) pairs of every value's rows are sorted by token and row with a radix sort,
+ *       which leaves every token's rows grouped and ascending.
+ * </ol>
  */
 final class TokenIndexBuilder {
   private TokenIndexBuilder() {}
 
-  static TokenIndex build(StringColumn column, int rows) {
-    StringDictionary dictionary = column.dictionary();
+  /**
+   * @param values the column's distinct values, sorted
+   * @param rowsOfValue the rows of each value
+   * @param rows the number of rows
+   * @return the index of the tokens of the values
+   */
+  static TokenIndex build(Utf8Strings values, GroupedRows rowsOfValue, int rows) {
+    ValueTokens found = tokenize(values);
+    TokenTable tokens = found.tokens;
+    int[] firstOfValue = found.firstOfValue;
+    int[] ofValue = found.ofValue;
+
+    // Number tokens in sorted order, so that their rows come out grouped by dictionary position.
+    int[] order = new int[tokens.size()];
+    for (int id = 0; id < order.length; id++) {
+      order[id] = id;
+    }
+    int[] position = new int[order.length];
+    Utf8Strings sorted =
+        Utf8Sort.sortDistinct(tokens.text(), tokens.bounds(), order, order.length, position);
+    for (int i = 0; i < found.used; i++) {
+      ofValue[i] = position[ofValue[i]];
+    }
+
+    // Every (token, row) pair, value after value (reading each list once, in order), then sorted
+    // by token and row: each token's rows grouped and ascending.
+    int[] valueStarts = rowsOfValue.starts();
+    int[] valueRows = rowsOfValue.rows();
+    long occurrences = 0;
+    for (int v = 0; v < values.size(); v++) {
+      occurrences +=
+          (long) (firstOfValue[v + 1] - firstOfValue[v]) * (valueStarts[v + 1] - valueStarts[v]);
+    }
+    if (occurrences > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException("more than 2^31 token occurrences in one segment");
+    }
+    int rowBits = bits(rows);
+    int tokenBits = bits(sorted.size());
+    long[] pairs = new long[(int) occurrences];
+    int n = 0;
+    for (int v = 0; v < values.size(); v++) {
+      for (int r = valueStarts[v]; r < valueStarts[v + 1]; r++) {
+        long row = valueRows[r];
+        for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
+          pairs[n++] = (long) ofValue[i] << rowBits | row;
+        }
+      }
+    }
+    RadixSort.sort(pairs, 0, n, 0, rowBits + tokenBits, new long[n]);
+    int[] starts = new int[sorted.size() + 1];
+    int[] tokenRows = new int[n];
+    long rowMask = (1L << rowBits) - 1;
+    for (int i = 0; i < n; i++) {
+      starts[(int) (pairs[i] >>> rowBits) + 1]++;
+      tokenRows[i] = (int) (pairs[i] & rowMask);
+    }
+    for (int t = 0; t < sorted.size(); t++) {
+      starts[t + 1] += starts[t];
+    }
+    return new TokenIndex(
+        StringDictionary.of(sorted), BitmapList.of(new GroupedRows(starts, tokenRows)));
+  }
+
+  /** Bits that hold every number below {@code count}. */
+  private static int bits(int count) {
+    return 32 - Integer.numberOfLeadingZeros(Math.max(1, count - 1));
+  }
+
+  /**
+   * Each value's distinct tokens (as token table ids): those of value {@code v} are {@code
+   * ofValue[firstOfValue[v], firstOfValue[v + 1])}, {@code used} in all.
+   */
+  private record ValueTokens(TokenTable tokens, int[] firstOfValue, int[] ofValue, int used) {}
+
+  private static ValueTokens tokenize(Utf8Strings values) {
+    byte[] text = values.data();
     TokenTable tokens = new TokenTable();
-    // The distinct tokens of value v: ofValue[firstOfValue[v]] up to ofValue[firstOfValue[v + 1]].
-    int[] firstOfValue = new int[dictionary.size() + 1];
-    int[] ofValue = new int[Math.max(16, dictionary.size() * 4)];
+    int[] firstOfValue = new int[values.size() + 1];
+    int[] ofValue = new int[Math.max(16, values.size() * 4)];
+    int[] ends =
+        new int[16]; // per token of the value before: where it ends, from the value's start
     int used = 0;
-    Iterator<String> values = dictionary.iterator();
-    for (int v = 0; v < dictionary.size(); v++) {
+    byte[] lower = new byte[64];
+    for (int v = 0; v < values.size(); v++) {
       firstOfValue[v] = used;
-      String value = values.next();
+      int from = values.start(v);
+      int end = from + values.length(v);
+      // Tokens of the value before that end before its shared prefix does are this value's too.
+      int kept = 0;
+      int resume = from;
+      if (v > 0) {
+        int shared = values.shared(v - 1, v);
+        int before = firstOfValue[v] - firstOfValue[v - 1];
+        while (kept < before && ends[kept] < shared) {
+          kept++;
+        }
+        if (used + kept > ofValue.length) {
+          ofValue = Arrays.copyOf(ofValue, Math.max(2 * ofValue.length, used + kept));
+        }
+        System.arraycopy(ofValue, firstOfValue[v - 1], ofValue, used, kept);
+        used += kept;
+        resume = kept == 0 ? from : from + ends[kept - 1];
+      }
+      int count = kept;
       int start = -1;
-      for (int i = 0; i <= value.length(); i++) {
-        if (i < value.length() && Tokens.isTokenChar(value.charAt(i))) {
+      for (int i = resume; i <= end; i++) {
+        if (i < end && Tokens.isTokenChar((char) (text[i] & 0xFF))) {
           if (start < 0) {
             start = i;
           }
@@ -37,57 +135,30 @@ final class TokenIndexBuilder {
         if (start < 0) {
           continue;
         }
-        int id = tokens.id(value, start, i);
+        int length = i - start;
+        if (length > lower.length) {
+          lower = new byte[Math.max(length, 2 * lower.length)];
+        }
+        for (int k = 0; k < length; k++) {
+          byte b = text[start + k];
+          lower[k] = b <= 'Z' && b >= 'A' ? (byte) (b + ('a' - 'A')) : b;
+        }
+        int id = tokens.id(lower, length, TokenTable.pack(lower, length));
         start = -1;
         if (!contains(ofValue, firstOfValue[v], used, id)) {
           if (used == ofValue.length) {
             ofValue = Arrays.copyOf(ofValue, 2 * used);
           }
+          if (count == ends.length) {
+            ends = Arrays.copyOf(ends, 2 * count);
+          }
           ofValue[used++] = id;
+          ends[count++] = i - from;
         }
       }
     }
-    firstOfValue[dictionary.size()] = used;
-
-    // Number tokens in sorted order, so that their rows come out grouped by dictionary position.
-    String[] byId = new String[tokens.size()];
-    for (int id = 0; id < byId.length; id++) {
-      byId[id] = tokens.token(id);
-    }
-    int[] position = new int[byId.length];
-    List<String> sorted = new ArrayList<>(byId.length);
-    for (int id : StringSort.order(byId, byId.length)) {
-      position[id] = sorted.size();
-      sorted.add(byId[id]);
-    }
-    for (int i = 0; i < used; i++) {
-      ofValue[i] = position[ofValue[i]];
-    }
-
-    int[] starts = new int[sorted.size() + 1];
-    for (int row = 0; row < rows; row++) {
-      int v = column.id(row);
-      if (v >= 0) {
-        for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
-          starts[ofValue[i] + 1]++;
-        }
-      }
-    }
-    for (int t = 0; t < sorted.size(); t++) {
-      starts[t + 1] += starts[t];
-    }
-    int[] next = Arrays.copyOf(starts, sorted.size());
-    int[] tokenRows = new int[starts[sorted.size()]];
-    for (int row = 0; row < rows; row++) {
-      int v = column.id(row);
-      if (v >= 0) {
-        for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
-          tokenRows[next[ofValue[i]]++] = row;
-        }
-      }
-    }
-    return new TokenIndex(
-        StringDictionary.of(sorted), BitmapList.of(new GroupedRows(starts, tokenRows)));
+    firstOfValue[values.size()] = used;
+    return new ValueTokens(tokens, firstOfValue, ofValue, used);
   }
 
   private static boolean contains(int[] ids, int from, int to, int id) {

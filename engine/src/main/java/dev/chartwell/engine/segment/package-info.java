@@ -5,10 +5,10 @@
  * strings as a sorted dictionary with bit-packed ids and one Roaring bitmap of rows per value, and
  * a token index over the implicit column. Bitmaps are serialized back to back in one buffer ({@link
  * dev.chartwell.engine.segment.BitmapList}) so that a value costs bytes, not objects. Sealing sorts
- * strings with a radix sort ({@code StringSort}) and gathers tokens without an object per
- * occurrence ({@code TokenTable}); a head stops deduplicating a column once it proves nearly unique
- * ({@code HeadStrings}). A segment keeps, beside its data, what queries derive from it once: the
- * rows of each time bucket of a length ({@link dev.chartwell.engine.segment.BucketRows}) and
+ * strings as UTF-8 bytes with a radix sort ({@code Utf8Sort}) and gathers tokens without an object
+ * per occurrence ({@code Utf8Table}); a head stops deduplicating a column once it proves nearly
+ * unique ({@code HeadStrings}). A segment keeps, beside its data, what queries derive from it once:
+ * the rows of each time bucket of a length ({@link dev.chartwell.engine.segment.BucketRows}) and
  * aggregation's block summaries ({@link dev.chartwell.engine.segment.Segment#derived}).
  */
 package dev.chartwell.engine.segment;

@@ -12,12 +12,15 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 
-/** The radix string sort orders as {@link String#compareTo} does, duplicates and all. */
-class StringSortProperties {
+/**
+ * The radix sort of UTF-8 bytes orders as {@link String#compareTo} orders the text, duplicates and
+ * all, and numbering the sorted items gives the distinct strings in that order.
+ */
+class Utf8SortProperties {
 
   @Test
   void ordersAsCompareToDoes() {
-    qt().withExamples(400).forAll(stringLists()).checkAssert(StringSortProperties::sortsLikeJava);
+    qt().withExamples(400).forAll(stringLists()).checkAssert(Utf8SortProperties::sortsLikeJava);
   }
 
   @Test
@@ -41,23 +44,64 @@ class StringSortProperties {
 
   @Test
   void nothingAndOne() {
-    assertArrayEquals(new int[0], StringSort.order(new String[0], 0));
-    assertArrayEquals(new int[] {0}, StringSort.order(new String[] {"a", "b"}, 1));
+    assertEquals(0, sorted(List.of(), 0).size());
+    assertEquals(List.of("b"), sorted(List.of("b", "a"), 1));
+  }
+
+  @Test
+  void aLongRunOfOneLongStringIsOneValue() {
+    String value = "x".repeat(10_000);
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      values.add(value);
+    }
+    values.add("y");
+    sortsLikeJava(values);
+  }
+
+  /** Sorts the first {@code n} values and returns them in their sorted order. */
+  private static List<String> sorted(List<String> values, int n) {
+    Utf8Strings utf8 = Utf8Strings.of(values);
+    int[] items = new int[values.size()];
+    for (int i = 0; i < items.length; i++) {
+      items[i] = i;
+    }
+    Utf8Sort.sortDistinct(utf8.data(), utf8.bounds(), items, n, new int[values.size()]);
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(utf8.get(items[i]));
+    }
+    return out;
   }
 
   private static void sortsLikeJava(List<String> values) {
-    String[] array = values.toArray(new String[0]);
-    int[] order = StringSort.order(array, array.length);
-    String[] expected = array.clone();
+    Utf8Strings utf8 = Utf8Strings.of(values);
+    int n = values.size();
+    int[] items = new int[n];
+    for (int i = 0; i < n; i++) {
+      items[i] = i;
+    }
+    int[] ids = new int[n];
+    Utf8Strings distinct = Utf8Sort.sortDistinct(utf8.data(), utf8.bounds(), items, n, ids);
+    String[] expected = values.toArray(new String[0]);
     Arrays.sort(expected);
-    String[] actual = new String[array.length];
-    boolean[] seen = new boolean[array.length];
-    for (int i = 0; i < order.length; i++) {
-      actual[i] = array[order[i]];
-      assertEquals(false, seen[order[i]], "each position once");
-      seen[order[i]] = true;
+    String[] actual = new String[n];
+    boolean[] seen = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      actual[i] = values.get(items[i]);
+      assertEquals(false, seen[items[i]], "each position once");
+      seen[items[i]] = true;
     }
     assertArrayEquals(expected, actual);
+
+    List<String> expectedDistinct = new ArrayList<>(new java.util.TreeSet<>(values));
+    assertEquals(expectedDistinct.size(), distinct.size());
+    for (int d = 0; d < distinct.size(); d++) {
+      assertEquals(expectedDistinct.get(d), distinct.get(d));
+    }
+    for (int i = 0; i < n; i++) {
+      assertEquals(values.get(i), distinct.get(ids[i]), "the id of item " + i);
+    }
   }
 
   /**
