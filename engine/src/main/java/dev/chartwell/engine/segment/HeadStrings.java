@@ -1,5 +1,6 @@
 package dev.chartwell.engine.segment;
 
+import dev.chartwell.engine.source.EventBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
@@ -63,6 +64,12 @@ final class HeadStrings extends SegmentBuilder.Buffer {
   void set(int row, Object value) {
     byte[] utf8 = ((String) value).getBytes(StandardCharsets.UTF_8);
     setUtf8(row, utf8, 0, utf8.length);
+  }
+
+  @Override
+  void set(EventBatch batch, int field, int row, int r) {
+    int start = batch.textStart(field, row);
+    setUtf8(r, batch.text(field), start, start + batch.textLength(field, row));
   }
 
   /**

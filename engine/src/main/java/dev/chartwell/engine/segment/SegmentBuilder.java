@@ -1,6 +1,7 @@
 package dev.chartwell.engine.segment;
 
 import dev.chartwell.engine.source.ColumnType;
+import dev.chartwell.engine.source.EventBatch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -80,6 +81,42 @@ public final class SegmentBuilder {
       }
     }
     rows++;
+  }
+
+  /**
+   * Appends the events of a batch whose values have their columns' types, a column at a time.
+   *
+   * @param batch the events
+   * @param columnOf per batch field the column it goes to, or -1 for none
+   * @param skipped per event whether to leave it out, or {@code null} for none
+   * @param from the first event
+   * @param to one past the last
+   */
+  public void append(EventBatch batch, int[] columnOf, boolean[] skipped, int from, int to) {
+    int count = 0;
+    for (int row = from; row < to; row++) {
+      if (skipped == null || !skipped[row]) {
+        count++;
+      }
+    }
+    if (rows + count > timestamps.length) {
+      int capacity = Math.max(rows + count, rows + (rows >> 1) + 16);
+      timestamps = Arrays.copyOf(timestamps, capacity);
+      for (Buffer b : buffers) {
+        b.grow(capacity);
+      }
+    }
+    for (int row = from, r = rows; row < to; row++) {
+      if (skipped == null || !skipped[row]) {
+        timestamps[r++] = batch.timestampAt(row);
+      }
+    }
+    for (int f = 0; f < columnOf.length; f++) {
+      if (columnOf[f] >= 0) {
+        buffers.get(columnOf[f]).append(batch, f, skipped, from, to, rows);
+      }
+    }
+    rows += count;
   }
 
   /**
@@ -163,6 +200,25 @@ public final class SegmentBuilder {
 
     abstract void set(int row, Object value);
 
+    /**
+     * Sets the values one batch field has for the events of {@code [from, to)} that are not
+     * skipped, to rows from {@code firstRow} on.
+     */
+    void append(EventBatch batch, int field, boolean[] skipped, int from, int to, int firstRow) {
+      for (int row = from, r = firstRow; row < to; row++) {
+        if (skipped != null && skipped[row]) {
+          continue;
+        }
+        if (batch.tag(field, row) != EventBatch.ABSENT) {
+          set(batch, field, row, r);
+        }
+        r++;
+      }
+    }
+
+    /** Sets row {@code r} to the value of a batch field for one event (it has one). */
+    abstract void set(EventBatch batch, int field, int row, int r);
+
     abstract Buffer copy(int rows);
 
     abstract long bytes();
@@ -240,6 +296,12 @@ public final class SegmentBuilder {
     void set(int row, Object value) {
       values[row] = (Long) value;
       markPresent(row);
+    }
+
+    @Override
+    void set(EventBatch batch, int field, int row, int r) {
+      values[r] = batch.longAt(field, row);
+      markPresent(r);
     }
 
     @Override
@@ -324,6 +386,12 @@ public final class SegmentBuilder {
     }
 
     @Override
+    void set(EventBatch batch, int field, int row, int r) {
+      values[r] = Double.doubleToRawLongBits(batch.doubleAt(field, row));
+      markPresent(r);
+    }
+
+    @Override
     Column build(int[] order, int rows) {
       PresenceBits p = presence(present, order, rows);
       if (p.count() == 0) {
@@ -360,6 +428,11 @@ public final class SegmentBuilder {
     @Override
     void set(int row, Object value) {
       values[row] = (byte) (((Boolean) value) ? 2 : 1);
+    }
+
+    @Override
+    void set(EventBatch batch, int field, int row, int r) {
+      values[r] = (byte) (batch.tag(field, row) == EventBatch.TRUE ? 2 : 1);
     }
 
     @Override

@@ -166,16 +166,26 @@ public final class Source {
   }
 
   /**
-   * Adds a logged event back into the head after a restart; it is not logged again.
+   * Adds logged events back into the head after a restart; they are not logged again. The events of
+   * one log record stay in one head, so that a head's last position covers all of them.
    *
-   * @param event the event as it was logged
-   * @param position its log position
-   * @throws RejectedEventException when it no longer fits the source (never for an event this
-   *     source logged)
+   * @param batch the events of one log record, as they were logged
+   * @param position the record's log position
+   * @throws RejectedEventException when one no longer fits the source (never for events this source
+   *     logged)
    */
-  public void replay(Event event, long position) {
+  public void replay(EventBatch batch, long position) {
     synchronized (lock) {
-      appendLocked(admitLocked(check(event, schema)), event.timestamp(), position);
+      BatchCheck.Result checked = BatchCheck.check(batch, schema, spec.timestampColumn());
+      if (!checked.rejections().isEmpty()) {
+        throw new RejectedEventException(checked.rejections().get(0).reason());
+      }
+      appendRowsLocked(batch, checked, 0, batch.size());
+      headLastPosition = position;
+      version++;
+      if (head.rows() >= segmentRows || head.bytes() >= maxHeadBytes) {
+        rotateLocked();
+      }
       headBytes = head.bytes() + pendingBytes();
     }
   }
@@ -210,7 +220,7 @@ public final class Source {
    * @throws RuntimeException when the storage failed (nothing of the event is kept)
    */
   public void append(Event event) {
-    AppendResult r = append(List.of(event), true);
+    AppendResult r = append(new EventBatch().add(event));
     if (!r.rejections().isEmpty()) {
       throw new RejectedEventException(r.rejections().get(0).reason());
     }
@@ -221,77 +231,130 @@ public final class Source {
    * fsync policy says.
    *
    * @param events the events
-   * @return how many were stored and why the others were not
+   * @return how many were stored and why the others were not (by position in the list)
    * @throws WritesRefusedException when the engine refuses writes for now (memory); nothing of the
    *     batch is kept
    * @throws RuntimeException when the storage failed (nothing of the batch is kept)
    */
   public AppendResult appendBatch(List<Event> events) {
-    return append(events, false);
+    EventBatch batch = new EventBatch();
+    for (Event e : events) {
+      batch.add(e);
+    }
+    return append(batch);
   }
 
-  private AppendResult append(List<Event> events, boolean single) {
+  /**
+   * Appends a batch of events, keeping the valid ones; when it returns, they are durable as the
+   * storage's fsync policy says. The fastest way in: the events are checked, logged and stored a
+   * field at a time. Values may be converted in place; clear the batch before filling it again.
+   *
+   * @param batch the events
+   * @return how many were stored and why the others were not (by position in the batch)
+   * @throws WritesRefusedException when the engine refuses writes for now (memory); nothing of the
+   *     batch is kept
+   * @throws RuntimeException when the storage failed (nothing of the batch is kept)
+   */
+  public AppendResult append(EventBatch batch) {
     admission.run();
-    // Outside the lock: check and convert each event against the columns as they are now, and
-    // encode its log record. Under the lock only events that define a column are checked again.
-    Schema before = schema;
-    Checked[] checked = new Checked[events.size()];
-    byte[][] records = new byte[checked.length][];
-    List<AppendResult.Rejection> rejections = new ArrayList<>();
-    for (int i = 0; i < checked.length; i++) {
-      try {
-        checked[i] = check(events.get(i), before);
-        records[i] = storage.record(checked[i].event());
-      } catch (RejectedEventException e) {
-        if (single) {
-          throw e;
-        }
-        rejections.add(new AppendResult.Rejection(i, e.getMessage()));
-      }
+    int n = batch.size();
+    if (n == 0) {
+      return new AppendResult(0, List.of());
     }
+    // Outside the lock: check and convert the events against the columns as they are now, and
+    // encode their log records. Under the lock that is done again only when a column this batch
+    // defines was defined meanwhile.
+    Schema before = schema;
+    BatchCheck.Result checked = BatchCheck.check(batch, before, spec.timestampColumn());
+    List<byte[]> records = records(batch, checked, 0, n);
     long position;
-    int accepted = 0;
     synchronized (lock) {
       awaitBacklogLocked();
-      List<byte[]> logged = new ArrayList<>(checked.length);
-      Object[][] rows = new Object[checked.length][];
-      for (int i = 0; i < checked.length; i++) {
-        if (checked[i] == null) {
-          continue;
-        }
-        try {
-          if (checked[i].newColumns() != null) {
-            checked[i] = check(checked[i].source(), schema); // columns may have come since
-            records[i] = storage.record(checked[i].event());
-          }
-          rows[i] = admitLocked(checked[i]);
-        } catch (RejectedEventException e) {
-          if (single) {
-            throw e;
-          }
-          rejections.add(new AppendResult.Rejection(i, e.getMessage()));
-          continue;
-        }
-        logged.add(records[i]);
-        accepted++;
+      if (schema != before && checked.definesColumns()) {
+        checked.undo(batch);
+        checked = BatchCheck.check(batch, schema, spec.timestampColumn());
+        records = records(batch, checked, 0, n);
       }
-      if (accepted == 0) {
-        return new AppendResult(0, sortedByIndex(rejections));
+      if (checked.accepted() == 0) {
+        return new AppendResult(0, checked.rejections());
       }
-      position = storage.log(logged);
-      long next = position == 0 ? 0 : position - accepted + 1;
-      for (int i = 0; i < checked.length; i++) {
-        if (rows[i] == null) {
-          continue;
-        }
-        appendLocked(rows[i], checked[i].event().timestamp(), next);
-        next = position == 0 ? 0 : next + 1;
-      }
+      position = appendLocked(batch, checked, records);
       headBytes = head.bytes() + pendingBytes();
     }
     storage.awaitDurable(position);
-    ingested.record(accepted);
-    return new AppendResult(accepted, sortedByIndex(rejections));
+    ingested.record(checked.accepted());
+    return new AppendResult(checked.accepted(), checked.rejections());
+  }
+
+  private List<byte[]> records(EventBatch batch, BatchCheck.Result checked, int from, int to) {
+    return checked.accepted() == 0
+        ? List.of()
+        : storage.records(batch, checked.types(), checked.rejected(), from, to);
+  }
+
+  /**
+   * Logs and stores the accepted events, a head at a time: when the head fills up part way through
+   * the batch, the events logged so far are that head's, it is handed over for sealing, and the
+   * rest are logged again as records of their own (so that no record spans two heads).
+   *
+   * @return the log position of the last record written
+   */
+  private long appendLocked(EventBatch batch, BatchCheck.Result checked, List<byte[]> records) {
+    int n = batch.size();
+    long position = 0;
+    int from = 0;
+    while (from < n) {
+      int room = Math.max(1, segmentRows - head.rows());
+      int to = from;
+      for (int taken = 0; to < n && (taken < room || !checked.accepts(to)); to++) {
+        if (checked.accepts(to)) {
+          taken++;
+        }
+      }
+      position = storage.log(from == 0 && to == n ? records : records(batch, checked, from, to));
+      appendRowsLocked(batch, checked, from, to);
+      headLastPosition = position;
+      version++;
+      if (head.rows() >= segmentRows || head.bytes() >= maxHeadBytes) {
+        rotateLocked();
+      }
+      from = to;
+    }
+    return position;
+  }
+
+  /**
+   * Defines the columns the accepted events of {@code [from, to)} bring (in the batch's order of
+   * fields) and adds those events to the head.
+   */
+  private void appendRowsLocked(EventBatch batch, BatchCheck.Result checked, int from, int to) {
+    ColumnType[] types = checked.types();
+    int[] columnOf = new int[types.length];
+    for (int f = 0; f < types.length; f++) {
+      columnOf[f] = -1;
+      if (types[f] == null) {
+        continue;
+      }
+      Schema.Column column = schema.column(batch.name(f)).orElse(null);
+      if (column == null) {
+        if (!hasValue(batch, checked, f, from, to)) {
+          continue; // defined by the events of a later head
+        }
+        define(batch.name(f), types[f]);
+        column = schema.column(batch.name(f)).orElseThrow();
+      }
+      columnOf[f] = column.ordinal();
+    }
+    head.append(batch, columnOf, checked.rejected(), from, to);
+  }
+
+  private static boolean hasValue(EventBatch batch, BatchCheck.Result c, int f, int from, int to) {
+    for (int row = from; row < to; row++) {
+      if (c.accepts(row) && batch.tag(f, row) != EventBatch.ABSENT) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static List<AppendResult.Rejection> sortedByIndex(List<AppendResult.Rejection> r) {
@@ -676,20 +739,6 @@ public final class Source {
     }
   }
 
-  private void appendLocked(Object[] row, long timestamp, long position) {
-    head.append(timestamp, row);
-    headLastPosition = position;
-    version++;
-    if (head.rows() >= segmentRows || headTooBig()) {
-      rotateLocked();
-    }
-  }
-
-  /** Whether the head holds more than its byte budget; measured every 256 rows. */
-  private boolean headTooBig() {
-    return (head.rows() & 255) == 0 && head.bytes() >= maxHeadBytes;
-  }
-
   /** Hands the head to the sealing thread and starts a new one. */
   private void rotateLocked() {
     if (head.rows() == 0 || closed) {
@@ -774,87 +823,6 @@ public final class Source {
 
   private SegmentBuilder newHead() {
     return new SegmentBuilder(Math.min(segmentRows, 1024));
-  }
-
-  /**
-   * An event checked against a schema: its converted fields as the log keeps them, each field's
-   * column ordinal (-1 for a column it defines) and the columns it defines ({@code null}: none).
-   */
-  private record Checked(
-      Event source, LoggedEvent event, int[] ordinals, Map<String, ColumnType> newColumns) {}
-
-  /**
-   * Checks and converts every field against a schema, without changing anything.
-   *
-   * @throws RejectedEventException when the event cannot be stored
-   */
-  private Checked check(Event event, Schema current) {
-    if (event.timestamp() < 0) {
-      throw new RejectedEventException(
-          "timestamp " + event.timestamp() + " is before 1970; epoch milliseconds expected");
-    }
-    Map<String, ColumnType> newColumns = null;
-    Object[] byName = new Object[event.fields().size()];
-    String[] names = new String[byName.length];
-    int[] ordinals = new int[byName.length];
-    int n = 0;
-    for (Map.Entry<String, Object> f : event.fields().entrySet()) {
-      String name = f.getKey();
-      Object value = f.getValue();
-      if (value == null) {
-        continue;
-      }
-      if (name.equals(spec.timestampColumn())) {
-        throw new RejectedEventException(
-            "field '" + name + "' is the timestamp column; it is the event's timestamp");
-      }
-      Schema.Column column = current.column(name).orElse(null);
-      ColumnType type;
-      if (column != null) {
-        type = column.type(); // its name was checked when it was defined
-        ordinals[n] = column.ordinal();
-      } else {
-        String problem = Schema.nameProblem(name);
-        if (problem != null) {
-          throw new RejectedEventException(problem);
-        }
-        type = ValueCoercion.inferType(name, value);
-        if (newColumns == null) {
-          newColumns = new HashMap<>();
-        }
-        newColumns.put(name, type);
-        ordinals[n] = -1;
-      }
-      names[n] = name;
-      byName[n++] = ValueCoercion.coerce(name, value, type);
-    }
-    if (newColumns != null && current.size() + newColumns.size() > Schema.MAX_COLUMNS) {
-      throw new RejectedEventException(
-          "the source would have more than " + Schema.MAX_COLUMNS + " columns");
-    }
-    return new Checked(
-        event, new LoggedEvent(event.timestamp(), names, byName, n), ordinals, newColumns);
-  }
-
-  /**
-   * Defines the columns a checked event brings (checked against the current schema) and lays its
-   * values out by column ordinal.
-   */
-  private Object[] admitLocked(Checked c) {
-    LoggedEvent e = c.event();
-    if (c.newColumns() != null) {
-      for (int i = 0; i < e.count(); i++) {
-        if (c.ordinals()[i] < 0) {
-          define(e.names()[i], c.newColumns().get(e.names()[i]));
-          c.ordinals()[i] = schema.column(e.names()[i]).orElseThrow().ordinal();
-        }
-      }
-    }
-    Object[] row = new Object[schema.size()];
-    for (int i = 0; i < e.count(); i++) {
-      row[c.ordinals()[i]] = e.values()[i];
-    }
-    return row;
   }
 
   private void define(String name, ColumnType type) {

@@ -26,13 +26,18 @@ public interface SourceStorage {
   void checkWritable();
 
   /**
-   * Encodes an accepted event's log record. Called outside the source's lock, from any thread, so
-   * that appenders encode in parallel and the lock only orders the writes.
+   * Encodes the log records of a batch's accepted events. Called outside the source's lock, from
+   * any thread, so that appenders encode in parallel and the lock only orders the writes (and under
+   * it for the part of a batch that goes to a new head).
    *
-   * @param event the event
-   * @return its record, or {@code null} when this storage logs nothing
+   * @param batch the events, their values converted to their columns' types
+   * @param types per batch field its column type, {@code null} for a field no accepted event has
+   * @param rejected per event whether it is left out, or {@code null} for none
+   * @param from the first event
+   * @param to one past the last
+   * @return the records (none when this storage logs nothing)
    */
-  byte[] record(LoggedEvent event);
+  List<byte[]> records(EventBatch batch, ColumnType[] types, boolean[] rejected, int from, int to);
 
   /**
    * Writes accepted events' records to the log, in order; called under the source's lock.
@@ -129,8 +134,9 @@ public interface SourceStorage {
     }
 
     @Override
-    public byte[] record(LoggedEvent event) {
-      return null;
+    public List<byte[]> records(
+        EventBatch batch, ColumnType[] types, boolean[] rejected, int from, int to) {
+      return List.of();
     }
 
     @Override

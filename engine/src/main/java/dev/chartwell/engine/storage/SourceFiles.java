@@ -4,8 +4,8 @@ import dev.chartwell.engine.segment.Segment;
 import dev.chartwell.engine.segment.SegmentFile;
 import dev.chartwell.engine.segment.SegmentFileException;
 import dev.chartwell.engine.source.ColumnSpec;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.LoggedEvent;
+import dev.chartwell.engine.source.ColumnType;
+import dev.chartwell.engine.source.EventBatch;
 import dev.chartwell.engine.source.Schema;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceSpec;
@@ -45,11 +45,8 @@ public final class SourceFiles implements SourceStorage {
   private final boolean forces;
   private WriteAheadLog wal; // set before the storage is used
 
-  /** A codec per appending thread: records are encoded outside the source's lock. */
-  private static final ThreadLocal<EventCodec> CODECS = ThreadLocal.withInitial(EventCodec::new);
-
-  /** Records longer than this leave their thread a fresh codec. */
-  private static final int LARGE_RECORD = 1 << 20;
+  /** The most one write to the log takes (a batch's records beyond it take several writes). */
+  private static final long WRITE_BYTES = 64L << 20;
 
   private final AtomicInteger files = new AtomicInteger();
   private Manifest manifest; // guarded by this
@@ -216,12 +213,18 @@ public final class SourceFiles implements SourceStorage {
     }
     long[] count = new long[1];
     EventCodec decoder = new EventCodec();
+    EventBatch batch = new EventBatch();
     wal.replay(
         after,
         (position, record) -> {
-          Event e = decoder.decode(record);
-          source.replay(e, position);
-          count[0]++;
+          if (record.length > 0 && record[0] == BatchCodec.KIND) {
+            BatchCodec.decode(record, batch);
+          } else {
+            batch.clear();
+            batch.add(decoder.decode(record));
+          }
+          source.replay(batch, position);
+          count[0] += batch.size();
         });
     return count[0];
   }
@@ -254,18 +257,30 @@ public final class SourceFiles implements SourceStorage {
   }
 
   @Override
-  public byte[] record(LoggedEvent e) {
-    byte[] record = CODECS.get().encode(e.timestamp(), e.names(), e.values(), e.count());
-    if (record.length > LARGE_RECORD) {
-      CODECS.remove(); // the thread does not keep a huge event's scratch buffer
-    }
-    return record;
+  public List<byte[]> records(
+      EventBatch batch, ColumnType[] types, boolean[] rejected, int from, int to) {
+    return BatchCodec.encode(batch, types, rejected, from, to);
   }
 
   @Override
   public long log(List<byte[]> records) {
+    if (records.isEmpty()) {
+      throw new IllegalArgumentException("no records to log");
+    }
     try {
-      return wal.write(records);
+      // One write per part of at most WRITE_BYTES; the source's lock keeps the parts together.
+      long position = 0;
+      int start = 0;
+      long bytes = 0;
+      for (int i = 0; i < records.size(); i++) {
+        if (i > start && bytes + records.get(i).length > WRITE_BYTES) {
+          position = wal.write(records.subList(start, i));
+          start = i;
+          bytes = 0;
+        }
+        bytes += records.get(i).length;
+      }
+      return Math.max(position, wal.write(records.subList(start, records.size())));
     } catch (StorageFailedException e) {
       failed(e);
       throw e;
