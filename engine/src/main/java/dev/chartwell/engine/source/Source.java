@@ -256,10 +256,58 @@ public final class Source {
    * @throws RuntimeException when the storage failed (nothing of the batch is kept)
    */
   public AppendResult append(EventBatch batch) {
+    Pending pending = appendPending(batch);
+    pending.awaitDurable();
+    return pending.result();
+  }
+
+  /**
+   * An append whose events are stored (queries see them) and whose log records are written, but
+   * perhaps not yet durable: {@link #awaitDurable()} before acknowledging them.
+   */
+  public final class Pending {
+    private final AppendResult result;
+    private final long position;
+
+    private Pending(AppendResult result, long position) {
+      this.result = result;
+      this.position = position;
+    }
+
+    /**
+     * @return how many were stored and why the others were not
+     */
+    public AppendResult result() {
+      return result;
+    }
+
+    /**
+     * Returns once the events are durable as the storage's fsync policy says.
+     *
+     * @throws RuntimeException when the storage failed before they were
+     */
+    public void awaitDurable() {
+      storage.awaitDurable(position);
+    }
+  }
+
+  /**
+   * {@link #append(EventBatch)} without waiting for the log to be durable, so that a caller reading
+   * a long request can prepare its next batch meanwhile (and wait once per batch, for the one
+   * before). Until {@link Pending#awaitDurable()} returns, the events are not acknowledged: a crash
+   * or power cut may lose them, as the fsync policy says.
+   *
+   * @param batch the events
+   * @return the outcome, to wait on
+   * @throws WritesRefusedException when the engine refuses writes for now (memory); nothing of the
+   *     batch is kept
+   * @throws RuntimeException when the storage failed (nothing of the batch is kept)
+   */
+  public Pending appendPending(EventBatch batch) {
     admission.run();
     int n = batch.size();
     if (n == 0) {
-      return new AppendResult(0, List.of());
+      return new Pending(new AppendResult(0, List.of()), 0);
     }
     // Outside the lock: check and convert the events against the columns as they are now, and
     // encode their log records. Under the lock that is done again only when a column this batch
@@ -276,14 +324,13 @@ public final class Source {
         records = records(batch, checked, 0, n);
       }
       if (checked.accepted() == 0) {
-        return new AppendResult(0, checked.rejections());
+        return new Pending(new AppendResult(0, checked.rejections()), 0);
       }
       position = appendLocked(batch, checked, records);
       headBytes = head.bytes() + pendingBytes();
     }
-    storage.awaitDurable(position);
     ingested.record(checked.accepted());
-    return new AppendResult(checked.accepted(), checked.rejections());
+    return new Pending(new AppendResult(checked.accepted(), checked.rejections()), position);
   }
 
   private List<byte[]> records(EventBatch batch, BatchCheck.Result checked, int from, int to) {

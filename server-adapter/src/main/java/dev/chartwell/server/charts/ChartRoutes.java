@@ -9,6 +9,8 @@ import dev.chartwell.clickhouse.RowInserter;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.query.QueryAbortedException;
 import dev.chartwell.engine.source.AppendResult;
+import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.source.EventBatch;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.MetricTables;
@@ -145,7 +147,15 @@ public final class ChartRoutes {
     EventReader reader = new EventReader(mapper, target.table().timestampColumn());
     RowInserter inserter = new RowInserter(target.client(), target.table());
     try {
-      reader.read(req.bodyStream(), (batch, lines) -> inserter.insert(batch));
+      reader.read(
+          req.bodyStream(),
+          (batch, lines) -> {
+            List<Event> events = new ArrayList<>(batch.size());
+            for (int i = 0; i < batch.size(); i++) {
+              events.add(batch.event(i));
+            }
+            return inserter.insert(events);
+          });
     } catch (ClickHouseException e) {
       ApiException answer = ClickHouseErrors.answer(e);
       throw new ApiException(
@@ -174,18 +184,40 @@ public final class ChartRoutes {
       throws java.io.IOException {
     reader.read(
         req.bodyStream(),
-        (batch, lines) -> {
-          AppendResult r;
-          try {
-            r = source.appendBatch(batch);
-          } catch (RuntimeException e) {
-            throw WriteRefusals.answer(e, partly(reader, lines.get(0)));
+        new EventReader.Sink() {
+          private Source.Pending pending;
+          private long pendingLine;
+
+          @Override
+          public List<Map.Entry<Integer, String>> accept(EventBatch batch, long[] lines) {
+            AppendResult r;
+            try {
+              pending = source.appendPending(batch);
+              pendingLine = lines[0];
+              r = pending.result();
+            } catch (RuntimeException e) {
+              throw WriteRefusals.answer(e, partly(reader, lines[0]));
+            }
+            List<Map.Entry<Integer, String>> out = new ArrayList<>();
+            for (AppendResult.Rejection x : r.rejections()) {
+              out.add(new AbstractMap.SimpleEntry<>(x.index(), x.reason()));
+            }
+            return out;
           }
-          List<Map.Entry<Integer, String>> out = new ArrayList<>();
-          for (AppendResult.Rejection x : r.rejections()) {
-            out.add(new AbstractMap.SimpleEntry<>(x.index(), x.reason()));
+
+          @Override
+          public void awaitDurable() {
+            if (pending == null) {
+              return;
+            }
+            try {
+              pending.awaitDurable();
+            } catch (RuntimeException e) {
+              throw WriteRefusals.answer(e, partly(reader, pendingLine));
+            } finally {
+              pending = null;
+            }
           }
-          return out;
         });
   }
 

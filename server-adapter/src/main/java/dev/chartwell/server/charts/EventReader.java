@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.source.EventBatch;
 import dev.chartwell.server.http.JsonErrors;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -30,20 +31,29 @@ import java.util.Map;
  * ISO-8601 string with an offset.
  */
 final class EventReader {
-  static final int BATCH = 5_000;
+  static final int BATCH = 8_192;
   private static final long NANOS_FROM = 100_000_000_000_000_000L;
+
+  /** The buffer lines are read into (a longer line grows it). */
+  private static final int CHUNK = 1 << 20;
 
   /** A line (or array element) that could not become an event. */
   record LineError(long line, String error) {}
 
-  /** Receives each batch of parsed events; returns the problems of those it rejected. */
+  /** Takes each batch of parsed events. */
   interface Sink {
     /**
+     * Stores a batch (it may be cleared and filled again once this returns); its events need not be
+     * durable until {@link #awaitDurable()}.
+     *
      * @param events parsed events
      * @param lines their line numbers
      * @return rejected events by position in the batch, with reasons
      */
-    List<Map.Entry<Integer, String>> accept(List<Event> events, List<Long> lines);
+    List<Map.Entry<Integer, String>> accept(EventBatch events, long[] lines);
+
+    /** Returns once every event accepted so far is durable. */
+    default void awaitDurable() {}
   }
 
   private final ObjectMapper mapper;
@@ -55,7 +65,11 @@ final class EventReader {
   private final ObjectReader values;
 
   private final String timestampField;
+  private final LineParser lineParser;
+  private final EventBatch batch = new EventBatch();
+  private long[] lines = new long[BATCH];
   private long accepted;
+  private long notYetDurable;
   private long rejected;
 
   /** The first 100 problems by line; store rejections arrive after later parse errors. */
@@ -65,8 +79,12 @@ final class EventReader {
     this.mapper = mapper;
     this.values = mapper.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     this.timestampField = timestampField;
+    this.lineParser = new LineParser(timestampField);
   }
 
+  /**
+   * @return events stored and durable so far
+   */
   long accepted() {
     return accepted;
   }
@@ -89,84 +107,84 @@ final class EventReader {
       first = in.read();
     } while (first == ' ' || first == '\n' || first == '\r' || first == '\t');
     in.reset();
-    List<Event> batch = new ArrayList<>();
-    List<Long> lines = new ArrayList<>();
     if (first == '[') {
-      readArray(in, sink, batch, lines);
+      readArray(in, sink);
     } else {
-      readLines(in, sink, batch, lines);
+      readLines(in, sink);
     }
-    flush(sink, batch, lines);
+    flush(sink);
+    sink.awaitDurable();
+    accepted += notYetDurable;
+    notYetDurable = 0;
   }
 
   /**
-   * Reads NDJSON line by line as bytes, so that a line that is not strict UTF-8 is rejected and
-   * reported by itself (never altered to U+FFFD) while the other lines are kept.
+   * Reads NDJSON line by line as bytes, each where it lies in the buffer, so that a line that is
+   * not strict UTF-8 is rejected and reported by itself (never altered to U+FFFD) while the other
+   * lines are kept.
    */
-  private void readLines(InputStream in, Sink sink, List<Event> batch, List<Long> lines)
-      throws IOException {
-    byte[] chunk = new byte[1 << 16];
-    byte[] line = new byte[1 << 12];
-    int len = 0;
+  private void readLines(InputStream in, Sink sink) throws IOException {
+    byte[] buffer = new byte[CHUNK];
+    int filled = 0;
     long number = 0;
-    int n;
-    while ((n = in.read(chunk)) > 0) {
+    while (true) {
+      int n = in.read(buffer, filled, buffer.length - filled);
+      if (n <= 0) {
+        break;
+      }
+      int end = filled + n;
       int from = 0;
-      for (int i = 0; i < n; i++) {
-        if (chunk[i] == '\n') {
-          line = append(line, len, chunk, from, i - from);
-          len += i - from;
-          line(++number, line, len, sink, batch, lines);
-          len = 0;
+      for (int i = filled; i < end; i++) {
+        if (buffer[i] == '\n') {
+          line(++number, buffer, from, i, sink);
           from = i + 1;
         }
       }
-      line = append(line, len, chunk, from, n - from);
-      len += n - from;
+      filled = end - from;
+      System.arraycopy(buffer, from, buffer, 0, filled); // the line not ended yet
+      if (filled == buffer.length) {
+        buffer = java.util.Arrays.copyOf(buffer, 2 * buffer.length); // a line longer than it
+      }
     }
-    if (len > 0) {
-      line(++number, line, len, sink, batch, lines);
+    if (filled > 0) {
+      line(++number, buffer, 0, filled, sink);
     }
-  }
-
-  private static byte[] append(byte[] line, int len, byte[] chunk, int from, int count) {
-    if (len + count > line.length) {
-      line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, len + count));
-    }
-    System.arraycopy(chunk, from, line, len, count);
-    return line;
   }
 
   /**
-   * One NDJSON line: strict UTF-8 (else the line alone is rejected), then JSON, streamed straight
-   * into the event's fields (an ASCII line from its bytes, with no decoding). A line that is not
-   * one plain JSON object is read again as a tree, which says what is wrong with it as it always
-   * has.
+   * One NDJSON line: read straight into the batch when it is a plain object ({@link LineParser});
+   * otherwise strict UTF-8 (else the line alone is rejected), then JSON, streamed into the event's
+   * fields. A line that is not one plain JSON object is read again as a tree, which says what is
+   * wrong with it as it always has.
    */
-  private void line(
-      long number, byte[] bytes, int len, Sink sink, List<Event> batch, List<Long> lines)
-      throws IOException {
-    int end = len > 0 && bytes[len - 1] == '\r' ? len - 1 : len;
-    boolean ascii = ascii(bytes, end);
+  private void line(long number, byte[] buffer, int from, int to, Sink sink) throws IOException {
+    int end = to > from && buffer[to - 1] == '\r' ? to - 1 : to;
+    if (lineParser.parse(buffer, from, end, batch)) {
+      added(number, sink);
+      return;
+    }
+    byte[] bytes = java.util.Arrays.copyOfRange(buffer, from, end);
+    int length = bytes.length;
+    boolean ascii = ascii(bytes, length);
     String text = null;
     if (!ascii) {
       try {
-        text = JsonErrors.strictUtf8(bytes, 0, end);
+        text = JsonErrors.strictUtf8(bytes, 0, length);
       } catch (CharacterCodingException e) {
         reject(
             number,
             "not valid UTF-8 (invalid byte sequence at byte "
-                + (JsonErrors.invalidUtf8At(java.util.Arrays.copyOf(bytes, end)) + 1)
+                + (JsonErrors.invalidUtf8At(bytes) + 1)
                 + " of the line)");
         return;
       }
     }
-    if (ascii ? blank(bytes, end) : text.isBlank()) {
+    if (ascii ? blank(bytes, length) : text.isBlank()) {
       return;
     }
     Map<String, Object> fields = new LinkedHashMap<>();
     String nonFinite;
-    try (JsonParser p = ascii ? mapper.createParser(bytes, 0, end) : mapper.createParser(text)) {
+    try (JsonParser p = ascii ? mapper.createParser(bytes, 0, length) : mapper.createParser(text)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw NotPlain.INSTANCE;
       }
@@ -177,15 +195,16 @@ final class EventReader {
     } catch (IOException | NotPlain e) {
       JsonNode node;
       try {
-        node = mapper.readTree(ascii ? new String(bytes, 0, end, StandardCharsets.US_ASCII) : text);
+        node =
+            mapper.readTree(ascii ? new String(bytes, 0, length, StandardCharsets.US_ASCII) : text);
       } catch (JsonProcessingException described) {
         reject(number, JsonErrors.describeInLine(described));
         return;
       }
-      add(node, number, sink, batch, lines);
+      add(node, number, sink);
       return;
     }
-    event(fields, nonFinite, number, sink, batch, lines);
+    event(fields, nonFinite, number, sink);
   }
 
   /** A line that is not one JSON object alone; the tree reader describes it. */
@@ -264,8 +283,7 @@ final class EventReader {
    * elements before it are kept. A body whose first bytes are not UTF-8 fails already while the
    * parser detects the encoding: that is the first element's problem too.
    */
-  private void readArray(InputStream in, Sink sink, List<Event> batch, List<Long> lines)
-      throws IOException {
+  private void readArray(InputStream in, Sink sink) throws IOException {
     long element = 0; // the element being read, from 1
     try (JsonParser p = mapper.getFactory().createParser(new Utf8Check(in))) {
       p.nextToken(); // [
@@ -277,7 +295,7 @@ final class EventReader {
         }
         if (t == JsonToken.START_OBJECT) {
           Map<String, Object> fields = new LinkedHashMap<>();
-          event(fields, readObject(p, "", fields), element, sink, batch, lines);
+          event(fields, readObject(p, "", fields), element, sink);
         } else {
           values.readTree(p); // the whole value, to go on after it
           reject(element, "each event must be a JSON object");
@@ -295,8 +313,7 @@ final class EventReader {
   }
 
   /** A line read as a tree (after the streaming reading refused it). */
-  private void add(JsonNode node, long line, Sink sink, List<Event> batch, List<Long> lines)
-      throws IOException {
+  private void add(JsonNode node, long line, Sink sink) throws IOException {
     if (!node.isObject()) {
       reject(line, "each event must be a JSON object");
       return;
@@ -304,18 +321,12 @@ final class EventReader {
     Map<String, Object> fields = new LinkedHashMap<>();
     try (JsonParser p = node.traverse(mapper)) {
       p.nextToken();
-      event(fields, readObject(p, "", fields), line, sink, batch, lines);
+      event(fields, readObject(p, "", fields), line, sink);
     }
   }
 
   /** An object's flattened fields become an event, or the line is rejected saying why. */
-  private void event(
-      Map<String, Object> fields,
-      String nonFinite,
-      long line,
-      Sink sink,
-      List<Event> batch,
-      List<Long> lines) {
+  private void event(Map<String, Object> fields, String nonFinite, long line, Sink sink) {
     if (nonFinite != null) {
       reject(
           line, nonFinite + ": number out of range (larger than a 64-bit floating-point number)");
@@ -334,23 +345,38 @@ final class EventReader {
       return;
     }
     batch.add(new Event(millis, fields));
-    lines.add(line);
+    added(line, sink);
+  }
+
+  /** The batch's last event came from this line. */
+  private void added(long line, Sink sink) {
+    int row = batch.size() - 1;
+    if (row == lines.length) {
+      lines = java.util.Arrays.copyOf(lines, 2 * row);
+    }
+    lines[row] = line;
     if (batch.size() >= BATCH) {
-      flush(sink, batch, lines);
+      flush(sink);
     }
   }
 
-  private void flush(Sink sink, List<Event> batch, List<Long> lines) {
-    if (batch.isEmpty()) {
+  /**
+   * Hands the batch over once the one before it is durable, so that the log's fsync of one batch
+   * runs while the next is read.
+   */
+  private void flush(Sink sink) {
+    if (batch.size() == 0) {
       return;
     }
-    List<Map.Entry<Integer, String>> problems = sink.accept(List.copyOf(batch), List.copyOf(lines));
-    accepted += batch.size() - problems.size();
+    sink.awaitDurable();
+    accepted += notYetDurable;
+    notYetDurable = 0;
+    List<Map.Entry<Integer, String>> problems = sink.accept(batch, lines);
+    notYetDurable = batch.size() - problems.size();
     for (Map.Entry<Integer, String> p : problems) {
-      reject(lines.get(p.getKey()), p.getValue());
+      reject(lines[p.getKey()], p.getValue());
     }
     batch.clear();
-    lines.clear();
   }
 
   private void reject(long line, String error) {

@@ -21,9 +21,13 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * NDJSON lines and JSON array bodies are streamed straight into events. Both must make the events
- * of a naive reading (the line as a tree, then flattened), and a line that is not one plain object
- * must be refused with what the tree reader says of it.
+ * NDJSON lines and JSON array bodies are streamed straight into events, a plain line straight from
+ * its bytes ({@link LineParser}), any other by Jackson's streaming reader. Both must make the
+ * events of a naive reading (the line as a tree, then flattened), and a line that is not one plain
+ * object must be refused with what the tree reader says of it. The lines mix what the byte reader
+ * takes with everything it must leave to the others: numbers at and past a long, malformed numbers
+ * and literals, escapes of every kind (unpaired surrogates too), raw control characters, names that
+ * flatten onto each other, deep nesting.
  */
 class EventReaderProperties {
   private static final ObjectMapper MAPPER = new Json().mapper();
@@ -123,7 +127,8 @@ class EventReaderProperties {
       reader.read(
           new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)),
           (batch, lines) -> {
-            for (Event e : batch) {
+            for (int i = 0; i < batch.size(); i++) {
+              Event e = batch.event(i);
               events.add(e.timestamp() + " " + describe(e));
             }
             return List.of();
@@ -152,7 +157,29 @@ class EventReaderProperties {
   }
 
   private static String line(SplittableRandom r) {
-    return switch (r.nextInt(12)) {
+    return switch (r.nextInt(15)) {
+      case 14 -> {
+        String[] lines = {
+          "{\"Timestamp\":1767225600000,\"b\":{\"c\":1},\"b.c\":2}", // names that flatten alike
+          "{\"b\":{\"c\":1},\"Timestamp\":1767225600000,\"b\":{\"d\":2}}", // a duplicate name
+          "{\"Timestamp\":1767225600000,\"Timestamp\":1767225600001}",
+          "{\"Timestamp\":1767225600000,\"t\":{\"Timestamp\":5}}",
+          "{\"Timestamp\":1767225600000.5}",
+          "{\"Timestamp\":true}",
+          "{\"Timestamp\":null,\"a\":1}",
+          "{\"Timestamp\":0}",
+          "{\"Timestamp\":99999999999999999999}",
+          "{\"Timestamp\":\"2026-01-01T00:00:00.123+02:00\",\"a\":\"x\"}",
+          "\t{ \"Timestamp\" : 1767225600000 , \"a\" : { } }\r",
+          "{}",
+          "{\"\":1,\"Timestamp\":1767225600000}",
+          "{\"Timestamp\":1767225600000,\"a\":\"\u0001\"}",
+        };
+        yield lines[r.nextInt(lines.length)];
+      }
+      case 12 -> "{\"Timestamp\":1767225600000,\"a\":" + malformed(r) + "}";
+      case 13 ->
+          "{\"Timestamp\":1767225600000,\"n\":" + "{\"n\":".repeat(40) + "1" + "}".repeat(41);
       case 0 -> "{\"Timestamp\":1767225600000,\"a\":1} 2"; // trailing value
       case 1 -> r.nextBoolean() ? "5" : "null"; // not an object (a "[" would make an array body)
       case 2 -> "{\"Timestamp\":1767225600000,\"a\":"; // cut short
@@ -174,6 +201,53 @@ class EventReaderProperties {
     }
     out.append(String.join(r.nextBoolean() ? "," : " , ", fields));
     return out.append('}').toString();
+  }
+
+  /** Values Jackson refuses or reads its own way; the byte reader must leave them to it. */
+  private static String malformed(SplittableRandom r) {
+    String[] values = {
+      "01",
+      "-",
+      "1.",
+      ".5",
+      "1e",
+      "+1",
+      "-01",
+      "1.5e+",
+      "tru",
+      "nul",
+      "truex",
+      "nulls",
+      "fals",
+      "\"tab\there\"",
+      "\"\\x\"",
+      "\"\\u12\"",
+      "\"\\ud800\"",
+      "\"\\udc00 x\"",
+      "\"\\ud800\\u0041\"",
+      "\"unterminated",
+      "NaN",
+      "Infinity",
+      "-Infinity",
+      "[1,",
+      "{\"x\"}",
+      "{\"x\":}",
+      "\"\u007f\"",
+      "9223372036854775807",
+      "9223372036854775808",
+      "-9223372036854775808",
+      "-9223372036854775809",
+      "123456789012345678",
+      "1234567890123456789",
+      "0.1e-400",
+      "-0",
+      "0e0",
+      "\"\\/\\b\\f\\r\\u0000\"",
+      "\"a\\\"b\"",
+      "true ",
+      " 5 "
+    };
+    return values[r.nextInt(values.length)];
   }
 
   private static String timestamp(SplittableRandom r) {
