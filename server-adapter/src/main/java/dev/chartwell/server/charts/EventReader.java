@@ -79,7 +79,7 @@ final class EventReader {
     this.mapper = mapper;
     this.values = mapper.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     this.timestampField = timestampField;
-    this.lineParser = new LineParser(timestampField);
+    this.lineParser = new LineParser(timestampField, batch);
   }
 
   /**
@@ -119,50 +119,61 @@ final class EventReader {
   }
 
   /**
-   * Reads NDJSON line by line as bytes, each where it lies in the buffer, so that a line that is
-   * not strict UTF-8 is rejected and reported by itself (never altered to U+FFFD) while the other
-   * lines are kept.
+   * Reads NDJSON line by line as bytes, each where it lies in the buffer: a plain line in one pass
+   * ({@link LineParser} finds its end), any other by itself after its newline is found, so that a
+   * line that is not strict UTF-8 is rejected and reported by itself (never altered to U+FFFD)
+   * while the other lines are kept.
    */
   private void readLines(InputStream in, Sink sink) throws IOException {
     byte[] buffer = new byte[CHUNK];
     int filled = 0;
     long number = 0;
-    while (true) {
+    boolean eof = false;
+    while (!eof) {
       int n = in.read(buffer, filled, buffer.length - filled);
-      if (n <= 0) {
-        break;
-      }
-      int end = filled + n;
+      eof = n <= 0;
+      int end = filled + Math.max(0, n);
       int from = 0;
-      for (int i = filled; i < end; i++) {
-        if (buffer[i] == '\n') {
-          line(++number, buffer, from, i, sink);
-          from = i + 1;
+      while (from < end) {
+        int lineEnd = lineParser.parse(buffer, from, end, eof);
+        if (lineEnd >= 0) {
+          added(++number, sink);
+          from = lineEnd + 1;
+          continue;
         }
+        int newline = indexOf(buffer, (byte) '\n', from, end);
+        if (newline < 0 && !eof) {
+          break; // the line goes on past what was read
+        }
+        int to = newline < 0 ? end : newline;
+        line(++number, buffer, from, to, sink);
+        from = to + 1;
       }
-      filled = end - from;
-      System.arraycopy(buffer, from, buffer, 0, filled); // the line not ended yet
+      filled = Math.max(0, end - from);
+      System.arraycopy(buffer, Math.min(from, end), buffer, 0, filled);
       if (filled == buffer.length) {
         buffer = java.util.Arrays.copyOf(buffer, 2 * buffer.length); // a line longer than it
       }
     }
-    if (filled > 0) {
-      line(++number, buffer, 0, filled, sink);
+  }
+
+  private static int indexOf(byte[] bytes, byte b, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (bytes[i] == b) {
+        return i;
+      }
     }
+    return -1;
   }
 
   /**
-   * One NDJSON line: read straight into the batch when it is a plain object ({@link LineParser});
-   * otherwise strict UTF-8 (else the line alone is rejected), then JSON, streamed into the event's
-   * fields. A line that is not one plain JSON object is read again as a tree, which says what is
-   * wrong with it as it always has.
+   * One NDJSON line that is not a plain object (or that {@link LineParser} leaves alone): strict
+   * UTF-8 (else the line alone is rejected), then JSON, streamed into the event's fields. A line
+   * that is not one plain JSON object is read again as a tree, which says what is wrong with it as
+   * it always has.
    */
   private void line(long number, byte[] buffer, int from, int to, Sink sink) throws IOException {
     int end = to > from && buffer[to - 1] == '\r' ? to - 1 : to;
-    if (lineParser.parse(buffer, from, end, batch)) {
-      added(number, sink);
-      return;
-    }
     byte[] bytes = java.util.Arrays.copyOfRange(buffer, from, end);
     int length = bytes.length;
     boolean ascii = ascii(bytes, length);

@@ -6,18 +6,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Reads one NDJSON line that is a plain JSON object straight from its bytes into an {@link
+ * Reads an NDJSON line that is a plain JSON object straight from its bytes into an {@link
  * EventBatch}: field names flattened with {@code .}, strings as their UTF-8 bytes, integers as
  * longs, other numbers as doubles, {@code null} absent, the timestamp field as the event's time. No
- * string, map or token object is made per line.
+ * string, map or token object is made per line, and the line is read once: its end is where the
+ * object ends, so the caller need not look for the newline first.
  *
  * <p>It takes only what it reads exactly as Jackson's strict streaming reader would, and gives up
- * on anything else (arrays, escapes in names, numbers outside a long, duplicate names, invalid
+ * on anything else (arrays, escapes in names, numbers outside a long, a name given twice, invalid
  * UTF-8, syntax errors, a missing or unusual timestamp ...): the caller then reads the line the
  * general way ({@link EventReader}), which gives the same event or says what is wrong in the same
  * words. So this class never decides that a line is bad; it only makes good lines cheap.
  *
- * <p>Not thread-safe: one per reader.
+ * <p>Lines of one producer name the same fields in the same order, so each name is first compared
+ * with the name at its place in the line before, whose hash and batch field it then reuses; a line
+ * that keeps to the same names cannot repeat one, and only a line that departs from them hashes its
+ * names to catch repeats.
+ *
+ * <p>Not thread-safe: one per reader, for one batch.
  */
 final class LineParser {
   /** Objects nested deeper than this are left to the general reader. */
@@ -25,11 +31,34 @@ final class LineParser {
 
   private static final long NANOS_FROM = 100_000_000_000_000_000L;
 
+  /** A name's field before it is looked up, or a name that holds an object or null. */
+  private static final int UNKNOWN = -1;
+
+  /** The name of the timestamp field. */
+  private static final int TIMESTAMP = -2;
+
+  /** Names the duplicate check keeps per line: more go to the general reader. */
+  private static final int SEEN_SLOTS = 128;
+
+  /** Exact powers of ten, for numbers that convert with one correctly rounded operation. */
+  private static final double[] POWERS = new double[23];
+
+  static {
+    POWERS[0] = 1;
+    for (int i = 1; i < POWERS.length; i++) {
+      POWERS[i] = POWERS[i - 1] * 10;
+    }
+  }
+
+  private static final java.lang.invoke.VarHandle LONG =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
   private final byte[] timestampField;
+  private final EventBatch batch;
   private byte[] line;
   private int pos;
   private int end;
-  private EventBatch batch;
   private boolean timestampSeen;
 
   /** The flattened name being read: the names of the enclosing objects, each followed by a dot. */
@@ -38,36 +67,92 @@ final class LineParser {
   /** Unescaped strings. */
   private byte[] scratch = new byte[256];
 
-  /** A number's characters, for the double parser. */
+  /** A number's characters, for the general double parser. */
   private char[] digits = new char[64];
 
   /**
-   * The hashes of the flattened names the line has named so far, by slot ({@link #seen}), to give
-   * up on any name that comes twice: a duplicate member (which Jackson refuses, whatever its value)
-   * or two names that flatten alike. Slots are reset by moving to the next generation.
+   * The names of the last line read, each member's name as written with its depth, flattened hash
+   * and batch field. While a line names the same (predicting), it is read against these and adds
+   * nothing; from the first name that differs, the line's names so far are copied into {@link
+   * #next}, which becomes the record once the line is read.
    */
-  private final int[] seenHash = new int[SEEN_SLOTS];
+  private Names names = new Names();
 
+  private Names next = new Names();
+
+  /** Whether this line has named, so far, exactly what the line before did. */
+  private boolean predicting;
+
+  /** The record ({@link #names} or {@link #next}) and place of the name read last. */
+  private Names keys;
+
+  private int key;
+
+  /** Where the name read last lies in the line, as written. */
+  private int keyStart;
+
+  private int keyLength;
+
+  private final int[] seenHash = new int[SEEN_SLOTS];
   private final int[] seenGeneration = new int[SEEN_SLOTS];
   private int generation;
-  private int named;
 
-  private static final int SEEN_SLOTS = 128;
+  /** A line's member names in order: as written, with their depth, flattened hash and field. */
+  private static final class Names {
+    byte[] text = new byte[1024];
+    int[] ends = new int[32];
+    int[] depths = new int[32];
+    int[] hashes = new int[32];
+    int[] fields = new int[32];
+    int count;
 
-  /** The fields of the line before, in order: the next line most likely names them the same. */
-  private int[] expected = new int[32];
+    int start(int k) {
+      return k == 0 ? 0 : ends[k - 1];
+    }
 
-  private int expectedCount;
-  private int fieldIndex;
+    int add(byte[] bytes, int from, int length, int depth, int hash, int field) {
+      int k = count++;
+      if (k == ends.length) {
+        ends = Arrays.copyOf(ends, 2 * k);
+        depths = Arrays.copyOf(depths, 2 * k);
+        hashes = Arrays.copyOf(hashes, 2 * k);
+        fields = Arrays.copyOf(fields, 2 * k);
+      }
+      int at = start(k);
+      if (at + length > text.length) {
+        text = Arrays.copyOf(text, Math.max(2 * text.length, at + length));
+      }
+      System.arraycopy(bytes, from, text, at, length);
+      ends[k] = at + length;
+      depths[k] = depth;
+      hashes[k] = hash;
+      fields[k] = field;
+      return k;
+    }
 
-  /** The hash of the flattened name {@link #key} read last. */
-  private int keyHash;
+    /** Makes this the first {@code count} names of another record. */
+    void copy(Names other, int count) {
+      this.count = 0;
+      for (int k = 0; k < count; k++) {
+        int from = other.start(k);
+        add(
+            other.text,
+            from,
+            other.ends[k] - from,
+            other.depths[k],
+            other.hashes[k],
+            other.fields[k]);
+      }
+    }
+  }
 
   /**
    * @param timestampField the name (flattened) of the field that holds the event's time
+   * @param batch the batch it reads lines into
    */
-  LineParser(String timestampField) {
+  LineParser(String timestampField, EventBatch batch) {
     this.timestampField = timestampField.getBytes(StandardCharsets.UTF_8);
+    this.batch = batch;
   }
 
   /** Thrown (without a stack) where the general reader must take over. */
@@ -80,52 +165,65 @@ final class LineParser {
   }
 
   /**
-   * Reads a line into the batch as one event, or leaves the batch as it was.
+   * Reads the line that starts at {@code from} into the batch as one event, or leaves the batch as
+   * it was.
    *
    * @param bytes holds the line
    * @param from where it starts
-   * @param to where it ends (its newline and carriage return left out)
-   * @param into the batch
-   * @return whether the line was read; when false the caller reads it the general way
+   * @param limit where the bytes at hand end
+   * @param last whether the line may end at {@code limit} without a newline (the end of the body)
+   * @return where the line ends (its newline, or {@code limit}); -1 when it was not read, for the
+   *     caller to find its end and read it the general way (or, when it goes on past {@code limit},
+   *     to read it once it has all of it)
    */
-  boolean parse(byte[] bytes, int from, int to, EventBatch into) {
+  int parse(byte[] bytes, int from, int limit, boolean last) {
     this.line = bytes;
     this.pos = from;
-    this.end = to;
-    this.batch = into;
+    this.end = limit;
     this.timestampSeen = false;
-    this.fieldIndex = 0;
-    this.named = 0;
+    this.key = -1;
+    this.predicting = true;
     if (++generation == 0) {
-      java.util.Arrays.fill(seenGeneration, 0);
+      Arrays.fill(seenGeneration, 0);
       generation = 1;
     }
-    into.startEvent();
+    batch.startEvent();
     try {
       skipSpace();
       expect('{');
-      object(0, 1, 0);
+      object(0, 1);
       skipSpace();
-      if (pos != end || !timestampSeen) {
+      int lineEnd;
+      if (pos < end && line[pos] == '\n') {
+        lineEnd = pos;
+      } else if (pos == end && last) {
+        lineEnd = end;
+      } else {
         throw GiveUp.INSTANCE;
       }
-      into.endEvent();
-      expectedCount = fieldIndex;
-      return true;
+      if (!timestampSeen) {
+        throw GiveUp.INSTANCE;
+      }
+      if (!predicting || key + 1 != names.count) {
+        if (predicting) {
+          next.copy(names, key + 1); // the line named fewer than the one before
+        }
+        Names swap = names;
+        names = next;
+        next = swap;
+      }
+      batch.endEvent();
+      return lineEnd;
     } catch (GiveUp e) {
-      into.abandonEvent();
-      return false;
+      batch.abandonEvent();
+      return -1;
     } finally {
       this.line = null;
-      this.batch = null;
     }
   }
 
-  /**
-   * The members of an object whose '{' was read; {@code prefix} bytes of the name are set, whose
-   * hash is {@code prefixHash}.
-   */
-  private void object(int prefix, int prefixHash, int depth) throws GiveUp {
+  /** The members of an object whose '{' was read; {@code prefix} bytes of the name are set. */
+  private void object(int prefix, int depth) throws GiveUp {
     if (depth >= MAX_DEPTH) {
       throw GiveUp.INSTANCE;
     }
@@ -136,7 +234,7 @@ final class LineParser {
     }
     while (true) {
       expect('"');
-      int nameEnd = key(prefix, prefixHash);
+      int nameEnd = key(prefix, depth);
       skipSpace();
       expect(':');
       skipSpace();
@@ -154,12 +252,32 @@ final class LineParser {
   }
 
   /**
-   * A member's name (plain printable ASCII, no escapes) appended to the prefix, and never named
-   * before in the line; returns its end.
+   * A member's name (plain printable ASCII, no escapes): compared, as it is scanned, with the name
+   * at its place in the line before. Returns where its flattened form ends in {@link #name} (which
+   * holds it only once {@link #flatten} is called). The name must not have been named before in the
+   * line.
    */
-  private int key(int prefix, int prefixHash) throws GiveUp {
+  private int key(int prefix, int depth) throws GiveUp {
     int start = pos;
-    int h = prefixHash;
+    int k = key + 1;
+    if (predicting && k < names.count && names.depths[k] == depth) {
+      int known = names.start(k);
+      int length = names.ends[k] - known;
+      if (start + length < end
+          && line[start + length] == '"'
+          && same(line, start, names.text, known, length)) {
+        pos = start + length + 1;
+        keyStart = start;
+        keyLength = length;
+        key = k;
+        keys = names;
+        return prefix + length;
+      }
+    }
+    boolean same = false;
+    int known = 0;
+    int knownLength = 0;
+    byte[] text = names.text;
     while (true) {
       if (pos >= end) {
         throw GiveUp.INSTANCE;
@@ -171,19 +289,80 @@ final class LineParser {
       if (b < 0x20 || b == '\\' || b == 0x7F) { // also every non-ASCII byte (negative)
         throw GiveUp.INSTANCE;
       }
-      h = 31 * h + b;
+      if (same) {
+        int i = pos - start;
+        same = i < knownLength && text[known + i] == b;
+      }
       pos++;
     }
-    seen(h);
-    keyHash = h;
     int length = pos - start;
     pos++; // the closing quote
+    keyStart = start;
+    keyLength = length;
+    key = k;
     int nameEnd = prefix + length;
+    if (same && length == knownLength) {
+      keys = names;
+      return nameEnd;
+    }
+    if (predicting) {
+      predicting = false; // from here on every name is checked against those before it
+      next.copy(names, k);
+      for (int j = 0; j < k; j++) {
+        seen(next.hashes[j]);
+      }
+    }
+    flatten(prefix);
+    int h = 1;
+    for (int i = 0; i < nameEnd; i++) {
+      h = 31 * h + name[i];
+    }
+    seen(h);
+    next.add(line, start, length, depth, h, UNKNOWN);
+    keys = next;
+    return nameEnd;
+  }
+
+  /** Whether {@code a[aFrom, aFrom + length)} and {@code b[bFrom, bFrom + length)} are equal. */
+  private static boolean same(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
+    int i = 0;
+    for (; i + 8 <= length; i += 8) {
+      if ((long) LONG.get(a, aFrom + i) != (long) LONG.get(b, bFrom + i)) {
+        return false;
+      }
+    }
+    for (; i < length; i++) {
+      if (a[aFrom + i] != b[bFrom + i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Puts the name read last after the prefix in {@link #name}; returns where it ends. */
+  private int flatten(int prefix) {
+    int nameEnd = prefix + keyLength;
     if (nameEnd + 1 > name.length) {
       name = Arrays.copyOf(name, Math.max(2 * name.length, nameEnd + 1));
     }
-    System.arraycopy(line, start, name, prefix, length);
+    System.arraycopy(line, keyStart, name, prefix, keyLength);
     return nameEnd;
+  }
+
+  /** Notes a flattened name's hash; gives up when the line named it (or one like it) before. */
+  private void seen(int h) throws GiveUp {
+    int mask = SEEN_SLOTS - 1;
+    int probes = 0;
+    for (int slot = (h ^ (h >>> 16)) & mask; ; slot = (slot + 1) & mask) {
+      if (seenGeneration[slot] != generation) {
+        seenGeneration[slot] = generation;
+        seenHash[slot] = h;
+        return;
+      }
+      if (seenHash[slot] == h || ++probes > SEEN_SLOTS / 2) {
+        throw GiveUp.INSTANCE; // a repeated name, or a line of many names
+      }
+    }
   }
 
   private void value(int nameEnd, int depth) throws GiveUp {
@@ -195,16 +374,17 @@ final class LineParser {
       }
       case '{' -> {
         pos++;
+        flatten(nameEnd - keyLength);
         name[nameEnd] = '.';
-        object(nameEnd + 1, 31 * keyHash + '.', depth + 1);
+        object(nameEnd + 1, depth + 1);
       }
       case 't' -> {
         literal("true");
-        put(nameEnd, Kind.TRUE, 0);
+        putBoolean(nameEnd, true);
       }
       case 'f' -> {
         literal("false");
-        put(nameEnd, Kind.FALSE, 0);
+        putBoolean(nameEnd, false);
       }
       case 'n' -> literal("null"); // absent
       default -> {
@@ -217,35 +397,25 @@ final class LineParser {
     }
   }
 
-  /** Notes a flattened name's hash; gives up when the line named it (or one like it) before. */
-  private void seen(int h) throws GiveUp {
-    if (++named > SEEN_SLOTS / 2) {
-      throw GiveUp.INSTANCE;
-    }
-    int mask = SEEN_SLOTS - 1;
-    for (int slot = (h ^ (h >>> 16)) & mask; ; slot = (slot + 1) & mask) {
-      if (seenGeneration[slot] != generation) {
-        seenGeneration[slot] = generation;
-        seenHash[slot] = h;
-        return;
-      }
-      if (seenHash[slot] == h) {
-        throw GiveUp.INSTANCE;
-      }
-    }
-  }
-
-  private enum Kind {
-    STRING,
-    LONG,
-    DOUBLE,
-    TRUE,
-    FALSE
-  }
-
   /** A string value whose opening quote was read. */
   private void string(int nameEnd) throws GiveUp {
     int start = pos;
+    // Eight bytes at a time while none of them is a quote, a backslash, a control character or
+    // part of a multi-byte character.
+    while (pos + 8 <= end) {
+      long word = (long) LONG.get(line, pos);
+      long quote = word ^ 0x2222222222222222L;
+      long backslash = word ^ 0x5C5C5C5C5C5C5C5CL;
+      long special =
+          ((quote - 0x0101010101010101L) & ~quote)
+              | ((backslash - 0x0101010101010101L) & ~backslash)
+              | ((word - 0x2020202020202020L) & ~word)
+              | word;
+      if ((special & 0x8080808080808080L) != 0) {
+        break;
+      }
+      pos += 8;
+    }
     while (true) {
       if (pos >= end) {
         throw GiveUp.INSTANCE;
@@ -273,7 +443,9 @@ final class LineParser {
   /** The rest of a string from its first backslash: unescaped into the scratch buffer. */
   private void escaped(int nameEnd, int start) throws GiveUp {
     int n = pos - start;
-    ensureScratch(n + (end - pos));
+    if (n + (end - pos) > scratch.length) {
+      scratch = new byte[Math.max(n + (end - pos), 2 * scratch.length)];
+    }
     System.arraycopy(line, start, scratch, 0, n);
     while (true) {
       if (pos >= end) {
@@ -401,87 +573,134 @@ final class LineParser {
     return at + length;
   }
 
-  /** A number, by JSON's grammar: an integer that fits a long, or a finite double. */
+  /**
+   * A number, by JSON's grammar: an integer that fits a long, or a finite double. A decimal whose
+   * digits make an integer below 2^53 and whose power of ten is at most 22 either way is one
+   * correctly rounded multiplication or division of two exact doubles (Clinger's fast path); any
+   * other goes through Jackson's double parser.
+   */
   private void number(int nameEnd) throws GiveUp {
     int start = pos;
-    if (line[pos] == '-') {
+    boolean negative = line[pos] == '-';
+    if (negative) {
       pos++;
     }
-    int intStart = pos;
     if (pos >= end) {
       throw GiveUp.INSTANCE;
     }
+    long mantissa = 0;
+    int significant = 0; // digits in the mantissa, from the first non-zero one
+    int scale = 0; // the mantissa's power of ten
     if (line[pos] == '0') {
       pos++;
     } else if (line[pos] >= '1' && line[pos] <= '9') {
       while (pos < end && line[pos] >= '0' && line[pos] <= '9') {
-        pos++;
+        int d = line[pos++] - '0';
+        if (significant < 19) {
+          mantissa = mantissa * 10 + d;
+          significant++;
+        } else {
+          scale++;
+          significant++;
+        }
       }
     } else {
       throw GiveUp.INSTANCE;
     }
-    int intEnd = pos;
-    boolean fraction = false;
+    boolean whole = true;
     if (pos < end && line[pos] == '.') {
-      fraction = true;
+      whole = false;
       pos++;
       int digitsFrom = pos;
       while (pos < end && line[pos] >= '0' && line[pos] <= '9') {
-        pos++;
+        int d = line[pos++] - '0';
+        if (significant < 19) {
+          if (significant > 0 || d != 0) {
+            significant++;
+          }
+          mantissa = mantissa * 10 + d;
+          scale--;
+        }
       }
       if (pos == digitsFrom) {
         throw GiveUp.INSTANCE;
       }
     }
+    long exp = 0;
     if (pos < end && (line[pos] == 'e' || line[pos] == 'E')) {
-      fraction = true;
+      whole = false;
       pos++;
+      boolean negativeExp = false;
       if (pos < end && (line[pos] == '+' || line[pos] == '-')) {
+        negativeExp = line[pos] == '-';
         pos++;
       }
       int digitsFrom = pos;
       while (pos < end && line[pos] >= '0' && line[pos] <= '9') {
+        if (exp < 100_000) {
+          exp = exp * 10 + (line[pos] - '0');
+        }
         pos++;
       }
       if (pos == digitsFrom) {
         throw GiveUp.INSTANCE;
       }
+      exp = negativeExp ? -exp : exp;
     }
     if (pos < end && line[pos] >= '0' && line[pos] <= '9') {
       throw GiveUp.INSTANCE; // a leading zero followed by digits
     }
-    if (!fraction) {
-      if (intEnd - intStart > 19) {
-        throw GiveUp.INSTANCE; // past a long: the general reader makes it a big integer
+    if (whole) {
+      if (significant > 19 || (significant == 19 && !fitsLong(start + (negative ? 1 : 0)))) {
+        throw GiveUp.INSTANCE; // past a long (or Long.MIN_VALUE): left to the general reader
       }
-      long v = 0;
-      for (int i = intStart; i < intEnd; i++) {
-        int d = line[i] - '0';
-        if (v > (Long.MAX_VALUE - d) / 10) {
-          throw GiveUp.INSTANCE; // the same, or Long.MIN_VALUE: left to the general reader
-        }
-        v = v * 10 + d;
-      }
-      put(nameEnd, Kind.LONG, line[start] == '-' ? -v : v);
+      putLong(nameEnd, negative ? -mantissa : mantissa);
       return;
     }
-    int length = pos - start;
-    if (length > digits.length) {
-      digits = new char[Math.max(length, 2 * digits.length)];
-    }
-    for (int i = 0; i < length; i++) {
-      digits[i] = (char) line[start + i];
-    }
+    long power = scale + exp;
     double d;
-    try {
-      d = NumberInput.parseDouble(digits, 0, length, true);
-    } catch (NumberFormatException e) {
-      throw GiveUp.INSTANCE;
+    if (significant <= 19 && mantissa >= 0 && mantissa < (1L << 53) && Math.abs(power) <= 22) {
+      d = power >= 0 ? mantissa * POWERS[(int) power] : mantissa / POWERS[(int) -power];
+    } else {
+      d = slowDouble(start);
+    }
+    if (negative) {
+      d = -d;
     }
     if (!Double.isFinite(d)) {
       throw GiveUp.INSTANCE;
     }
-    put(nameEnd, Kind.DOUBLE, Double.doubleToRawLongBits(d == 0 ? 0.0 : d)); // no -0.0, as JSON
+    putDouble(nameEnd, d == 0 ? 0.0 : d); // JSON numbers read as decimals have no -0.0
+  }
+
+  /** Whether the 19 digits from {@code from} are at most Long.MAX_VALUE. */
+  private boolean fitsLong(int from) {
+    byte[] max = {
+      '9', '2', '2', '3', '3', '7', '2', '0', '3', '6', '8', '5', '4', '7', '7', '5', '8', '0', '7'
+    };
+    for (int i = 0; i < 19; i++) {
+      if (line[from + i] != max[i]) {
+        return line[from + i] < max[i];
+      }
+    }
+    return true;
+  }
+
+  /** The number from {@code start} to {@code pos} (without its sign) by Jackson's parser. */
+  private double slowDouble(int start) throws GiveUp {
+    int from = line[start] == '-' ? start + 1 : start;
+    int length = pos - from;
+    if (length > digits.length) {
+      digits = new char[Math.max(length, 2 * digits.length)];
+    }
+    for (int i = 0; i < length; i++) {
+      digits[i] = (char) line[from + i];
+    }
+    try {
+      return NumberInput.parseDouble(digits, 0, length, true);
+    } catch (NumberFormatException e) {
+      throw GiveUp.INSTANCE;
+    }
   }
 
   private void literal(String word) throws GiveUp {
@@ -504,61 +723,54 @@ final class LineParser {
   }
 
   private void putString(int nameEnd, byte[] bytes, int from, int to) throws GiveUp {
-    if (isTimestamp(nameEnd)) {
+    int field = field(nameEnd);
+    if (field == TIMESTAMP) {
       throw GiveUp.INSTANCE; // an ISO-8601 time: the general reader parses it
     }
-    batch.putString(field(nameEnd), bytes, from, to);
+    batch.putString(field, bytes, from, to);
   }
 
-  private void put(int nameEnd, Kind kind, long bits) throws GiveUp {
-    if (isTimestamp(nameEnd)) {
-      if (kind != Kind.LONG || bits <= 0 || timestampSeen) {
+  private void putLong(int nameEnd, long value) throws GiveUp {
+    int field = field(nameEnd);
+    if (field == TIMESTAMP) {
+      if (value <= 0 || timestampSeen) {
         throw GiveUp.INSTANCE;
       }
-      batch.timestamp(bits >= NANOS_FROM ? bits / 1_000_000 : bits);
+      batch.timestamp(value >= NANOS_FROM ? value / 1_000_000 : value);
       timestampSeen = true;
       return;
     }
+    batch.putLong(field, value);
+  }
+
+  private void putDouble(int nameEnd, double value) throws GiveUp {
     int field = field(nameEnd);
-    switch (kind) {
-      case LONG -> batch.putLong(field, bits);
-      case DOUBLE -> batch.putDouble(field, Double.longBitsToDouble(bits));
-      case TRUE -> batch.putBoolean(field, true);
-      default -> batch.putBoolean(field, false);
+    if (field == TIMESTAMP) {
+      throw GiveUp.INSTANCE;
     }
+    batch.putDouble(field, value);
   }
 
-  private boolean isTimestamp(int nameEnd) {
-    return Arrays.equals(name, 0, nameEnd, timestampField, 0, timestampField.length);
+  private void putBoolean(int nameEnd, boolean value) throws GiveUp {
+    int field = field(nameEnd);
+    if (field == TIMESTAMP) {
+      throw GiveUp.INSTANCE;
+    }
+    batch.putBoolean(field, value);
   }
 
-  /**
-   * The batch field of the name read: the field the line before had at this place when the names
-   * agree, else a lookup.
-   */
-  private int field(int nameEnd) throws GiveUp {
-    int field = -1;
-    if (fieldIndex < expectedCount) {
-      int guess = expected[fieldIndex];
-      byte[] known = batch.nameUtf8(guess);
-      if (Arrays.equals(known, 0, known.length, name, 0, nameEnd)) {
-        field = guess;
-      }
+  /** The batch field (or {@link #TIMESTAMP}) of the name read last, looked up once per place. */
+  private int field(int nameEnd) {
+    int field = keys.fields[key];
+    if (field == UNKNOWN) {
+      flatten(nameEnd - keyLength);
+      field =
+          Arrays.equals(name, 0, nameEnd, timestampField, 0, timestampField.length)
+              ? TIMESTAMP
+              : batch.field(name, 0, nameEnd);
+      keys.fields[key] = field;
     }
-    if (field < 0) {
-      field = batch.field(name, 0, nameEnd);
-    }
-    if (fieldIndex == expected.length) {
-      expected = Arrays.copyOf(expected, 2 * fieldIndex);
-    }
-    expected[fieldIndex++] = field;
     return field;
-  }
-
-  private void ensureScratch(int length) {
-    if (length > scratch.length) {
-      scratch = new byte[Math.max(length, 2 * scratch.length)];
-    }
   }
 
   private void skipSpace() {

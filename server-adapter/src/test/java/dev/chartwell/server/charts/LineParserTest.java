@@ -15,12 +15,17 @@ import org.junit.jupiter.api.Test;
  * is checked against the general reading by {@link EventReaderProperties}.
  */
 class LineParserTest {
-  private final LineParser parser = new LineParser("Timestamp");
   private final EventBatch batch = new EventBatch();
+  private final LineParser parser = new LineParser("Timestamp", batch);
 
+  /** Reads a line followed by a newline and the next line's start; says whether it took it. */
   private boolean parse(String line) {
-    byte[] bytes = ("xx" + line + "yy").getBytes(StandardCharsets.UTF_8);
-    return parser.parse(bytes, 2, bytes.length - 2, batch);
+    byte[] bytes = ("xx" + line + "\n{\"y").getBytes(StandardCharsets.UTF_8);
+    int end = parser.parse(bytes, 2, bytes.length, false);
+    if (end >= 0) {
+      assertEquals(bytes.length - 4, end, "the line ends at its newline");
+    }
+    return end >= 0;
   }
 
   @Test
@@ -32,8 +37,15 @@ class LineParserTest {
             + "\"status\":301,\"LogAttributes\":{\"http.method\":\"GET\"},\"ok\":true,\"x\":null}";
     assertTrue(parse(line));
     assertTrue(parse(line.replace("svc-2", "caf\u00e9 \\u00e9 \\ud83d\\ude00 \\\"q\\\"")));
-    assertTrue(parse("{\"Timestamp\":1767139200000000000 , \"a\" : { \"b\" : { } } }"));
-    assertEquals(3, batch.size());
+    assertTrue(parse("{\"Timestamp\":1767139200000000000 , \"a\" : { \"b\" : { } } }\r"));
+    assertTrue(
+        parse(
+            "{\"Timestamp\":1,\"n\":9223372036854775807,\"e\":1.5e3,\"z\":-0.0,"
+                + "\"s\":0.000123,\"l\":358.01728757263413}"));
+    assertEquals(4, batch.size());
+    assertEquals(
+        Map.of("n", Long.MAX_VALUE, "e", 1500.0, "z", 0.0, "s", 0.000123, "l", 358.01728757263413),
+        batch.event(3).fields());
     assertEquals(
         Map.of(
             "ServiceName", "svc-2",
@@ -49,6 +61,42 @@ class LineParserTest {
     assertEquals(1767139200000L, batch.timestampAt(0));
     assertEquals("caf\u00e9 \u00e9 \ud83d\ude00 \"q\"", batch.event(1).fields().get("ServiceName"));
     assertEquals(1767139200000L, batch.timestampAt(2)); // nanoseconds read as milliseconds
+  }
+
+  /** Numbers read as the JDK reads them, to the bit, whichever way the byte reader takes. */
+  @Test
+  void numbersReadExactly() {
+    java.util.Random random = new java.util.Random(3);
+    for (int i = 0; i < 200_000; i++) {
+      String text =
+          switch (random.nextInt(5)) {
+            case 0 -> Double.toString(Double.longBitsToDouble(random.nextLong() >>> 2));
+            case 1 -> Double.toString(Math.exp(random.nextGaussian() * 5));
+            case 2 -> random.nextInt(100_000) + "." + random.nextInt(1_000_000);
+            case 3 ->
+                (random.nextInt(20) - 10)
+                    + "."
+                    + Long.toString(random.nextLong() & Long.MAX_VALUE)
+                    + "e"
+                    + (random.nextInt(60) - 30);
+            default -> "0.000" + random.nextInt(1000) + "E" + (random.nextInt(50) - 25);
+          };
+      if (!parse("{\"Timestamp\":1,\"v\":" + text + "}")) {
+        continue; // left to the general reader (not finite, and so on)
+      }
+      double expected = Double.parseDouble(text);
+      Object actual = batch.event(batch.size() - 1).fields().get("v");
+      if (expected == Math.rint(expected) && !text.contains(".") && !text.contains("e")) {
+        assertEquals((long) expected, actual, text);
+      } else {
+        assertEquals(Double.doubleToLongBits(expected == 0 ? 0.0 : expected), bits(actual), text);
+      }
+      batch.clear();
+    }
+  }
+
+  private static long bits(Object v) {
+    return Double.doubleToLongBits((Double) v);
   }
 
   @Test
@@ -68,6 +116,8 @@ class LineParserTest {
       "{\"Timestamp\":1,\"a\":\"\\ud800\"}",
       "{\"Timestamp\":1,\"a\":\"\t\"}",
       "{\"Timestamp\":1} x",
+      "{\"Timestamp\":1,\"a\":-9223372036854775808}",
+      "{\"Timestamp\":1,\"a\":9223372036854775808}",
       "[{\"Timestamp\":1}]",
       "",
     };
@@ -80,9 +130,13 @@ class LineParserTest {
     }
     byte[] invalid = "{\"Timestamp\":1,\"a\":\"\u00e9\"}".getBytes(StandardCharsets.UTF_8);
     invalid[invalid.length - 3] = (byte) 0xC0; // an overlong form
-    assertFalse(parser.parse(invalid, 0, invalid.length, batch));
+    assertEquals(-1, parser.parse(invalid, 0, invalid.length, true));
     assertEquals(1, batch.size());
     assertTrue(parse("{\"Timestamp\":1,\"a\":1}"), "and goes on afterwards");
     assertEquals(Map.of("a", 1L), batch.event(1).fields());
+    byte[] unfinished = "{\"Timestamp\":1,\"a\":1}".getBytes(StandardCharsets.UTF_8);
+    assertEquals(-1, parser.parse(unfinished, 0, unfinished.length, false), "more may follow");
+    assertEquals(unfinished.length, parser.parse(unfinished, 0, unfinished.length, true));
+    assertEquals(3, batch.size());
   }
 }
