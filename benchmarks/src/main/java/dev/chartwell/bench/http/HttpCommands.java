@@ -11,8 +11,8 @@ public final class HttpCommands {
   private HttpCommands() {}
 
   /**
-   * {@code load --url URL --token TOKEN --source ID --file FILE [--connections 2]
-   * [--lines-per-request 200000] [--quiet true]}: sends the file and prints events/s.
+   * {@code load --url URL --token TOKEN --source ID --file FILE [--connections 2] [--request-mb 32]
+   * [--quiet true]}: sends the file and prints events/s.
    *
    * @param flags the flags
    * @param out where progress and the result go
@@ -20,9 +20,7 @@ public final class HttpCommands {
   public static void load(Map<String, String> flags, PrintStream out) throws Exception {
     Flags f = new Flags(flags);
     String url = f.required("url") + "/api/v2/sources/" + f.required("source") + "/events";
-    Loader loader =
-        new Loader(
-            new Http(), f.integer("connections", 2), f.integer("lines-per-request", 200_000));
+    Loader loader = new Loader(f.integer("connections", 2), f.integer("request-mb", 32) << 20L);
     Loader.Result r =
         loader.load(
             url,

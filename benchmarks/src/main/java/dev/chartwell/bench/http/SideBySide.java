@@ -198,7 +198,7 @@ public final class SideBySide {
     out.printf(
         Locale.ROOT, "Chartwell at %s: loading over %d connections ...%n", cw.url(), connections);
     Loader.Result r =
-        new Loader(http, connections, flags.integer("lines-per-request", 200_000))
+        new Loader(connections, flags.integer("request-mb", 32) << 20L)
             .load(
                 cw.url() + "/api/v2/sources/" + cw.sourceId() + "/events",
                 cw.token(),

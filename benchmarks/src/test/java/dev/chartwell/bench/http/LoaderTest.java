@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,35 +35,36 @@ class LoaderTest {
     }
   }
 
-  private static List<String> cut(String text, int linesPerRequest) throws Exception {
-    List<String> chunks = new ArrayList<>();
-    List<Integer> counts = new ArrayList<>();
-    new Loader(new Http(), 1, linesPerRequest)
-        .cut(
-            new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
-            c -> {
-              chunks.add(new String(c.bytes(), 0, c.length(), StandardCharsets.UTF_8));
-              counts.add(c.lines());
-              return false;
-            });
-    for (int i = 0; i < chunks.size(); i++) {
-      chunks.set(i, counts.get(i) + ":" + chunks.get(i));
+  /** The requests a text is cut into, as text. */
+  private List<String> cut(String text, long target) throws Exception {
+    Path file = Files.writeString(dir.resolve("cut.ndjson"), text);
+    List<String> out = new ArrayList<>();
+    try (FileChannel channel = FileChannel.open(file)) {
+      long next = 0;
+      for (Loader.Range r : Loader.ranges(channel, target)) {
+        assertEquals(next, r.from(), "ranges follow each other");
+        next = r.from() + r.length();
+        out.add(text.substring((int) r.from(), (int) next));
+      }
+      assertEquals(channel.size(), next, "and cover the file");
     }
-    return chunks;
+    return out;
   }
 
   @Test
   void aFileIsCutIntoRequestsOfWholeLines() throws Exception {
-    assertEquals(List.of("2:a\nb\n", "2:c\nd\n", "1:e\n"), cut("a\nb\nc\nd\ne\n", 2));
-    assertEquals(List.of("2:a\nb\n", "1:c"), cut("a\nb\nc", 2), "a last line without newline");
-    assertEquals(List.of("2:a\nb\n"), cut("a\nb\n", 2));
+    assertEquals(List.of("a\nb\n", "c\nd\n", "e\n"), cut("a\nb\nc\nd\ne\n", 4));
+    assertEquals(List.of("a\nb\n", "c\nd\n", "e\n"), cut("a\nb\nc\nd\ne\n", 3));
+    assertEquals(List.of("a\nb\n", "c"), cut("a\nb\nc", 4), "a last line without newline");
+    assertEquals(List.of("a\nb\n"), cut("a\nb\n", 100));
+    assertEquals(List.of("a\n", "b\n"), cut("a\nb\n", 1));
     assertEquals(List.of(), cut("", 2));
   }
 
   @Test
-  void longLinesAcrossReadBuffersStayWhole() throws Exception {
-    String big = "x".repeat(3 << 20); // longer than the 1 MiB read buffer
-    assertEquals(List.of("1:" + big + "\n", "1:y\n"), cut(big + "\ny\n", 1));
+  void longLinesAcrossReadWindowsStayWhole() throws Exception {
+    String big = "x".repeat(300_000); // longer than the 64 KiB window that looks for a newline
+    assertEquals(List.of(big + "\n", "y\n"), cut(big + "\ny\n", 10));
   }
 
   @Test
@@ -103,7 +104,7 @@ class LoaderTest {
     Path file = Files.writeString(dir.resolve("events.ndjson"), ndjson);
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     Loader.Result r =
-        new Loader(new Http(), 2, 37)
+        new Loader(2, 200)
             .load(
                 "http://127.0.0.1:" + server.getAddress().getPort() + "/api/v2/sources/s/events",
                 "token",
@@ -136,14 +137,14 @@ class LoaderTest {
         assertThrows(
             IllegalStateException.class,
             () ->
-                new Loader(new Http(), 2, 2)
+                new Loader(2, 6)
                     .load(
                         "http://127.0.0.1:" + server.getAddress().getPort() + "/e",
                         "t",
                         file,
                         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                         true));
-    assertTrue(e.getMessage().contains("did not accept all 2 lines"), e.getMessage());
+    assertTrue(e.getMessage().contains("did not accept every line"), e.getMessage());
     assertTrue(e.getMessage().contains("\"error\":\"bad\""), e.getMessage());
   }
 
@@ -152,7 +153,7 @@ class LoaderTest {
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
-            () -> Loader.checkAccepted(503, "{\"status\":503,\"error\":\"full\"}", 10));
+            () -> Loader.accepted(503, "{\"status\":503,\"error\":\"full\"}"));
     assertEquals("ingestion answered 503: {\"status\":503,\"error\":\"full\"}", e.getMessage());
   }
 }

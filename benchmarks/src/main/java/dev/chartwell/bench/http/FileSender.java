@@ -1,0 +1,173 @@
+package dev.chartwell.bench.http;
+
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Sends parts of a file as HTTP/1.1 {@code POST} bodies on one keep-alive connection, the bytes
+ * going from the page cache to the socket by the kernel ({@link FileChannel#transferTo}, sendfile
+ * on Linux) without passing through the JVM. The load commands run on the machine they measure, so
+ * a sender that copied each gigabyte through a client library would take CPU from the server being
+ * measured; this one takes next to none, for either system.
+ *
+ * <p>It speaks just enough HTTP/1.1 for that: a request with {@code Content-Length}, an answer with
+ * {@code Content-Length}, {@code Transfer-Encoding: chunked} or closing the connection. Not
+ * thread-safe: one per connection.
+ */
+final class FileSender implements Closeable {
+  private final String host;
+  private final int port;
+  private SocketChannel channel;
+  private final ByteBuffer in = ByteBuffer.allocate(64 * 1024).flip();
+
+  /** The status and body of an answer. */
+  record Answer(int status, String body) {}
+
+  /**
+   * @param uri any URI of the server (only its host and port are used)
+   */
+  FileSender(URI uri) {
+    this.host = uri.getHost();
+    this.port = uri.getPort() < 0 ? 80 : uri.getPort();
+  }
+
+  /**
+   * Sends {@code length} bytes of a file from {@code from} as the body of a {@code POST}.
+   *
+   * @param pathAndQuery the request target, e.g. {@code /api/v2/sources/s/events}
+   * @param headers extra headers
+   * @param file the file
+   * @param from where the body starts in it
+   * @param length the body's length
+   * @return the answer
+   */
+  Answer post(
+      String pathAndQuery, Map<String, String> headers, FileChannel file, long from, long length)
+      throws IOException {
+    if (channel == null || !channel.isOpen()) {
+      channel = SocketChannel.open(new InetSocketAddress(host, port));
+      channel.socket().setTcpNoDelay(true);
+      in.clear().flip();
+    }
+    StringBuilder head = new StringBuilder();
+    head.append("POST ").append(pathAndQuery).append(" HTTP/1.1\r\n");
+    head.append("Host: ").append(host).append(':').append(port).append("\r\n");
+    head.append("Content-Length: ").append(length).append("\r\n");
+    headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
+    head.append("\r\n");
+    ByteBuffer h = ByteBuffer.wrap(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+    while (h.hasRemaining()) {
+      channel.write(h);
+    }
+    long sent = 0;
+    while (sent < length) {
+      long n = file.transferTo(from + sent, length - sent, channel);
+      if (n <= 0 && file.size() < from + length) {
+        throw new EOFException("the file ends before byte " + (from + length));
+      }
+      sent += n;
+    }
+    return answer();
+  }
+
+  private Answer answer() throws IOException {
+    String status = line();
+    String[] parts = status.split(" ", 3);
+    if (parts.length < 2 || !parts[0].startsWith("HTTP/1.")) {
+      throw new IOException("not an HTTP answer: " + status);
+    }
+    int code = Integer.parseInt(parts[1]);
+    long contentLength = -1;
+    boolean chunked = false;
+    boolean close = parts[0].equals("HTTP/1.0");
+    for (String header = line(); !header.isEmpty(); header = line()) {
+      int colon = header.indexOf(':');
+      String name = header.substring(0, Math.max(0, colon)).trim().toLowerCase(Locale.ROOT);
+      String value = header.substring(colon + 1).trim();
+      switch (name) {
+        case "content-length" -> contentLength = Long.parseLong(value);
+        case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+        case "connection" -> close = value.equalsIgnoreCase("close");
+        default -> {}
+      }
+    }
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    if (chunked) {
+      for (long size = Long.parseLong(line().split(";")[0].trim(), 16);
+          size > 0;
+          size = Long.parseLong(line().split(";")[0].trim(), 16)) {
+        read(body, size);
+        line(); // the CRLF after the chunk
+      }
+      while (!line().isEmpty()) {} // trailers
+    } else if (contentLength >= 0) {
+      read(body, contentLength);
+    } else {
+      close = true;
+      while (fill()) {
+        body.write(in.array(), in.position(), in.remaining());
+        in.position(in.limit());
+      }
+    }
+    if (close) {
+      close();
+    }
+    return new Answer(code, body.toString(StandardCharsets.UTF_8));
+  }
+
+  private void read(ByteArrayOutputStream out, long count) throws IOException {
+    while (count > 0) {
+      if (!in.hasRemaining() && !fill()) {
+        throw new EOFException("the answer ended early");
+      }
+      int n = (int) Math.min(count, in.remaining());
+      out.write(in.array(), in.position(), n);
+      in.position(in.position() + n);
+      count -= n;
+    }
+  }
+
+  /** A line of the answer's head, without its CRLF. */
+  private String line() throws IOException {
+    StringBuilder line = new StringBuilder();
+    while (true) {
+      if (!in.hasRemaining() && !fill()) {
+        throw new EOFException("the answer ended early");
+      }
+      char c = (char) (in.get() & 0xFF);
+      if (c == '\n') {
+        int end = line.length();
+        return end > 0 && line.charAt(end - 1) == '\r'
+            ? line.substring(0, end - 1)
+            : line.toString();
+      }
+      line.append(c);
+    }
+  }
+
+  /** Reads more of the answer; false at its end. */
+  private boolean fill() throws IOException {
+    in.compact();
+    int n = channel.read(in);
+    in.flip();
+    return n > 0;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (channel != null) {
+      channel.close();
+      channel = null;
+    }
+  }
+}
