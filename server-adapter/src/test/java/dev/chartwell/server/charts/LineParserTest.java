@@ -63,6 +63,20 @@ class LineParserTest {
     assertEquals(1767139200000L, batch.timestampAt(2)); // nanoseconds read as milliseconds
   }
 
+  /** A line read against the one before it still finds its own names and their repeats. */
+  @Test
+  void aLineReadAgainstTheOneBeforeKeepsItsOwnNames() {
+    assertTrue(parse("{\"Timestamp\":1,\"a\":{\"b\":1},\"c\":2}"));
+    assertTrue(parse("{\"Timestamp\":1,\"a\":1,\"b\":2}")); // b one level up
+    assertEquals(Map.of("a", 1L, "b", 2L), batch.event(1).fields());
+    assertFalse(parse("{\"Timestamp\":1,\"a\":1,\"a\":2}")); // a repeat of a name read alike
+    assertFalse(parse("{\"Timestamp\":1,\"a\":1,\"b\":2,\"Timestamp\":3}"));
+    assertTrue(parse("{\"Timestamp\":1,\"a\":1}")); // fewer names than the line before
+    assertTrue(parse("{\"Timestamp\":1,\"a\":1,\"b\":2,\"d\":3}")); // more
+    assertEquals(Map.of("a", 1L, "b", 2L, "d", 3L), batch.event(3).fields());
+    assertEquals(4, batch.size());
+  }
+
   /** Numbers read as the JDK reads them, to the bit, whichever way the byte reader takes. */
   @Test
   void numbersReadExactly() {
