@@ -2,6 +2,7 @@ package dev.chartwell.bench;
 
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.source.EventBatch;
 import dev.chartwell.engine.source.Source;
 import dev.chartwell.engine.source.SourceSpec;
 import dev.chartwell.engine.storage.FsyncPolicy;
@@ -57,9 +58,23 @@ public class IngestBenchmark {
   @Param({"request"})
   public String fsync;
 
+  /**
+   * How events are handed over: {@code events}, lists of {@link Event} maps ({@code appendBatch});
+   * {@code batch}, an {@link EventBatch} filled field by field with typed values, as a decoder of a
+   * typed format would ({@code append(EventBatch)}).
+   */
+  @Param({"events", "batch"})
+  public String api;
+
   private Engine engine;
   private Path dir;
   private List<List<Event>> batches;
+
+  /** The events by field, for {@code batch}: names, then per event its values in that order. */
+  private String[] names;
+
+  private Object[][] values;
+  private long[] timestamps;
 
   /** Generates one segment's events once; they are appended four times per invocation. */
   @Setup(Level.Trial)
@@ -81,6 +96,19 @@ public class IngestBenchmark {
       }
     }
     batches.add(batch);
+    names = batches.get(0).get(0).fields().keySet().toArray(new String[0]);
+    values = new Object[SEGMENT][names.length];
+    timestamps = new long[SEGMENT];
+    int i = 0;
+    for (List<Event> events : batches) {
+      for (Event e : events) {
+        timestamps[i] = e.timestamp();
+        for (int f = 0; f < names.length; f++) {
+          values[i][f] = e.fields().get(names[f]);
+        }
+        i++;
+      }
+    }
   }
 
   /** Frees the engine and its files. */
@@ -95,9 +123,39 @@ public class IngestBenchmark {
   private long ingest() {
     Source s = engine.createSource(SourceSpec.logs("ingest"));
     long accepted = 0;
+    EventBatch batch = new EventBatch();
+    int[] fields = new int[names.length];
+    for (int f = 0; f < names.length; f++) {
+      fields[f] = batch.field(names[f]);
+    }
     for (int round = 0; round < EVENTS / SEGMENT; round++) {
-      for (List<Event> b : batches) {
-        accepted += s.appendBatch(b).accepted();
+      if (api.equals("events")) {
+        for (List<Event> b : batches) {
+          accepted += s.appendBatch(b).accepted();
+        }
+        continue;
+      }
+      for (int i = 0; i < SEGMENT; i++) {
+        batch.startEvent();
+        batch.timestamp(timestamps[i]);
+        Object[] row = values[i];
+        for (int f = 0; f < fields.length; f++) {
+          Object v = row[f];
+          if (v instanceof String text) {
+            batch.putString(fields[f], text);
+          } else if (v instanceof Long n) {
+            batch.putLong(fields[f], n);
+          } else if (v instanceof Double d) {
+            batch.putDouble(fields[f], d);
+          } else {
+            batch.put(names[f], v);
+          }
+        }
+        batch.endEvent();
+        if (batch.size() == 10_000 || i == SEGMENT - 1) {
+          accepted += s.append(batch).accepted();
+          batch.clear();
+        }
       }
     }
     s.seal();

@@ -24,7 +24,7 @@ final class TokenTable {
    */
   private final long[] recentHeads = new long[RECENT];
 
-  private final int[] recentIds = new int[RECENT]; // id + 1 (length 8 at most), or 0
+  private final int[] recentIds = new int[RECENT]; // id + 1, or 0
 
   private static final int RECENT = 1024;
 
@@ -58,17 +58,15 @@ final class TokenTable {
   int id(byte[] token, int length, long head) {
     int h = hash(token, length, head);
     int recent = h & (RECENT - 1);
-    if (length <= 8 && recentHeads[recent] == head) {
+    if (recentHeads[recent] == head) {
       int id = recentIds[recent] - 1;
-      if (id >= 0 && bounds[id + 1] - bounds[id] == length) {
+      if (id >= 0 && bounds[id + 1] - bounds[id] == length && sameTail(id, token, length)) {
         return id;
       }
     }
     int id = find(token, length, head, h);
-    if (length <= 8) {
-      recentHeads[recent] = head;
-      recentIds[recent] = id + 1;
-    }
+    recentHeads[recent] = head;
+    recentIds[recent] = id + 1;
     return id;
   }
 
@@ -85,12 +83,24 @@ final class TokenTable {
         return id;
       }
       int id = entry - 1;
-      if (heads[id] == head && hashes[id] == h && bounds[id + 1] - bounds[id] == length) {
-        if (length <= 8 || Arrays.equals(text, bounds[id], bounds[id + 1], token, 0, length)) {
-          return id;
-        }
+      if (heads[id] == head
+          && hashes[id] == h
+          && bounds[id + 1] - bounds[id] == length
+          && sameTail(id, token, length)) {
+        return id;
       }
     }
+  }
+
+  /** Whether a token's bytes after its first eight (which its head holds) are these. */
+  private boolean sameTail(int id, byte[] token, int length) {
+    int start = bounds[id];
+    for (int i = 8; i < length; i++) {
+      if (text[start + i] != token[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -85,10 +85,26 @@ final class Utf8Table {
         return id;
       }
       int id = entry - 1;
-      if (hashes[id] == h && Arrays.equals(text, bounds[id], bounds[id + 1], value, from, to)) {
+      if (hashes[id] == h && same(id, value, from, to)) {
         return id;
       }
     }
+  }
+
+  /**
+   * Byte by byte: the values of a repeating column are short, shorter than a vector loop's setup.
+   */
+  private boolean same(int id, byte[] value, int from, int to) {
+    int start = bounds[id];
+    if (bounds[id + 1] - start != to - from) {
+      return false;
+    }
+    for (int i = from; i < to; i++) {
+      if (text[start + i - from] != value[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static int hash(byte[] value, int from, int to) {

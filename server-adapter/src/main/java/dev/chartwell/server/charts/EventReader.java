@@ -37,6 +37,9 @@ final class EventReader {
   /** The buffer lines are read into (a longer line grows it). */
   private static final int CHUNK = 1 << 20;
 
+  /** How much is read, at least, before the lines read are parsed (unless the body ends). */
+  private static final int FILL = 256 << 10;
+
   /** A line (or array element) that could not become an event. */
   record LineError(long line, String error) {}
 
@@ -130,9 +133,15 @@ final class EventReader {
     long number = 0;
     boolean eof = false;
     while (!eof) {
-      int n = in.read(buffer, filled, buffer.length - filled);
-      eof = n <= 0;
-      int end = filled + Math.max(0, n);
+      int end = filled;
+      while (end - filled < FILL && end < buffer.length) { // few lines cut at a buffer's end
+        int n = in.read(buffer, end, buffer.length - end);
+        if (n <= 0) {
+          eof = true;
+          break;
+        }
+        end += n;
+      }
       int from = 0;
       while (from < end) {
         int lineEnd = lineParser.parse(buffer, from, end, eof);
