@@ -1,7 +1,8 @@
 /**
  * Durable storage of sources' events. {@link dev.chartwell.engine.storage.WriteAheadLog} is the
- * first step of a write: appended events, encoded by {@link
- * dev.chartwell.engine.storage.EventCodec}, reach the log's files (and, per {@link
+ * first step of a write: appended events, encoded many to a record by {@link
+ * dev.chartwell.engine.storage.BatchCodec} (logs written before it hold one event a record, {@link
+ * dev.chartwell.engine.storage.EventCodec}), reach the log's files (and, per {@link
  * dev.chartwell.engine.storage.FsyncPolicy}, the disk) before an append is acknowledged. {@link
  * dev.chartwell.engine.storage.SourceFiles} keeps one source's log, segment files and {@link
  * dev.chartwell.engine.storage.Manifest}s (the commit point that lists the segment files and the
