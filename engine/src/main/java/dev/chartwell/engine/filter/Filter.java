@@ -260,8 +260,9 @@ public abstract class Filter {
 
   /**
    * Evaluates a predicate on a string column: with indexes, once per dictionary entry (OR-ing the
-   * rows of the entries that match) or, when there are fewer candidates than entries, once per
-   * entry met among the candidates; without indexes, on every candidate row's text.
+   * rows of the entries that match) or, when there are fewer candidates than entries or the column
+   * keeps no posting lists (every value one row), once per entry met among the candidates; without
+   * indexes, on every candidate row's text.
    */
   static ImmutableRoaringBitmap strings(
       StringColumn c,
@@ -272,7 +273,7 @@ public abstract class Filter {
     StringDictionary dict = c.dictionary();
     boolean absentMatches = p.onAbsent();
     MutableRoaringBitmap out = new MutableRoaringBitmap();
-    if (idx && dict.size() <= candidates.getCardinality()) {
+    if (idx && c.postings() != null && dict.size() <= candidates.getCardinality()) {
       List<ImmutableRoaringBitmap> parts = new ArrayList<>();
       Iterator<String> values = dict.iterator();
       for (int id = 0; id < dict.size(); id++) {

@@ -2,6 +2,7 @@ package dev.chartwell.engine.segment;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
@@ -127,12 +128,25 @@ public final class BitmapList {
     int n = starts.length - 1;
     long[] entries = new long[n];
     MutableRoaringBitmap[] large = new MutableRoaringBitmap[n];
+    boolean[] repeated = new boolean[n];
+    java.util.Map<Long, Integer> byHash = new java.util.HashMap<>();
     long total = 0;
     for (int i = 0; i < n; i++) {
       int count = starts[i + 1] - starts[i];
       if (count == 1) {
         entries[i] = (Integer.toUnsignedLong(rows[starts[i]]) << 1) | 1;
         continue;
+      }
+      if (count > MAX_SHORT) {
+        // The same rows stored once: words of one log template hold the same rows.
+        Integer same = byHash.putIfAbsent(hash(rows, starts[i], starts[i + 1]), i);
+        if (same != null
+            && Arrays.equals(
+                rows, starts[same], starts[same + 1], rows, starts[i], starts[i + 1])) {
+          entries[i] = entries[same];
+          repeated[i] = true;
+          continue;
+        }
       }
       entries[i] = total << 1;
       if (count <= MAX_SHORT) {
@@ -153,7 +167,7 @@ public final class BitmapList {
       int count = starts[i + 1] - starts[i];
       if (large[i] != null) {
         large[i].serialize(data);
-      } else if (count != 1) {
+      } else if (count != 1 && !repeated[i]) {
         data.put(SHORT).put((byte) count);
         for (int r = starts[i]; r < starts[i + 1]; r++) {
           data.putInt(rows[r]);
@@ -162,6 +176,14 @@ public final class BitmapList {
     }
     data.flip();
     return new BitmapList(data, PackedLongs.pack(entries, entries.length), true);
+  }
+
+  private static long hash(int[] rows, int from, int to) {
+    long h = to - from;
+    for (int i = from; i < to; i++) {
+      h = (h + rows[i]) * 0x9E3779B97F4A7C15L;
+    }
+    return h;
   }
 
   /**

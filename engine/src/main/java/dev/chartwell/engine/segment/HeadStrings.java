@@ -220,7 +220,7 @@ final class HeadStrings extends SegmentBuilder.Buffer {
         new StringColumn(
             StringDictionary.of(sorted),
             PackedLongs.pack(packed, rows),
-            BitmapList.of(rowsOfValue),
+            StringColumn.keepsPostings(sorted.size(), present) ? BitmapList.of(rowsOfValue) : null,
             presence,
             present);
     return new Built(column, tokens ? TokenIndexBuilder.build(sorted, rowsOfValue, rows) : null);

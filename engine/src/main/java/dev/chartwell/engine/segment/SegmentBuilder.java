@@ -326,13 +326,34 @@ public final class SegmentBuilder {
           sorted[i] = min; // keeps the packed range tight
         }
       }
+      LongColumn.ValueIndex index = valueIndex(sorted, rows, order);
+      if (index != null) {
+        for (int i = 0; i < rows; i++) {
+          sorted[i] =
+              bit(present, source(order, i))
+                  ? Math.max(0, indexOf(index.values(), sorted[i]))
+                  : 0; // positions in the index
+        }
+      }
       return new LongColumn(
-          PackedLongs.pack(sorted, rows),
-          p.bitmap(),
-          p.count(),
-          min,
-          max,
-          valueIndex(sorted, rows, order));
+          PackedLongs.pack(sorted, rows), p.bitmap(), p.count(), min, max, index, index != null);
+    }
+
+    private static int indexOf(java.nio.LongBuffer values, long v) {
+      int lo = 0;
+      int hi = values.capacity() - 1;
+      while (lo <= hi) {
+        int mid = (lo + hi) >>> 1;
+        long m = values.get(mid);
+        if (m < v) {
+          lo = mid + 1;
+        } else if (m > v) {
+          hi = mid - 1;
+        } else {
+          return mid;
+        }
+      }
+      return -1;
     }
 
     /** Postings per distinct value when there are at most {@link LongColumn#MAX_INDEXED_VALUES}. */

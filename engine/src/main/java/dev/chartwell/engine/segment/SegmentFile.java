@@ -81,7 +81,7 @@ public final class SegmentFile {
   static final byte[] END = "CWSEGEND".getBytes(StandardCharsets.US_ASCII);
 
   /** The format version this code writes. */
-  public static final int VERSION = 3;
+  public static final int VERSION = 4;
 
   /** The oldest format version this code reads. */
   static final int OLDEST_READABLE = 1;
@@ -212,7 +212,16 @@ public final class SegmentFile {
     Timestamps timestamps =
         version < 3
             ? Timestamps.flat(toc.packed())
-            : Timestamps.of(toc.packed(), toc.packed(), toc.block().asLongBuffer(), rows);
+            : version < 4
+                ? Timestamps.of(
+                    toc.packed(), toc.packed(), null, null, toc.block().asLongBuffer(), rows)
+                : Timestamps.of(
+                    toc.packed(),
+                    toc.packed(),
+                    toc.packed(),
+                    toc.packed(),
+                    toc.block().asLongBuffer(),
+                    rows);
     if (timestamps.size() != rows) {
       throw new SegmentFileException(
           file, "it has " + timestamps.size() + " timestamps for " + rows + " rows");
@@ -339,6 +348,16 @@ public final class SegmentFile {
       int size = toc.getInt();
       int width = toc.getInt();
       StringDictionary.Layout l = LAYOUTS[layout];
+      if (l == StringDictionary.Layout.FRONT_CODED_PAGES && version < 4) {
+        throw new IllegalArgumentException(
+            "dictionary layout " + layout + " in a version " + version);
+      }
+      if (l == StringDictionary.Layout.FRONT_CODED_PAGES) {
+        PackedLongs blockStarts = packed();
+        PackedLongs pageStarts = packed();
+        ByteBuffer data = block();
+        return StringDictionary.ofPages(size, blockStarts, pageStarts, data, dictionary());
+      }
       boolean offsets =
           l == StringDictionary.Layout.PLAIN || l == StringDictionary.Layout.FRONT_CODED;
       return StringDictionary.of(l, size, width, offsets ? packed() : null, block());
@@ -364,7 +383,8 @@ public final class SegmentFile {
               toc.get() == 0
                   ? null
                   : new LongColumn.ValueIndex(block().asLongBuffer(), bitmapList());
-          return new LongColumn(values, presence, present, min, max, index);
+          return new LongColumn(
+              values, presence, present, min, max, index, version >= 4 && index != null);
         }
         case DOUBLE -> {
           ImmutableRoaringBitmap presence = bitmap();
@@ -390,7 +410,16 @@ public final class SegmentFile {
           int present = toc.getInt();
           StringDictionary dictionary = dictionary();
           PackedLongs ordinals = rowsOf(packed(), rows);
-          return new StringColumn(dictionary, ordinals, bitmapList(), presence, present);
+          BitmapList postings = version < 4 || toc.get() != 0 ? bitmapList() : null;
+          if (postings == null && StringColumn.keepsPostings(dictionary.size(), present)) {
+            throw new IllegalArgumentException(
+                "a string column of "
+                    + dictionary.size()
+                    + " values for "
+                    + present
+                    + " rows has no posting lists");
+          }
+          return new StringColumn(dictionary, ordinals, postings, presence, present);
         }
         default -> throw new IllegalArgumentException("unknown column type " + type);
       }

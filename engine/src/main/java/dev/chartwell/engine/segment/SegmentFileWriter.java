@@ -54,6 +54,8 @@ final class SegmentFileWriter {
     Timestamps ts = s.timestamps().blockCoded();
     packed(ts.firsts());
     packed(ts.blocks());
+    packed(ts.spans());
+    packed(ts.lows());
     longs(ts.words());
     toc.putString(s.implicitColumn());
     toc.putInt(s.columns().size());
@@ -118,9 +120,12 @@ final class SegmentFileWriter {
       toc.putByte(SegmentFile.STRING);
       bitmap(s.presence());
       toc.putInt(s.presentCount());
-      dictionary(s.dictionary());
+      dictionary(s.dictionary().compressed());
       packed(s.ordinals());
-      bitmapList(s.postings());
+      toc.putByte(s.postings() == null ? 0 : 1);
+      if (s.postings() != null) {
+        bitmapList(s.postings());
+      }
     }
   }
 
@@ -134,7 +139,13 @@ final class SegmentFileWriter {
     if (d.offsets() != null) {
       packed(d.offsets());
     }
+    if (d.pageStarts() != null) {
+      packed(d.pageStarts());
+    }
     bytes(d.data());
+    if (d.heads() != null) {
+      dictionary(d.heads());
+    }
   }
 
   private void bitmapList(BitmapList b) throws IOException {

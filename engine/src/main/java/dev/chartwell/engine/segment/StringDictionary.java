@@ -28,6 +28,9 @@ import java.util.NoSuchElementException;
  *       block. Chosen for large dictionaries whose sorted entries share prefixes (log bodies, URLs,
  *       the token index): an entry costs up to {@code BLOCK - 1} decoding steps, so small
  *       dictionaries, which grouping and distinct counting compare often, stay in the others.
+ *   <li>{@code FRONT_CODED_PAGES}: a front-coded column dictionary as a segment file keeps it, its
+ *       blocks compressed a page at a time ({@link CompressedPages}), with the first entry of each
+ *       page beside them for lookups. Reading an entry decompresses its page.
  * </ul>
  *
  * <p>The buffers are Java arrays for a segment built in memory, or views of a memory-mapped segment
@@ -39,7 +42,8 @@ public final class StringDictionary {
     PLAIN,
     FIXED,
     HEX,
-    FRONT_CODED
+    FRONT_CODED,
+    FRONT_CODED_PAGES
   }
 
   /** Dictionaries with fewer bytes of entries than this are never front-coded. */
@@ -65,14 +69,93 @@ public final class StringDictionary {
   private final int width; // FIXED, HEX: bytes per entry (HEX: half its characters); FRONT_CODED:
   // entries per block
   private final int size;
+  private final CompressedPages pages; // FRONT_CODED_PAGES: the blocks, compressed
+  private final StringDictionary heads; // FRONT_CODED_PAGES: the first entry of each page
 
   private StringDictionary(
       Layout layout, ByteBuffer data, PackedLongs offsets, int width, int size) {
+    this(layout, data, offsets, width, size, null, null);
+  }
+
+  private StringDictionary(
+      Layout layout,
+      ByteBuffer data,
+      PackedLongs offsets,
+      int width,
+      int size,
+      CompressedPages pages,
+      StringDictionary heads) {
     this.layout = layout;
     this.data = data.order(ByteOrder.BIG_ENDIAN);
     this.offsets = offsets;
     this.width = width;
     this.size = size;
+    this.pages = pages;
+    this.heads = heads;
+  }
+
+  /**
+   * This front-coded dictionary with its blocks compressed a page at a time, as a segment file
+   * keeps a column's: when that saves at least a quarter of its bytes.
+   *
+   * @return the compressed dictionary, or this one when compressing would not pay
+   */
+  StringDictionary compressed() {
+    if (layout != Layout.FRONT_CODED) {
+      return this;
+    }
+    StringDictionary pages = paged();
+    return pages.bytes() * 4 > bytes() * 3 ? this : pages;
+  }
+
+  /**
+   * @return this front-coded dictionary in the {@code FRONT_CODED_PAGES} layout
+   */
+  StringDictionary paged() {
+    CompressedPages compressed = CompressedPages.compress(data, offsets);
+    int pageEntries = FrontCoding.BLOCK * CompressedPages.PAGE_BLOCKS;
+    List<String> first = new java.util.ArrayList<>();
+    for (int id = 0; id < size; id += pageEntries) {
+      first.add(get(id));
+    }
+    return new StringDictionary(
+        Layout.FRONT_CODED_PAGES, compressed.data(), offsets, width, size, compressed, of(first));
+  }
+
+  /**
+   * Reads a {@code FRONT_CODED_PAGES} dictionary back from its parts, as {@link SegmentFile} stores
+   * them.
+   *
+   * @param size the number of entries
+   * @param blockStarts where each block starts in the uncompressed entries, and the end of the last
+   * @param pageStarts where each page starts in {@code data}, and the end of the last
+   * @param data the compressed pages
+   * @param heads the first entry of each page
+   * @return the dictionary
+   * @throws IllegalArgumentException when the parts do not fit together
+   */
+  static StringDictionary ofPages(
+      int size,
+      PackedLongs blockStarts,
+      PackedLongs pageStarts,
+      ByteBuffer data,
+      StringDictionary heads) {
+    int blocks = FrontCoding.blocks(size);
+    int pageCount = CompressedPages.pages(blocks);
+    if (size < 0
+        || blockStarts.size() != blocks + 1
+        || pageStarts.size() != pageCount + 1
+        || heads.size() != pageCount) {
+      throw new IllegalArgumentException("dictionary parts do not describe its data");
+    }
+    return new StringDictionary(
+        Layout.FRONT_CODED_PAGES,
+        data,
+        blockStarts,
+        FrontCoding.BLOCK,
+        size,
+        new CompressedPages(data, pageStarts, blockStarts),
+        heads);
   }
 
   /**
@@ -201,6 +284,7 @@ public final class StringDictionary {
                   && width >= 0
                   && (long) size * width == data.capacity()
                   && (layout == Layout.FIXED || width > 0);
+          case FRONT_CODED_PAGES -> false; // ofPages
         };
     if (!ok || size < 0) {
       throw new IllegalArgumentException("dictionary parts do not describe its data");
@@ -230,7 +314,7 @@ public final class StringDictionary {
    * @return the string
    */
   public String get(int id) {
-    if (layout == Layout.FRONT_CODED) {
+    if (frontCoded()) {
       FrontCoding.Reader r = decode(id);
       return new String(r.entry(), 0, r.length(), StandardCharsets.UTF_8);
     }
@@ -259,8 +343,7 @@ public final class StringDictionary {
    */
   public Iterator<String> iterator() {
     return new Iterator<>() {
-      private final FrontCoding.Reader reader =
-          layout == Layout.FRONT_CODED ? new FrontCoding.Reader(data, 0) : null;
+      private FrontCoding.Reader reader = frontCoded() ? blockReader(0) : null;
       private int next;
 
       @Override
@@ -276,6 +359,9 @@ public final class StringDictionary {
         int id = next++;
         if (reader == null) {
           return get(id);
+        }
+        if (pages != null && id % (FrontCoding.BLOCK * CompressedPages.PAGE_BLOCKS) == 0) {
+          reader = blockReader(id / FrontCoding.BLOCK); // the next page
         }
         if (id % FrontCoding.BLOCK == 0) {
           reader.first(); // blocks lie back to back, so the reader walks on into the next one
@@ -294,7 +380,22 @@ public final class StringDictionary {
   public int indexOf(String value) {
     byte[] key = value.getBytes(StandardCharsets.UTF_8);
     if (layout == Layout.FRONT_CODED) {
-      return frontCodedIndexOf(key);
+      return frontCodedIndexOf(key, data, 0, FrontCoding.blocks(size));
+    }
+    if (layout == Layout.FRONT_CODED_PAGES) {
+      int page = heads.indexOf(value);
+      int pageEntries = FrontCoding.BLOCK * CompressedPages.PAGE_BLOCKS;
+      if (page >= 0) {
+        return page * pageEntries;
+      }
+      page = -page - 2; // the last page whose first entry is below the key
+      if (page < 0) {
+        return -1;
+      }
+      int firstBlock = page * CompressedPages.PAGE_BLOCKS;
+      int endBlock = Math.min(FrontCoding.blocks(size), firstBlock + CompressedPages.PAGE_BLOCKS);
+      return frontCodedIndexOf(
+          key, ByteBuffer.wrap(pages.page(page)).order(ByteOrder.BIG_ENDIAN), firstBlock, endBlock);
     }
     boolean binary = layout == Layout.HEX && key.length == 2 * width && isHex(key);
     if (binary) {
@@ -321,15 +422,15 @@ public final class StringDictionary {
   }
 
   /**
-   * Binary search over the first entries of the blocks (stored whole), then a walk through the one
-   * block that can hold the key.
+   * Binary search over the first entries of blocks {@code [firstBlock, endBlock)} (stored whole, in
+   * {@code bytes}), then a walk through the one block that can hold the key.
    */
-  private int frontCodedIndexOf(byte[] key) {
-    int lo = 0;
-    int hi = FrontCoding.blocks(size) - 1;
+  private int frontCodedIndexOf(byte[] key, ByteBuffer bytes, int firstBlock, int endBlock) {
+    int lo = firstBlock;
+    int hi = endBlock - 1;
     while (lo <= hi) { // the last block whose first entry is at most the key ends at hi
       int mid = (lo + hi) >>> 1;
-      int c = FrontCoding.compareFirst(data, (int) offsets.get(mid), key);
+      int c = FrontCoding.compareFirst(bytes, blockStart(mid), key);
       if (c == 0) {
         return mid * FrontCoding.BLOCK;
       } else if (c < 0) {
@@ -338,12 +439,12 @@ public final class StringDictionary {
         hi = mid - 1;
       }
     }
-    if (hi < 0) {
-      return -1;
+    if (hi < firstBlock) {
+      return -(firstBlock * FrontCoding.BLOCK + 1);
     }
     int id = hi * FrontCoding.BLOCK;
     int end = Math.min(size, id + FrontCoding.BLOCK);
-    FrontCoding.Reader r = new FrontCoding.Reader(data, (int) offsets.get(hi));
+    FrontCoding.Reader r = new FrontCoding.Reader(bytes, blockStart(hi));
     r.first();
     while (++id < end) {
       r.next();
@@ -357,10 +458,29 @@ public final class StringDictionary {
     return -(end + 1);
   }
 
-  /** A reader left at entry {@code id} of a {@code FRONT_CODED} dictionary. */
+  /** Where a block starts: in {@link #data}, or in its page's bytes. */
+  private int blockStart(int block) {
+    return pages == null ? (int) offsets.get(block) : pages.offsetInPage(block);
+  }
+
+  /** A reader at the start of a block of a front-coded dictionary. */
+  private FrontCoding.Reader blockReader(int block) {
+    if (pages == null) {
+      return new FrontCoding.Reader(data, (int) offsets.get(block));
+    }
+    byte[] page = pages.page(block / CompressedPages.PAGE_BLOCKS);
+    return new FrontCoding.Reader(
+        ByteBuffer.wrap(page).order(ByteOrder.BIG_ENDIAN), pages.offsetInPage(block));
+  }
+
+  private boolean frontCoded() {
+    return layout == Layout.FRONT_CODED || layout == Layout.FRONT_CODED_PAGES;
+  }
+
+  /** A reader left at entry {@code id} of a front-coded dictionary. */
   private FrontCoding.Reader decode(int id) {
     int block = id / FrontCoding.BLOCK;
-    FrontCoding.Reader r = new FrontCoding.Reader(data, (int) offsets.get(block));
+    FrontCoding.Reader r = blockReader(block);
     r.first();
     for (int i = block * FrontCoding.BLOCK; i < id; i++) {
       r.next();
@@ -370,7 +490,7 @@ public final class StringDictionary {
 
   /** An entry's UTF-8 bytes. */
   private byte[] utf8(int id) {
-    if (layout == Layout.FRONT_CODED) {
+    if (frontCoded()) {
       FrontCoding.Reader r = decode(id);
       return Arrays.copyOf(r.entry(), r.length());
     }
@@ -461,7 +581,7 @@ public final class StringDictionary {
    *     the other entry
    */
   public int compare(int id, StringDictionary other, int otherId) {
-    if (layout == Layout.FRONT_CODED || other.layout == Layout.FRONT_CODED) {
+    if (frontCoded() || other.frontCoded()) {
       byte[] a = utf8(id);
       byte[] b = other.utf8(otherId);
       return compareRanked(a, a.length, b, b.length);
@@ -522,7 +642,7 @@ public final class StringDictionary {
       return hexPrefix(id);
     }
     long key;
-    if (layout == Layout.FRONT_CODED) {
+    if (frontCoded()) {
       FrontCoding.Reader r = decode(id);
       key = 0;
       for (int i = 0; i < Math.min(8, r.length()); i++) {
@@ -610,7 +730,8 @@ public final class StringDictionary {
 
   /**
    * @return where each entry starts, and the end of the last ({@code PLAIN}); where each block
-   *     starts, and the end of the last ({@code FRONT_CODED}); else {@code null}
+   *     starts (uncompressed), and the end of the last ({@code FRONT_CODED}, {@code
+   *     FRONT_CODED_PAGES}); else {@code null}
    */
   PackedLongs offsets() {
     return offsets;
@@ -620,6 +741,24 @@ public final class StringDictionary {
    * @return bytes of the entries and their offsets
    */
   public long bytes() {
-    return 32L + data.capacity() + (offsets == null ? 0 : offsets.bytes());
+    return 32L
+        + data.capacity()
+        + (offsets == null ? 0 : offsets.bytes())
+        + (pages == null ? 0 : pages.pageStarts().bytes() + heads.bytes());
+  }
+
+  /**
+   * @return where each page starts in {@link #data()} ({@code FRONT_CODED_PAGES}), else {@code
+   *     null}
+   */
+  PackedLongs pageStarts() {
+    return pages == null ? null : pages.pageStarts();
+  }
+
+  /**
+   * @return the first entry of each page ({@code FRONT_CODED_PAGES}), else {@code null}
+   */
+  StringDictionary heads() {
+    return heads;
   }
 }

@@ -3,15 +3,17 @@ package dev.chartwell.engine.segment;
 import java.nio.LongBuffer;
 
 /**
- * The timestamps of a segment, in row order (ascending), frame-of-reference coded per block of
- * {@link #BLOCK} rows: each block keeps its first value and the bits its span needs, and each row
- * its distance from that first value. A block of sorted timestamps spans a second or so where the
- * whole segment spans hours, so a row takes about half the bits one frame for the segment gives it
- * (as Lucene's block-packed doc values do). Random access stays one lookup per block and one
- * unpacking.
+ * The timestamps of a segment, in row order (ascending), coded per block of {@link #BLOCK} rows as
+ * Lucene's monotonic doc values are: each block keeps its first value and the span to its last, and
+ * each row how far it lies from the straight line between them, in the bits the block's deviations
+ * need. Events arrive at a roughly steady rate, so a row's time strays from that line by a few
+ * arrivals (a hundred milliseconds or so) where its distance from the block's first value runs up
+ * to the block's whole span (seconds): about half the bits again. Random access stays one lookup
+ * per block, a multiplication and one unpacking.
  *
- * <p>Segment files of format versions 1 and 2 hold one frame for the whole segment ({@link
- * PackedLongs}); they are read through {@link #flat}.
+ * <p>Segment files of format version 3 keep each row's distance from its block's first value
+ * ({@code spans} absent); versions 1 and 2 hold one frame for the whole segment ({@link
+ * PackedLongs}), read through {@link #flat}.
  */
 final class Timestamps {
   /** Rows per block. */
@@ -22,16 +24,39 @@ final class Timestamps {
   private final PackedLongs flat; // versions 1 and 2, else null
   private final PackedLongs firsts; // per block: its first (smallest) value
   private final PackedLongs blocks; // per block: bit position of its values << 7 | bits per value
+  private final PackedLongs spans; // per block: last - first (version 4 on, else null)
+  private final PackedLongs lows; // per block: minus the lowest deviation (version 4 on)
   private final LongBuffer words;
   private final int size;
 
   private Timestamps(
-      PackedLongs flat, PackedLongs firsts, PackedLongs blocks, LongBuffer words, int size) {
+      PackedLongs flat,
+      PackedLongs firsts,
+      PackedLongs blocks,
+      PackedLongs spans,
+      PackedLongs lows,
+      LongBuffer words,
+      int size) {
     this.flat = flat;
     this.firsts = firsts;
     this.blocks = blocks;
+    this.spans = spans;
+    this.lows = lows;
     this.words = words;
     this.size = size;
+  }
+
+  /**
+   * Where the straight line from a block's first to its last value puts row {@code i} of it: a
+   * function of the three numbers alone, so that writing and reading agree to the unit.
+   */
+  private static long line(long first, long span, int i, int rows) {
+    if (rows <= 1 || span == 0) {
+      return first;
+    }
+    return span <= Long.MAX_VALUE / BLOCK
+        ? first + span * i / (rows - 1)
+        : first + (long) ((double) span / (rows - 1) * i);
   }
 
   /**
@@ -43,23 +68,37 @@ final class Timestamps {
     int blockCount = (size + BLOCK - 1) >>> SHIFT;
     long[] firsts = new long[blockCount];
     long[] blocks = new long[blockCount];
+    long[] spans = new long[blockCount];
+    long[] lows = new long[blockCount];
+    long[] deviations = new long[Math.min(size, BLOCK)];
     long bitPos = 0;
     for (int b = 0; b < blockCount; b++) {
       int from = b << SHIFT;
       int to = Math.min(size, from + BLOCK);
       long first = values[from];
-      long span = 0;
-      for (int i = from; i < to; i++) {
-        if (values[i] < first) {
+      for (int i = from + 1; i < to; i++) {
+        if (values[i] < values[i - 1]) {
           throw new IllegalArgumentException("timestamps are not ascending at row " + i);
         }
-        long distance = values[i] - first; // unsigned: a block may span more than 2^63
-        if (Long.compareUnsigned(distance, span) > 0) {
-          span = distance;
+      }
+      // A span past 2^63 (not a time, but the format takes any longs) keeps plain distances from
+      // the first value, unsigned, with no line.
+      long span = Math.max(0, values[to - 1] - first);
+      long low = 0;
+      long high = 0;
+      for (int i = from; i < to; i++) {
+        long deviation = values[i] - line(first, span, i - from, to - from);
+        if (span == 0) {
+          high = Long.compareUnsigned(deviation, high) > 0 ? deviation : high;
+        } else {
+          low = Math.min(low, deviation);
+          high = Math.max(high, deviation);
         }
       }
-      int bits = 64 - Long.numberOfLeadingZeros(span);
+      int bits = 64 - Long.numberOfLeadingZeros(high - low);
       firsts[b] = first;
+      spans[b] = span;
+      lows[b] = -low;
       blocks[b] = bitPos << SHIFT | bits;
       bitPos += (long) bits * (to - from);
     }
@@ -67,15 +106,15 @@ final class Timestamps {
     for (int b = 0; b < blockCount; b++) {
       int bits = (int) (blocks[b] & (BLOCK - 1));
       long pos = blocks[b] >>> SHIFT;
-      for (int i = b << SHIFT, to = Math.min(size, i + BLOCK); i < to; i++, pos += bits) {
-        if (bits > 0) {
-          long delta = values[i] - firsts[b];
-          int w = (int) (pos >>> 6);
-          int shift = (int) (pos & 63);
-          words[w] |= delta << shift;
-          if (shift + bits > 64) {
-            words[w + 1] |= delta >>> (64 - shift);
-          }
+      int from = b << SHIFT;
+      int to = Math.min(size, from + BLOCK);
+      for (int i = from; i < to && bits > 0; i++, pos += bits) {
+        long v = values[i] - line(firsts[b], spans[b], i - from, to - from) + lows[b];
+        int w = (int) (pos >>> 6);
+        int shift = (int) (pos & 63);
+        words[w] |= v << shift;
+        if (shift + bits > 64) {
+          words[w + 1] |= v >>> (64 - shift);
         }
       }
     }
@@ -83,6 +122,8 @@ final class Timestamps {
         null,
         PackedLongs.pack(firsts, blockCount),
         PackedLongs.pack(blocks, blockCount),
+        PackedLongs.pack(spans, blockCount),
+        PackedLongs.pack(lows, blockCount),
         LongBuffer.wrap(words),
         size);
   }
@@ -92,7 +133,7 @@ final class Timestamps {
    * @return them
    */
   static Timestamps flat(PackedLongs packed) {
-    return new Timestamps(packed, null, null, null, packed.size());
+    return new Timestamps(packed, null, null, null, null, null, packed.size());
   }
 
   /**
@@ -100,19 +141,31 @@ final class Timestamps {
    *
    * @param firsts the first value of each block
    * @param blocks each block's bit position and bits per value, as {@link #blocks()} returns them
-   * @param words the packed distances
+   * @param spans each block's span, or {@code null} (format version 3: distances from the first)
+   * @param lows minus each block's lowest deviation, or {@code null} with {@code spans}
+   * @param words the packed deviations (or distances)
    * @param size how many timestamps
    * @return the timestamps
    * @throws IllegalArgumentException when the parts do not fit together (checked from their sizes
    *     alone; the content is verified by its checksum before a query reads it)
    */
-  static Timestamps of(PackedLongs firsts, PackedLongs blocks, LongBuffer words, int size) {
+  static Timestamps of(
+      PackedLongs firsts,
+      PackedLongs blocks,
+      PackedLongs spans,
+      PackedLongs lows,
+      LongBuffer words,
+      int size) {
     int blockCount = (size + BLOCK - 1) >>> SHIFT;
-    if (size < 0 || firsts.size() != blockCount || blocks.size() != blockCount) {
+    if (size < 0
+        || firsts.size() != blockCount
+        || blocks.size() != blockCount
+        || (spans == null) != (lows == null)
+        || (spans != null && (spans.size() != blockCount || lows.size() != blockCount))) {
       throw new IllegalArgumentException(
           "timestamps of " + size + " rows need " + blockCount + " blocks");
     }
-    return new Timestamps(null, firsts, blocks, words, size);
+    return new Timestamps(null, firsts, blocks, spans, lows, words, size);
   }
 
   /**
@@ -127,29 +180,35 @@ final class Timestamps {
     long block = blocks.get(b);
     int bits = (int) (block & (BLOCK - 1));
     long first = firsts.get(b);
-    if (bits == 0) {
-      return first;
+    long v = 0;
+    if (bits > 0) {
+      long pos = (block >>> SHIFT) + (long) (row & (BLOCK - 1)) * bits;
+      int w = (int) (pos >>> 6);
+      int shift = (int) (pos & 63);
+      v = words.get(w) >>> shift;
+      if (shift + bits > 64) {
+        v |= words.get(w + 1) << (64 - shift);
+      }
+      v = bits == 64 ? v : v & ((1L << bits) - 1);
     }
-    long pos = (block >>> SHIFT) + (long) (row & (BLOCK - 1)) * bits;
-    int w = (int) (pos >>> 6);
-    int shift = (int) (pos & 63);
-    long v = words.get(w) >>> shift;
-    if (shift + bits > 64) {
-      v |= words.get(w + 1) << (64 - shift);
+    if (spans == null) {
+      return first + v;
     }
-    return first + (bits == 64 ? v : v & ((1L << bits) - 1));
+    int rows = Math.min(BLOCK, size - (b << SHIFT));
+    return line(first, spans.get(b), row & (BLOCK - 1), rows) + v - lows.get(b);
   }
 
   /**
-   * @return these timestamps block-coded (themselves unless read from a version 1 or 2 file)
+   * @return these timestamps coded as this build writes them (themselves unless read from a file of
+   *     an earlier format)
    */
   Timestamps blockCoded() {
-    if (flat == null) {
+    if (spans != null) {
       return this;
     }
     long[] values = new long[size];
     for (int i = 0; i < size; i++) {
-      values[i] = flat.get(i);
+      values[i] = get(i);
     }
     return pack(values, size);
   }
@@ -184,7 +243,21 @@ final class Timestamps {
   }
 
   /**
-   * @return the packed distances (read them with absolute gets)
+   * @return per block, its last value minus its first
+   */
+  PackedLongs spans() {
+    return spans;
+  }
+
+  /**
+   * @return per block, minus the lowest deviation from its line
+   */
+  PackedLongs lows() {
+    return lows;
+  }
+
+  /**
+   * @return the packed deviations (read them with absolute gets)
    */
   LongBuffer words() {
     return words;
@@ -196,6 +269,10 @@ final class Timestamps {
   long bytes() {
     return flat != null
         ? flat.bytes()
-        : 32L + firsts.bytes() + blocks.bytes() + 8L * words.capacity();
+        : 32L
+            + firsts.bytes()
+            + blocks.bytes()
+            + (spans == null ? 0 : spans.bytes() + lows.bytes())
+            + 8L * words.capacity();
   }
 }

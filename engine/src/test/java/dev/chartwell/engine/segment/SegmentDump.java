@@ -29,7 +29,7 @@ public final class SegmentDump {
       out.put(e.getKey(), column(e.getValue()));
     }
     TokenIndex t = s.tokenIndex();
-    out.put("tokens", t == null ? null : postings(t.tokens(), t.postings()));
+    out.put("tokens", t == null ? null : postings(t.tokens(), t.postings()::get));
     return out;
   }
 
@@ -52,15 +52,16 @@ public final class SegmentDump {
       out.put("min", d.min());
       out.put("max", d.max());
     } else if (c instanceof StringColumn s) {
-      out.put("dictionary", postings(s.dictionary(), s.postings()));
+      out.put("dictionary", postings(s.dictionary(), s::rows));
     }
     return out;
   }
 
-  private static Map<String, List<Integer>> postings(StringDictionary d, BitmapList p) {
+  private static Map<String, List<Integer>> postings(
+      StringDictionary d, java.util.function.IntFunction<ImmutableRoaringBitmap> rowsOf) {
     Map<String, List<Integer>> out = new LinkedHashMap<>();
     for (int id = 0; id < d.size(); id++) {
-      out.put(d.get(id), rows(p.get(id)));
+      out.put(d.get(id), rows(rowsOf.apply(id)));
       if (d.indexOf(d.get(id)) != id) {
         throw new AssertionError("indexOf(" + d.get(id) + ") is not " + id);
       }

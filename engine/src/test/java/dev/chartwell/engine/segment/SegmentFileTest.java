@@ -43,6 +43,32 @@ class SegmentFileTest {
     qt().withExamples(200).forAll(rows()).checkAssert(this::roundTrips);
   }
 
+  /**
+   * A column's large front-coded dictionary is written compressed a page at a time, and reads back
+   * as the same entries, rows and lookups; the token index's stays as it is.
+   */
+  @Test
+  void aLargeDictionaryIsWrittenInCompressedPages() throws IOException {
+    Segment heap = FixtureSegment.build(2026, 6000, 12);
+    assertEquals(
+        StringDictionary.Layout.FRONT_CODED,
+        ((StringColumn) heap.column("Body")).dictionary().layout());
+    Path file = dir.resolve("pages.seg");
+    write(heap, file);
+    Segment mapped = SegmentFile.open(file, 12);
+    try {
+      assertNull(mapped.verify());
+      StringDictionary body = ((StringColumn) mapped.column("Body")).dictionary();
+      assertEquals(StringDictionary.Layout.FRONT_CODED_PAGES, body.layout());
+      assertTrue(
+          body.bytes() * 2 < ((StringColumn) heap.column("Body")).dictionary().bytes(),
+          "compressed to less than half");
+      assertEquals(SegmentDump.of(heap), SegmentDump.of(mapped));
+    } finally {
+      mapped.release();
+    }
+  }
+
   private void roundTrips(List<Row> rows) {
     Segment heap = build(rows, 9);
     Path file = dir.resolve("rt.seg");

@@ -18,8 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
  * bodies, longs with a value index, doubles, booleans, absent values); {@code
  * v1-segment-7.dump.txt} is {@link SegmentDump} of that segment as that engine built it in memory.
  * {@code v2-segment-9.seg} and its dump were written the same way by commit 13bc497 (format version
- * 2) from {@link FixtureSegment#build FixtureSegment.build(2026, 1000, 9)}. The fixtures are never
- * regenerated: they stand for data directories written by those versions.
+ * 2) from {@link FixtureSegment#build FixtureSegment.build(2026, 1000, 9)}, and {@code
+ * v3-segment-11.seg} by commit 66e2934 (format version 3, with a front-coded dictionary) from
+ * {@code FixtureSegment.build(2026, 1800, 11)}. The fixtures are never regenerated: they stand for
+ * data directories written by those versions.
  */
 class SegmentFormatCompatibilityTest {
   @TempDir Path dir;
@@ -32,6 +34,11 @@ class SegmentFormatCompatibilityTest {
   @Test
   void aVersion2FileReadsBackAsItsEngineBuiltIt() throws IOException {
     assertReadsBack("v2-segment-9", 9);
+  }
+
+  @Test
+  void aVersion3FileReadsBackAsItsEngineBuiltIt() throws IOException {
+    assertReadsBack("v3-segment-11", 11);
   }
 
   @Test

@@ -28,25 +28,57 @@ class StringDictionaryProperties {
   @Test
   void frontCodedEntriesCompareAsStringsDo() {
     qt().withExamples(500)
-        .forAll(stringSets(), stringSets(), Gens.ints(0, 2))
-        .checkAssert(
-            (a, b, which) -> compareAsStrings(a, b, which != 1, which != 0 || a.size() % 2 == 0));
+        .forAll(stringSets(), stringSets(), Gens.ints(0, 8))
+        .checkAssert((a, b, which) -> compareAsStrings(a, b, which % 3, which / 3));
+  }
+
+  /** Thousands of entries over several compressed pages, against an uncompressed dictionary. */
+  @Test
+  void compressedPagesReadAsTheirEntries() {
+    java.util.Random random = new java.util.Random(9);
+    TreeSet<String> left = new TreeSet<>();
+    TreeSet<String> right = new TreeSet<>();
+    String[] templates = {
+      "GET /api/v1/users/", "cache miss for key session:", "\u00e9t\u00e9 ", ""
+    };
+    while (left.size() < 5_000) {
+      String v = templates[random.nextInt(templates.length)] + random.nextInt(1_000_000);
+      left.add(v);
+      if (random.nextInt(20) == 0) {
+        right.add(v);
+      }
+      if (random.nextInt(20) == 0) {
+        right.add(v + "x");
+      }
+    }
+    right.add("");
+    right.add("\uffff");
+    compareAsStrings(left, right, 2, 0);
+    compareAsStrings(left, right, 2, 2);
+    StringDictionary paged = dictionary(new ArrayList<>(left), 2);
+    assertEquals(StringDictionary.Layout.FRONT_CODED_PAGES, paged.layout());
+    assertTrue(paged.bytes() * 2 < StringDictionary.frontCoded(new ArrayList<>(left)).bytes());
   }
 
   private static void compareAsStrings(TreeSet<String> left, TreeSet<String> right) {
-    compareAsStrings(left, right, false, false);
+    compareAsStrings(left, right, 0, 0);
   }
 
-  private static StringDictionary dictionary(List<String> values, boolean frontCoded) {
-    return frontCoded ? StringDictionary.frontCoded(values) : StringDictionary.of(values);
+  /** Layout 0: the smallest; 1: front-coded; 2: front-coded, compressed pages. */
+  private static StringDictionary dictionary(List<String> values, int layout) {
+    return switch (layout) {
+      case 0 -> StringDictionary.of(values);
+      case 1 -> StringDictionary.frontCoded(values);
+      default -> StringDictionary.frontCoded(values).paged();
+    };
   }
 
   private static void compareAsStrings(
-      TreeSet<String> left, TreeSet<String> right, boolean frontCodeLeft, boolean frontCodeRight) {
+      TreeSet<String> left, TreeSet<String> right, int layoutLeft, int layoutRight) {
     List<String> a = new ArrayList<>(left);
     List<String> b = new ArrayList<>(right);
-    StringDictionary da = dictionary(a, frontCodeLeft);
-    StringDictionary db = dictionary(b, frontCodeRight);
+    StringDictionary da = dictionary(a, layoutLeft);
+    StringDictionary db = dictionary(b, layoutRight);
     List<String> iterated = new ArrayList<>();
     da.iterator().forEachRemaining(iterated::add);
     assertEquals(a, iterated);

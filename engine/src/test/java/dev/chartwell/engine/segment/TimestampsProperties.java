@@ -24,7 +24,9 @@ class TimestampsProperties {
               for (int i = 0; i < values.length; i++) {
                 assertEquals(values[i], t.get(i), "row " + i);
               }
-              Timestamps read = Timestamps.of(t.firsts(), t.blocks(), t.words(), values.length);
+              Timestamps read =
+                  Timestamps.of(
+                      t.firsts(), t.blocks(), t.spans(), t.lows(), t.words(), values.length);
               for (int i = 0; i < values.length; i++) {
                 assertEquals(values[i], read.get(i), "row " + i + " read back from its parts");
               }
@@ -67,12 +69,34 @@ class TimestampsProperties {
     assertTrue(2 * blocked < flat + flat / 5, blocked + " bytes against " + flat);
   }
 
+  /**
+   * Events at a steady rate with some arriving late (sorted in among the others), as a day of logs
+   * is: a row strays from its block's line by a few arrivals, where its distance from the block's
+   * first value runs to the block's span.
+   */
+  @Test
+  void aSteadyRateTakesAFewBitsARow() {
+    int n = 262_144;
+    long[] values = new long[n];
+    java.util.SplittableRandom r = new java.util.SplittableRandom(2);
+    for (int i = 0; i < n; i++) {
+      values[i] =
+          1_767_225_600_000L + 86_400_000L * i / n - (r.nextInt(100) == 0 ? r.nextInt(5000) : 0);
+    }
+    Arrays.sort(values);
+    Timestamps t = Timestamps.pack(values, n);
+    for (int i = 0; i < n; i++) {
+      assertEquals(values[i], t.get(i));
+    }
+    assertTrue(t.bytes() < n, t.bytes() + " bytes for " + n + " rows"); // under 8 bits a row
+  }
+
   @Test
   void theLayoutOfPartsIsChecked() {
     Timestamps t = Timestamps.pack(new long[] {1, 2, 3}, 3);
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
-        () -> Timestamps.of(t.firsts(), t.blocks(), t.words(), 300));
+        () -> Timestamps.of(t.firsts(), t.blocks(), t.spans(), t.lows(), t.words(), 300));
   }
 
   /** Ascending longs: dense runs, equal values, large gaps and the widest spans. */
