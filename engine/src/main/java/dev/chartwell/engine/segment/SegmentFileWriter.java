@@ -54,7 +54,7 @@ final class SegmentFileWriter {
     Timestamps ts = s.timestamps().blockCoded();
     packed(ts.firsts());
     packed(ts.blocks());
-    packed(ts.spans());
+    packed(ts.steps());
     packed(ts.lows());
     longs(ts.words());
     toc.putString(s.implicitColumn());

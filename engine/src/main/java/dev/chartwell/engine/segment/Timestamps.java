@@ -4,15 +4,15 @@ import java.nio.LongBuffer;
 
 /**
  * The timestamps of a segment, in row order (ascending), coded per block of {@link #BLOCK} rows as
- * Lucene's monotonic doc values are: each block keeps its first value and the span to its last, and
- * each row how far it lies from the straight line between them, in the bits the block's deviations
- * need. Events arrive at a roughly steady rate, so a row's time strays from that line by a few
- * arrivals (a hundred milliseconds or so) where its distance from the block's first value runs up
- * to the block's whole span (seconds): about half the bits again. Random access stays one lookup
- * per block, a multiplication and one unpacking.
+ * Lucene's monotonic doc values are: each block keeps its first value and the slope of the line to
+ * its last, and each row how far it lies from that line, in the bits the block's deviations need.
+ * Events arrive at a roughly steady rate, so a row's time strays from that line by a few arrivals
+ * (a hundred milliseconds or so) where its distance from the block's first value runs up to the
+ * block's whole span (seconds): about half the bits again. Random access stays one lookup per
+ * block, a multiplication (the slope is fixed-point, so no division) and one unpacking.
  *
  * <p>Segment files of format version 3 keep each row's distance from its block's first value
- * ({@code spans} absent); versions 1 and 2 hold one frame for the whole segment ({@link
+ * ({@code steps} absent); versions 1 and 2 hold one frame for the whole segment ({@link
  * PackedLongs}), read through {@link #flat}.
  */
 final class Timestamps {
@@ -24,7 +24,7 @@ final class Timestamps {
   private final PackedLongs flat; // versions 1 and 2, else null
   private final PackedLongs firsts; // per block: its first (smallest) value
   private final PackedLongs blocks; // per block: bit position of its values << 7 | bits per value
-  private final PackedLongs spans; // per block: last - first (version 4 on, else null)
+  private final PackedLongs steps; // per block: the line's slope << 16 (version 4 on, else null)
   private final PackedLongs lows; // per block: minus the lowest deviation (version 4 on)
   private final LongBuffer words;
   private final int size;
@@ -33,30 +33,31 @@ final class Timestamps {
       PackedLongs flat,
       PackedLongs firsts,
       PackedLongs blocks,
-      PackedLongs spans,
+      PackedLongs steps,
       PackedLongs lows,
       LongBuffer words,
       int size) {
     this.flat = flat;
     this.firsts = firsts;
     this.blocks = blocks;
-    this.spans = spans;
+    this.steps = steps;
     this.lows = lows;
     this.words = words;
     this.size = size;
   }
 
+  /** Fractional bits of a block's slope. */
+  private static final int FRACTION = 16;
+
+  /** Spans from this one on keep plain distances from the block's first value (no line). */
+  private static final long MAX_SPAN = 1L << 46;
+
   /**
-   * Where the straight line from a block's first to its last value puts row {@code i} of it: a
+   * Where the line from a block's first value with the given slope puts row {@code i} of it: a
    * function of the three numbers alone, so that writing and reading agree to the unit.
    */
-  private static long line(long first, long span, int i, int rows) {
-    if (rows <= 1 || span == 0) {
-      return first;
-    }
-    return span <= Long.MAX_VALUE / BLOCK
-        ? first + span * i / (rows - 1)
-        : first + (long) ((double) span / (rows - 1) * i);
+  private static long line(long first, long step, int i) {
+    return first + ((step * i) >> FRACTION);
   }
 
   /**
@@ -68,7 +69,7 @@ final class Timestamps {
     int blockCount = (size + BLOCK - 1) >>> SHIFT;
     long[] firsts = new long[blockCount];
     long[] blocks = new long[blockCount];
-    long[] spans = new long[blockCount];
+    long[] steps = new long[blockCount];
     long[] lows = new long[blockCount];
     long[] deviations = new long[Math.min(size, BLOCK)];
     long bitPos = 0;
@@ -81,14 +82,16 @@ final class Timestamps {
           throw new IllegalArgumentException("timestamps are not ascending at row " + i);
         }
       }
-      // A span past 2^63 (not a time, but the format takes any longs) keeps plain distances from
-      // the first value, unsigned, with no line.
-      long span = Math.max(0, values[to - 1] - first);
+      // A span past 2^46 (not a time in milliseconds, but the format takes any longs) keeps plain
+      // distances from the first value, unsigned, with no line.
+      long span = values[to - 1] - first;
+      long step =
+          to - from > 1 && span > 0 && span < MAX_SPAN ? (span << FRACTION) / (to - from - 1) : 0;
       long low = 0;
       long high = 0;
       for (int i = from; i < to; i++) {
-        long deviation = values[i] - line(first, span, i - from, to - from);
-        if (span == 0) {
+        long deviation = values[i] - line(first, step, i - from);
+        if (step == 0) {
           high = Long.compareUnsigned(deviation, high) > 0 ? deviation : high;
         } else {
           low = Math.min(low, deviation);
@@ -97,7 +100,7 @@ final class Timestamps {
       }
       int bits = 64 - Long.numberOfLeadingZeros(high - low);
       firsts[b] = first;
-      spans[b] = span;
+      steps[b] = step;
       lows[b] = -low;
       blocks[b] = bitPos << SHIFT | bits;
       bitPos += (long) bits * (to - from);
@@ -109,7 +112,7 @@ final class Timestamps {
       int from = b << SHIFT;
       int to = Math.min(size, from + BLOCK);
       for (int i = from; i < to && bits > 0; i++, pos += bits) {
-        long v = values[i] - line(firsts[b], spans[b], i - from, to - from) + lows[b];
+        long v = values[i] - line(firsts[b], steps[b], i - from) + lows[b];
         int w = (int) (pos >>> 6);
         int shift = (int) (pos & 63);
         words[w] |= v << shift;
@@ -122,7 +125,7 @@ final class Timestamps {
         null,
         PackedLongs.pack(firsts, blockCount),
         PackedLongs.pack(blocks, blockCount),
-        PackedLongs.pack(spans, blockCount),
+        PackedLongs.pack(steps, blockCount),
         PackedLongs.pack(lows, blockCount),
         LongBuffer.wrap(words),
         size);
@@ -141,8 +144,8 @@ final class Timestamps {
    *
    * @param firsts the first value of each block
    * @param blocks each block's bit position and bits per value, as {@link #blocks()} returns them
-   * @param spans each block's span, or {@code null} (format version 3: distances from the first)
-   * @param lows minus each block's lowest deviation, or {@code null} with {@code spans}
+   * @param steps each block's slope, or {@code null} (format version 3: distances from the first)
+   * @param lows minus each block's lowest deviation, or {@code null} with {@code steps}
    * @param words the packed deviations (or distances)
    * @param size how many timestamps
    * @return the timestamps
@@ -152,7 +155,7 @@ final class Timestamps {
   static Timestamps of(
       PackedLongs firsts,
       PackedLongs blocks,
-      PackedLongs spans,
+      PackedLongs steps,
       PackedLongs lows,
       LongBuffer words,
       int size) {
@@ -160,12 +163,12 @@ final class Timestamps {
     if (size < 0
         || firsts.size() != blockCount
         || blocks.size() != blockCount
-        || (spans == null) != (lows == null)
-        || (spans != null && (spans.size() != blockCount || lows.size() != blockCount))) {
+        || (steps == null) != (lows == null)
+        || (steps != null && (steps.size() != blockCount || lows.size() != blockCount))) {
       throw new IllegalArgumentException(
           "timestamps of " + size + " rows need " + blockCount + " blocks");
     }
-    return new Timestamps(null, firsts, blocks, spans, lows, words, size);
+    return new Timestamps(null, firsts, blocks, steps, lows, words, size);
   }
 
   /**
@@ -191,11 +194,10 @@ final class Timestamps {
       }
       v = bits == 64 ? v : v & ((1L << bits) - 1);
     }
-    if (spans == null) {
+    if (steps == null) {
       return first + v;
     }
-    int rows = Math.min(BLOCK, size - (b << SHIFT));
-    return line(first, spans.get(b), row & (BLOCK - 1), rows) + v - lows.get(b);
+    return line(first, steps.get(b), row & (BLOCK - 1)) + v - lows.get(b);
   }
 
   /**
@@ -203,7 +205,7 @@ final class Timestamps {
    *     an earlier format)
    */
   Timestamps blockCoded() {
-    if (spans != null) {
+    if (steps != null) {
       return this;
     }
     long[] values = new long[size];
@@ -243,10 +245,10 @@ final class Timestamps {
   }
 
   /**
-   * @return per block, its last value minus its first
+   * @return per block, the slope of its line, with 16 fractional bits
    */
-  PackedLongs spans() {
-    return spans;
+  PackedLongs steps() {
+    return steps;
   }
 
   /**
@@ -272,7 +274,7 @@ final class Timestamps {
         : 32L
             + firsts.bytes()
             + blocks.bytes()
-            + (spans == null ? 0 : spans.bytes() + lows.bytes())
+            + (steps == null ? 0 : steps.bytes() + lows.bytes())
             + 8L * words.capacity();
   }
 }

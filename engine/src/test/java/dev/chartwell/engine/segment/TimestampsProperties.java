@@ -26,7 +26,7 @@ class TimestampsProperties {
               }
               Timestamps read =
                   Timestamps.of(
-                      t.firsts(), t.blocks(), t.spans(), t.lows(), t.words(), values.length);
+                      t.firsts(), t.blocks(), t.steps(), t.lows(), t.words(), values.length);
               for (int i = 0; i < values.length; i++) {
                 assertEquals(values[i], read.get(i), "row " + i + " read back from its parts");
               }
@@ -96,7 +96,7 @@ class TimestampsProperties {
     Timestamps t = Timestamps.pack(new long[] {1, 2, 3}, 3);
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
-        () -> Timestamps.of(t.firsts(), t.blocks(), t.spans(), t.lows(), t.words(), 300));
+        () -> Timestamps.of(t.firsts(), t.blocks(), t.steps(), t.lows(), t.words(), 300));
   }
 
   /** Ascending longs: dense runs, equal values, large gaps and the widest spans. */
