@@ -143,7 +143,7 @@ final class TokenIndexBuilder {
           byte b = text[start + k];
           lower[k] = b <= 'Z' && b >= 'A' ? (byte) (b + ('a' - 'A')) : b;
         }
-        int id = tokens.id(lower, length, TokenTable.pack(lower, length));
+        int id = tokens.id(lower, length);
         start = -1;
         if (!contains(ofValue, firstOfValue[v], used, id)) {
           if (used == ofValue.length) {
