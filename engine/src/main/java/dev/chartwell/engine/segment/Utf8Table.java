@@ -1,5 +1,8 @@
 package dev.chartwell.engine.segment;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -40,7 +43,7 @@ final class Utf8Table {
 
   /**
    * @return the strings' bytes, string {@code id} at {@code [bounds()[id], bounds()[id + 1])}; an
-   *     array that later additions may replace but never change below {@link #textBytes()}
+   *     array that later additions may replace but never change below the last string's end
    */
   byte[] text() {
     return text;
@@ -52,13 +55,6 @@ final class Utf8Table {
    */
   int[] bounds() {
     return bounds;
-  }
-
-  /**
-   * @return the bytes of every string together
-   */
-  int textBytes() {
-    return textEnd;
   }
 
   /**
@@ -107,12 +103,20 @@ final class Utf8Table {
    * @return the packed bytes
    */
   static long pack(byte[] value, int from, int to) {
+    int length = to - from;
+    if (from + 8 <= value.length) { // one read, the bytes past the string masked off
+      long word = (long) WORDS.get(value, from);
+      return length >= 8 ? word : word & ((1L << (8 * length)) - 1);
+    }
     long head = 0;
     for (int i = Math.min(to, from + 8) - 1; i >= from; i--) {
       head = head << 8 | (value[i] & 0xFF);
     }
     return head;
   }
+
+  private static final VarHandle WORDS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
    * @return a hash of a string from its packed head and the bytes after it

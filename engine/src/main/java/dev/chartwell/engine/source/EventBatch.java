@@ -73,7 +73,6 @@ public final class EventBatch {
     byte[] text;
     int textEnd;
     Object[] others;
-    int count;
 
     Field(String name, byte[] nameUtf8, int nameHash) {
       this.name = name;
@@ -148,7 +147,6 @@ public final class EventBatch {
         Arrays.fill(field.others, null);
       }
       field.textEnd = 0;
-      field.count = 0;
     }
     rows = 0;
     open = false;
@@ -208,9 +206,6 @@ public final class EventBatch {
     requireOpen();
     if (!timestampSet) {
       throw new IllegalStateException("the event has no timestamp");
-    }
-    for (int i = 0; i < touchedCount; i++) {
-      fields[touched[i]].count++;
     }
     open = false;
     rows++;
@@ -300,17 +295,6 @@ public final class EventBatch {
         return entry - 1;
       }
     }
-  }
-
-  /**
-   * Whether the event being built has a value in a field already.
-   *
-   * @param field a field number
-   * @return true when it has
-   */
-  public boolean isSet(int field) {
-    Field f = fields[field];
-    return rows < f.tags.length && f.tags[rows] != ABSENT;
   }
 
   private int indexOf(Field f) {
@@ -496,14 +480,6 @@ public final class EventBatch {
    */
   public byte[] nameUtf8(int field) {
     return fields[field].nameUtf8;
-  }
-
-  /**
-   * @param field a field number
-   * @return how many events have a value in it
-   */
-  public int count(int field) {
-    return fields[field].count;
   }
 
   /**
