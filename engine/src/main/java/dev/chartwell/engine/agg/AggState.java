@@ -74,6 +74,25 @@ public abstract class AggState {
   }
 
   /**
+   * @param fn an aggregation
+   * @return whether its states keep every value they take (and so gain from {@link #expect})
+   */
+  public static boolean keepsValues(AggFn fn) {
+    return switch (fn) {
+      case QUANTILE, P50, P90, P95, P99 -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * Says that about this many more values are coming through {@link #addValue}, so that a state
+   * that keeps them can make room once.
+   *
+   * @param values how many
+   */
+  public void expect(int values) {}
+
+  /**
    * @param other a state of the same function
    */
   public abstract void merge(AggState other);
@@ -96,6 +115,17 @@ public abstract class AggState {
    * @return the value: a {@link Long} for counts, a {@link Double} otherwise
    */
   public abstract Number finish(long bucketMillis);
+
+  /**
+   * Finishes a state that will take nothing more (its bucket and group have no rows elsewhere), so
+   * that a state costly to keep is dropped for its value before the merge.
+   *
+   * @param bucketMillis the bucket length
+   * @return a state holding only the value, or this one when finishing it costs little anyway
+   */
+  public AggState finishEarly(long bucketMillis) {
+    return costlyToFinish() ? new Finished(finish(bucketMillis)) : this;
+  }
 
   /**
    * @return whether {@link #finish} does work in proportion to the rows (selection, merging), so
@@ -409,10 +439,41 @@ public abstract class AggState {
     }
   }
 
+  /** A value finished before the merge; it takes nothing more. */
+  static final class Finished extends AggState {
+    private final Number value;
+
+    Finished(Number value) {
+      this.value = value;
+    }
+
+    @Override
+    public void add(ValueReader reader, int row, long timestamp, long order) {
+      throw new IllegalStateException("a finished state takes no more rows");
+    }
+
+    @Override
+    public void merge(AggState other) {
+      throw new IllegalStateException("a finished state cannot be merged");
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return false;
+    }
+
+    @Override
+    public Number finish(long bucketMillis) {
+      return value;
+    }
+  }
+
   /** Exact quantile: all values kept; linear interpolation between the closest ranks. */
   static final class Quantile extends Numeric {
     private final double level;
-    private double[] values = new double[8];
+    private static final double[] NONE = {};
+
+    private double[] values = NONE;
     private int n;
 
     Quantile(double level) {
@@ -420,9 +481,16 @@ public abstract class AggState {
     }
 
     @Override
+    public void expect(int count) {
+      if (n + count > values.length) {
+        values = Arrays.copyOf(values, n + count);
+      }
+    }
+
+    @Override
     public void addValue(double v) {
       if (n == values.length) {
-        values = Arrays.copyOf(values, n * 2);
+        values = Arrays.copyOf(values, Math.max(8, n * 2));
       }
       values[n++] = v;
     }

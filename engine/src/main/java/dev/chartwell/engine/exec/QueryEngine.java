@@ -341,11 +341,20 @@ public final class QueryEngine {
         taskSeries.add(i);
         continue;
       }
+      List<Segment> inRange = new ArrayList<>();
       for (Segment seg : segments.get(i)) {
         if (seg.maxTimestamp() >= query.startTime() && seg.minTimestamp() <= query.endTime()) {
-          tasks.add(new SegmentTask(plans.get(i), seg));
-          taskSeries.add(i);
+          inRange.add(seg);
         }
+      }
+      // States that keep every value are finished in the task where no other segment shares
+      // their bucket.
+      boolean early = AggState.keepsValues(plans.get(i).fn());
+      List<SoleSpan> spans = early ? SoleSpan.of(inRange) : null;
+      for (int k = 0; k < inRange.size(); k++) {
+        tasks.add(
+            new SegmentTask(plans.get(i), inRange.get(k), early ? spans.get(k) : SoleSpan.NONE));
+        taskSeries.add(i);
       }
     }
     List<List<Partial>> partials = execute(tasks, control);

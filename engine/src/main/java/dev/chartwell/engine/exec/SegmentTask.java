@@ -30,6 +30,10 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * <p>A segment mapped from a file is verified (its checksum, once) before the task reads it; a
  * damaged one contributes nothing.
  *
+ * <p>Where the segment is the only one with events ({@link SoleSpan}), states that keep every value
+ * (quantiles) are finished at the end of their bucket, so that the merge holds their values and not
+ * every segment's arrays of values.
+ *
  * <p>The task stops at the query's checkpoints (per bucket and per batch of rows), claims the
  * memory of the states it creates against the query's budget, and fails as soon as it alone has
  * more groups or rows than a result may have, rather than after building them all.
@@ -39,6 +43,7 @@ final class SegmentTask implements Callable<List<Partial>> {
 
   private final SeriesPlan plan;
   private final Segment segment;
+  private final SoleSpan sole;
   private final QueryControl control;
 
   /** Memory claimed for each new state before it is filled (its bitset, for distinct strings). */
@@ -46,9 +51,15 @@ final class SegmentTask implements Callable<List<Partial>> {
 
   private int partials;
 
-  SegmentTask(SeriesPlan plan, Segment segment) {
+  /**
+   * @param plan the series
+   * @param segment the segment
+   * @param sole where no other segment of the series has events: buckets there are finished here
+   */
+  SegmentTask(SeriesPlan plan, Segment segment, SoleSpan sole) {
     this.plan = plan;
     this.segment = segment;
+    this.sole = sole;
     this.control = plan.control();
     long bytes = AggState.EMPTY_BYTES;
     if (plan.fn() == AggFn.COUNT_DISTINCT && plan.field() != null) {
@@ -126,6 +137,7 @@ final class SegmentTask implements Callable<List<Partial>> {
     Buckets buckets = new Buckets(hi);
     RowCursor cursor = RowCursor.of(matched, lo, hi, BATCH);
     boolean values = !byTime && AggState.takesValues(plan.fn()) && reader.denseDoubles() != null;
+    boolean keepsValues = values && AggState.keepsValues(plan.fn());
     int[] rows = new int[BATCH];
     int[] ids = new int[BATCH];
     GroupCount seen = new GroupCount(groups, bound);
@@ -134,7 +146,8 @@ final class SegmentTask implements Callable<List<Partial>> {
       buckets.at(r);
       long bucket = buckets.start;
       int end = buckets.end;
-      States states = bound > 0 && bound <= 65_536 ? new States(bound) : new States(-1);
+      States states =
+          bound > 0 && bound <= 65_536 ? new States(bound, keepsValues) : new States(-1, false);
       int n;
       while ((n = cursor.next(rows, end)) > 0) {
         control.checkpoint();
@@ -148,11 +161,13 @@ final class SegmentTask implements Callable<List<Partial>> {
           }
         }
       }
+      boolean finish = sole.covers(bucket, bucket + buckets.length - 1);
       states.drain(
           (group, state) -> {
             state.seal(reader);
             if (!state.isEmpty()) {
-              emit(out, new Partial(bucket, groups.values(group), state));
+              AggState s = finish ? state.finishEarly(buckets.length) : state;
+              emit(out, new Partial(bucket, groups.values(group), s));
             }
           });
       r = end;
@@ -196,17 +211,38 @@ final class SegmentTask implements Callable<List<Partial>> {
     return out;
   }
 
-  /** Grouped numeric aggregation over a dense double column, for one batch of rows. */
+  /**
+   * Grouped numeric aggregation over a dense double column, for one batch of rows. States that keep
+   * every value (quantiles) are first told how many of the batch are theirs, so that each grows
+   * once to its size instead of doubling its way there.
+   */
   private void addValues(
       States states, int[] ids, DoubleBuffer values, int[] rows, int n, boolean hasField) {
-    for (int i = 0; i < n; i++) {
-      AggState s = states.get(ids[i]);
-      if (s == null) {
-        s = newState(hasField);
-        states.put(ids[i], s);
+    int[] counts = states.counts;
+    if (counts != null) {
+      for (int i = 0; i < n; i++) {
+        counts[ids[i]]++;
       }
-      s.addValue(values.get(rows[i]));
+      for (int i = 0; i < n; i++) {
+        int c = counts[ids[i]];
+        if (c > 0) {
+          counts[ids[i]] = 0;
+          stateOf(states, ids[i], hasField).expect(c);
+        }
+      }
     }
+    for (int i = 0; i < n; i++) {
+      stateOf(states, ids[i], hasField).addValue(values.get(rows[i]));
+    }
+  }
+
+  private AggState stateOf(States states, int group, boolean hasField) {
+    AggState s = states.get(group);
+    if (s == null) {
+      s = newState(hasField);
+      states.put(group, s);
+    }
+    return s;
   }
 
   private void add(
@@ -217,12 +253,8 @@ final class SegmentTask implements Callable<List<Partial>> {
       boolean byTime,
       long orderBase,
       boolean hasField) {
-    AggState s = states.get(group);
-    if (s == null) {
-      s = newState(hasField);
-      states.put(group, s);
-    }
-    s.add(reader, row, byTime ? segment.timestamp(row) : 0, orderBase | row);
+    stateOf(states, group, hasField)
+        .add(reader, row, byTime ? segment.timestamp(row) : 0, orderBase | row);
   }
 
   /** A new state, its memory claimed against the query's budget. */
@@ -253,7 +285,10 @@ final class SegmentTask implements Callable<List<Partial>> {
    */
   private final class Buckets {
     private final int hi;
-    private final long length = plan.granularity().millis();
+
+    /** The buckets' length in milliseconds. */
+    final long length = plan.granularity().millis();
+
     // Only the engine's own lengths are kept with the segment (a library caller may make any).
     private final BucketRows table =
         plan.granularity().builtIn() ? BucketRows.of(segment, length) : null;
@@ -284,19 +319,25 @@ final class SegmentTask implements Callable<List<Partial>> {
 
   /**
    * The distinct groups one task has met, so that a query over the group limit fails after one
-   * batch past it, not after every group has been built.
+   * batch past it, not after every group has been built. Group ids below the limit are not counted:
+   * they cannot pass it.
    */
   private static final class GroupCount {
     private final GroupKeys groups;
     private final BitSet dense;
+    private final boolean small;
     private int count;
 
     GroupCount(GroupKeys groups, int bound) {
       this.groups = groups;
-      this.dense = bound > 0 ? new BitSet(bound) : null;
+      this.dense = bound > QueryEngine.MAX_GROUPS ? new BitSet(bound) : null;
+      this.small = bound > 0 && bound <= QueryEngine.MAX_GROUPS;
     }
 
     void add(int[] ids, int n) {
+      if (small) {
+        return; // fewer possible groups than the limit: nothing to count
+      }
       if (dense != null) {
         for (int i = 0; i < n; i++) {
           if (!dense.get(ids[i])) {
@@ -320,12 +361,17 @@ final class SegmentTask implements Callable<List<Partial>> {
   private static final class States {
     private final AggState[] dense;
     private final Map<Integer, AggState> sparse;
+
+    /** Values per group within a batch, all zero between batches; only when states keep values. */
+    final int[] counts;
+
     private int[] order = new int[16];
     private int count;
 
-    States(int bound) {
+    States(int bound, boolean counted) {
       dense = bound > 0 ? new AggState[bound] : null;
       sparse = bound > 0 ? null : new HashMap<>();
+      counts = counted ? new int[bound] : null;
     }
 
     AggState get(int group) {
