@@ -1,10 +1,7 @@
 package dev.chartwell.bench.http;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -22,34 +19,27 @@ import java.util.Map;
  */
 record ChartCall(
     double clientMs, double engineMs, double readMs, double writeMs, double serverMs, byte[] body) {
+  /** The chart endpoint. */
+  static final String PATH = "/api/v2/charts/series";
+
   /**
-   * @param http the client
-   * @param url {@code .../api/v2/charts/series}
+   * @param client a connection to the server
    * @param token the service token
    * @param body the request
    * @return the timed answer
    * @throws IllegalStateException when the answer is not a 200 with rows
    */
-  static ChartCall send(Http http, String url, String token, String body)
-      throws IOException, InterruptedException {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(url))
-            .timeout(Duration.ofMinutes(2))
-            .header("Authorization", "Bearer " + token)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
+  static ChartCall send(PlainHttp client, String token, String body) throws IOException {
+    byte[] request = body.getBytes(StandardCharsets.UTF_8);
+    Map<String, String> headers =
+        Map.of("Authorization", "Bearer " + token, "Content-Type", "application/json");
     long t = System.nanoTime();
-    HttpResponse<byte[]> r = http.client().send(request, HttpResponse.BodyHandlers.ofByteArray());
+    PlainHttp.Answer r = client.post(PATH, headers, request);
     double took = (System.nanoTime() - t) / 1e6;
-    if (r.statusCode() != 200 || r.body().length <= "{\"data\":[]}".length()) {
-      throw new IllegalStateException(
-          "chart query failed: "
-              + r.statusCode()
-              + " "
-              + new String(r.body(), java.nio.charset.StandardCharsets.UTF_8));
+    if (r.status() != 200 || r.body().length <= "{\"data\":[]}".length()) {
+      throw new IllegalStateException("chart query failed: " + r.status() + " " + r.text());
     }
-    Map<String, Double> timing = serverTiming(r.headers().firstValue("Server-Timing").orElse(""));
+    Map<String, Double> timing = serverTiming(r.headers().getOrDefault("server-timing", ""));
     return new ChartCall(
         took,
         timing.getOrDefault("engine", timing.getOrDefault("clickhouse", Double.NaN)),

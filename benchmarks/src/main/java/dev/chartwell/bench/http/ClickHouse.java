@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -97,6 +98,22 @@ final class ClickHouse implements AutoCloseable {
     return server.select(sql, settings);
   }
 
+  /**
+   * Runs a query on a connection of the harness's own client, the one its queries are timed with.
+   *
+   * @param client a connection to this server
+   * @param sql a query
+   * @return the answer's body as received
+   * @throws IllegalStateException when ClickHouse answers with an error (its text)
+   */
+  static byte[] select(PlainHttp client, String sql) throws IOException {
+    PlainHttp.Answer a = client.post("/", Map.of(), sql.getBytes(StandardCharsets.UTF_8));
+    if (a.status() != 200) {
+      throw new IllegalStateException("ClickHouse answered " + a.status() + ": " + a.text());
+    }
+    return a.body();
+  }
+
   /** Creates the table (LowCardinality needs the experimental switch in 18.x). */
   void createTable() throws IOException, InterruptedException {
     query(CREATE_TABLE, "allow_experimental_low_cardinality_type=1");
@@ -104,7 +121,7 @@ final class ClickHouse implements AutoCloseable {
 
   /**
    * Loads an NDJSON file with {@code INSERT ... FORMAT JSONEachRow} in one request, sent from the
-   * page cache as Chartwell's load is ({@link FileSender}).
+   * page cache as Chartwell's load is ({@link PlainHttp}).
    *
    * @param file the file
    * @return seconds from sending to the answer
@@ -116,8 +133,8 @@ final class ClickHouse implements AutoCloseable {
             java.nio.charset.StandardCharsets.UTF_8);
     long start = System.nanoTime();
     try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file);
-        FileSender sender = new FileSender(java.net.URI.create(server.url()))) {
-      FileSender.Answer a =
+        PlainHttp sender = new PlainHttp(java.net.URI.create(server.url()))) {
+      PlainHttp.Answer a =
           sender.post(
               "/?input_format_skip_unknown_fields=1&query=" + query,
               java.util.Map.of(),
@@ -126,7 +143,7 @@ final class ClickHouse implements AutoCloseable {
               channel.size());
       if (a.status() != 200) {
         throw new IllegalStateException(
-            "ClickHouse refused the insert: " + a.status() + " " + a.body());
+            "ClickHouse refused the insert: " + a.status() + " " + a.text());
       }
     }
     return (System.nanoTime() - start) / 1e9;

@@ -2,6 +2,7 @@ package dev.chartwell.bench.http;
 
 import dev.chartwell.bench.BenchLogs;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -46,44 +47,45 @@ public final class HttpCommands {
    */
   public static void query(Map<String, String> flags, PrintStream out) throws Exception {
     Flags f = new Flags(flags);
-    String url = f.required("url") + "/api/v2/charts/series";
+    String url = f.required("url");
     String token = f.required("token");
     int runs = f.integer("runs", 20);
     int warmup = f.integer("warmup", 3);
     long end = Long.parseLong(f.get("end", Long.toString(BenchLogs.END)));
-    Http http = new Http();
     out.println(
         "query  client median (min - max)          engine    read   write  server   client-engine"
             + "  runs");
-    for (BenchQueries.Query q : BenchQueries.all(f.required("source"), "-", end)) {
-      Timings client = new Timings();
-      Timings engine = new Timings();
-      Timings read = new Timings();
-      Timings write = new Timings();
-      Timings server = new Timings();
-      for (int i = 0; i < warmup + runs; i++) {
-        ChartCall c = ChartCall.send(http, url, token, q.chartBody());
-        if (i >= warmup) { // the first runs warm the server and this client up
-          client.add(c.clientMs());
-          engine.add(c.engineMs());
-          read.add(c.readMs());
-          write.add(c.writeMs());
-          server.add(c.serverMs());
+    try (PlainHttp connection = new PlainHttp(URI.create(url))) {
+      for (BenchQueries.Query q : BenchQueries.all(f.required("source"), "-", end)) {
+        Timings client = new Timings();
+        Timings engine = new Timings();
+        Timings read = new Timings();
+        Timings write = new Timings();
+        Timings server = new Timings();
+        for (int i = 0; i < warmup + runs; i++) {
+          ChartCall c = ChartCall.send(connection, token, q.chartBody());
+          if (i >= warmup) { // the first runs warm the server and this client up
+            client.add(c.clientMs());
+            engine.add(c.engineMs());
+            read.add(c.readMs());
+            write.add(c.writeMs());
+            server.add(c.serverMs());
+          }
         }
+        out.printf(
+            Locale.ROOT,
+            "%-5s  %9.2f ms (%8.2f - %8.2f)  %8.2f %7.2f %7.2f %7.2f  %13.2f  %4d%n",
+            q.name(),
+            client.median(),
+            client.min(),
+            client.max(),
+            engine.median(),
+            read.median(),
+            write.median(),
+            server.median(),
+            client.median() - engine.median(),
+            client.count());
       }
-      out.printf(
-          Locale.ROOT,
-          "%-5s  %9.2f ms (%8.2f - %8.2f)  %8.2f %7.2f %7.2f %7.2f  %13.2f  %4d%n",
-          q.name(),
-          client.median(),
-          client.min(),
-          client.max(),
-          engine.median(),
-          read.median(),
-          write.median(),
-          server.median(),
-          client.median() - engine.median(),
-          client.count());
     }
     out.println(
         "(milliseconds; engine, read (the request body), write (the JSON answer) and server from"

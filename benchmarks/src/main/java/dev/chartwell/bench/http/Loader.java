@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Sends an NDJSON file to a server's ingestion endpoint: the file is cut into requests of whole
  * lines, about {@code bytesPerRequest} each, which {@code connections} threads send at the same
- * time, each on its own connection, straight from the page cache ({@link FileSender}). Every answer
+ * time, each on its own connection, straight from the page cache ({@link PlainHttp}). Every answer
  * must accept all of its lines; the first failure stops the load and is reported.
  */
 final class Loader {
@@ -78,14 +78,14 @@ final class Loader {
           Thread t =
               new Thread(
                   () -> {
-                    try (FileSender sender = new FileSender(uri)) {
+                    try (PlainHttp sender = new PlainHttp(uri)) {
                       for (int r = next.getAndIncrement();
                           r < ranges.size() && failure.get() == null;
                           r = next.getAndIncrement()) {
                         Range range = ranges.get(r);
-                        FileSender.Answer a =
+                        PlainHttp.Answer a =
                             sender.post(target, headers, channel, range.from(), range.length());
-                        progress.add(accepted(a.status(), a.body()), range.length());
+                        progress.add(accepted(a.status(), a.text()), range.length());
                       }
                     } catch (IOException | RuntimeException e) {
                       failure.compareAndSet(null, e);

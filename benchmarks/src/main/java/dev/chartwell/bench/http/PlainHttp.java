@@ -10,33 +10,54 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Sends parts of a file as HTTP/1.1 {@code POST} bodies on one keep-alive connection, the bytes
- * going from the page cache to the socket by the kernel ({@link FileChannel#transferTo}, sendfile
- * on Linux) without passing through the JVM. The load commands run on the machine they measure, so
- * a sender that copied each gigabyte through a client library would take CPU from the server being
- * measured; this one takes next to none, for either system.
+ * The harness's HTTP/1.1 client: {@code POST}s on one keep-alive connection, for both systems
+ * alike. The bench runs on the machine it measures, so the client's own cost is part of every
+ * figure:
+ *
+ * <ul>
+ *   <li>loads send parts of a file with the bytes going from the page cache to the socket by the
+ *       kernel ({@link FileChannel#transferTo}, sendfile on Linux), without passing through the
+ *       JVM: a client library copying each gigabyte took about 2 us of the shared cores per event;
+ *   <li>queries write the request and read the answer on the calling thread: the JDK's {@code
+ *       HttpClient} hands each exchange between threads and added about half a millisecond to every
+ *       query, as much as Chartwell's engine takes for Q4.
+ * </ul>
  *
  * <p>It speaks just enough HTTP/1.1 for that: a request with {@code Content-Length}, an answer with
  * {@code Content-Length}, {@code Transfer-Encoding: chunked} or closing the connection. Not
  * thread-safe: one per connection.
  */
-final class FileSender implements Closeable {
+final class PlainHttp implements Closeable {
   private final String host;
   private final int port;
   private SocketChannel channel;
   private final ByteBuffer in = ByteBuffer.allocate(64 * 1024).flip();
 
-  /** The status and body of an answer. */
-  record Answer(int status, String body) {}
+  /**
+   * An answer.
+   *
+   * @param status its status code
+   * @param headers its headers, names in lower case (the last of repeated ones)
+   * @param body its body as received
+   */
+  record Answer(int status, Map<String, String> headers, byte[] body) {
+    /**
+     * @return the body as UTF-8 text
+     */
+    String text() {
+      return new String(body, StandardCharsets.UTF_8);
+    }
+  }
 
   /**
    * @param uri any URI of the server (only its host and port are used)
    */
-  FileSender(URI uri) {
+  PlainHttp(URI uri) {
     this.host = uri.getHost();
     this.port = uri.getPort() < 0 ? 80 : uri.getPort();
   }
@@ -54,21 +75,7 @@ final class FileSender implements Closeable {
   Answer post(
       String pathAndQuery, Map<String, String> headers, FileChannel file, long from, long length)
       throws IOException {
-    if (channel == null || !channel.isOpen()) {
-      channel = SocketChannel.open(new InetSocketAddress(host, port));
-      channel.socket().setTcpNoDelay(true);
-      in.clear().flip();
-    }
-    StringBuilder head = new StringBuilder();
-    head.append("POST ").append(pathAndQuery).append(" HTTP/1.1\r\n");
-    head.append("Host: ").append(host).append(':').append(port).append("\r\n");
-    head.append("Content-Length: ").append(length).append("\r\n");
-    headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
-    head.append("\r\n");
-    ByteBuffer h = ByteBuffer.wrap(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-    while (h.hasRemaining()) {
-      channel.write(h);
-    }
+    writeHead(pathAndQuery, headers, length);
     long sent = 0;
     while (sent < length) {
       long n = file.transferTo(from + sent, length - sent, channel);
@@ -78,6 +85,63 @@ final class FileSender implements Closeable {
       sent += n;
     }
     return answer();
+  }
+
+  /**
+   * Sends a {@code POST} with a body from memory.
+   *
+   * @param pathAndQuery the request target
+   * @param headers extra headers
+   * @param body the body
+   * @return the answer
+   */
+  Answer post(String pathAndQuery, Map<String, String> headers, byte[] body) throws IOException {
+    boolean reused = channel != null && channel.isOpen();
+    try {
+      // head and body in one write: a body sent after its head would arrive in a second packet,
+      // and the server's time to read the request would include the wait for it
+      ByteBuffer b = ByteBuffer.wrap(body);
+      ByteBuffer[] request = {head(pathAndQuery, headers, body.length), b};
+      connect();
+      while (request[0].hasRemaining() || b.hasRemaining()) {
+        channel.write(request);
+      }
+      return answer();
+    } catch (IOException e) {
+      close();
+      if (!reused) {
+        throw e;
+      }
+      // the server closed the idle connection meanwhile: once more on a new one
+      return post(pathAndQuery, headers, body);
+    }
+  }
+
+  private void writeHead(String pathAndQuery, Map<String, String> headers, long length)
+      throws IOException {
+    ByteBuffer h = head(pathAndQuery, headers, length);
+    connect();
+    while (h.hasRemaining()) {
+      channel.write(h);
+    }
+  }
+
+  private void connect() throws IOException {
+    if (channel == null || !channel.isOpen()) {
+      channel = SocketChannel.open(new InetSocketAddress(host, port));
+      channel.socket().setTcpNoDelay(true);
+      in.clear().flip();
+    }
+  }
+
+  private ByteBuffer head(String pathAndQuery, Map<String, String> headers, long length) {
+    StringBuilder head = new StringBuilder();
+    head.append("POST ").append(pathAndQuery).append(" HTTP/1.1\r\n");
+    head.append("Host: ").append(host).append(':').append(port).append("\r\n");
+    head.append("Content-Length: ").append(length).append("\r\n");
+    headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
+    head.append("\r\n");
+    return ByteBuffer.wrap(head.toString().getBytes(StandardCharsets.ISO_8859_1));
   }
 
   private Answer answer() throws IOException {
@@ -90,10 +154,12 @@ final class FileSender implements Closeable {
     long contentLength = -1;
     boolean chunked = false;
     boolean close = parts[0].equals("HTTP/1.0");
+    Map<String, String> headers = new HashMap<>();
     for (String header = line(); !header.isEmpty(); header = line()) {
       int colon = header.indexOf(':');
       String name = header.substring(0, Math.max(0, colon)).trim().toLowerCase(Locale.ROOT);
       String value = header.substring(colon + 1).trim();
+      headers.put(name, value);
       switch (name) {
         case "content-length" -> contentLength = Long.parseLong(value);
         case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
@@ -122,7 +188,7 @@ final class FileSender implements Closeable {
     if (close) {
       close();
     }
-    return new Answer(code, body.toString(StandardCharsets.UTF_8));
+    return new Answer(code, headers, body.toByteArray());
   }
 
   private void read(ByteArrayOutputStream out, long count) throws IOException {

@@ -5,6 +5,7 @@ import dev.chartwell.bench.BenchLogs;
 import dev.chartwell.bench.BenchMain;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -112,7 +113,7 @@ public final class SideBySide {
                 : null;
         boolean agreed = queries(ch, cw, via);
         if (command.isPresent() && flags.integer("shards", 1) == 2) {
-          agreed &= new TwoShards(flags, out, http).run(command.get(), work, file, events, cw);
+          agreed &= new TwoShards(flags, out).run(command.get(), work, file, events, cw);
         }
         return agreed;
       }
@@ -271,7 +272,6 @@ public final class SideBySide {
     int warmup = flags.integer("warmup", 10);
     double tolerance = Double.parseDouble(flags.get("tolerance", "1e-9"));
     List<BenchQueries.Query> qs = BenchQueries.all(cw.sourceId(), ClickHouse.TABLE, BenchLogs.END);
-    String url = cw.url() + "/api/v2/charts/series";
     List<Timings[]> cwTimes = new ArrayList<>(); // client, engine, read, write, server
     List<Timings> chTimes = new ArrayList<>();
     List<Timings[]> viaTimes = new ArrayList<>(); // client, ClickHouse step of Server-Timing
@@ -293,44 +293,47 @@ public final class SideBySide {
         warmup,
         runs,
         ch == null ? "" : " on both, in turns (who goes first alternates)");
-    for (int round = 0; round < warmup + runs; round++) {
-      for (int i = 0; i < qs.size(); i++) {
-        BenchQueries.Query q = qs.get(i);
-        boolean chFirst = round % 2 == 1;
-        byte[] chAnswer = null;
-        double chMs = 0;
-        if (ch != null && chFirst) {
-          long t = System.nanoTime();
-          chAnswer = ch.select(q.sql(), "");
-          chMs = (System.nanoTime() - t) / 1e6;
-        }
-        ChartCall c = ChartCall.send(http, url, cw.token(), q.chartBody());
-        ChartCall v =
-            via == null
-                ? null
-                : ChartCall.send(http, url, cw.token(), q.chartBody().replace(cw.sourceId(), via));
-        if (ch != null && !chFirst) {
-          long t = System.nanoTime();
-          chAnswer = ch.select(q.sql(), "");
-          chMs = (System.nanoTime() - t) / 1e6;
-        }
-        if (round == 0 && ch != null) {
-          verdicts.set(i, verdict(q, c.body(), chAnswer, tolerance));
-          if (v != null) {
-            viaVerdicts.set(i, verdict(q, v.body(), chAnswer, tolerance));
+    try (PlainHttp cwClient = new PlainHttp(URI.create(cw.url()));
+        PlainHttp chClient = ch == null ? null : new PlainHttp(URI.create(ch.url()))) {
+      for (int round = 0; round < warmup + runs; round++) {
+        for (int i = 0; i < qs.size(); i++) {
+          BenchQueries.Query q = qs.get(i);
+          boolean chFirst = round % 2 == 1;
+          byte[] chAnswer = null;
+          double chMs = 0;
+          if (ch != null && chFirst) {
+            long t = System.nanoTime();
+            chAnswer = ClickHouse.select(chClient, q.sql());
+            chMs = (System.nanoTime() - t) / 1e6;
           }
-        }
-        if (round >= warmup) {
-          Timings[] t = cwTimes.get(i);
-          t[0].add(c.clientMs());
-          t[1].add(c.engineMs());
-          t[2].add(c.readMs());
-          t[3].add(c.writeMs());
-          t[4].add(c.serverMs());
-          chTimes.get(i).add(ch == null ? Double.NaN : chMs);
-          if (v != null) {
-            viaTimes.get(i)[0].add(v.clientMs());
-            viaTimes.get(i)[1].add(v.engineMs());
+          ChartCall c = ChartCall.send(cwClient, cw.token(), q.chartBody());
+          ChartCall v =
+              via == null
+                  ? null
+                  : ChartCall.send(cwClient, cw.token(), q.chartBody().replace(cw.sourceId(), via));
+          if (ch != null && !chFirst) {
+            long t = System.nanoTime();
+            chAnswer = ClickHouse.select(chClient, q.sql());
+            chMs = (System.nanoTime() - t) / 1e6;
+          }
+          if (round == 0 && ch != null) {
+            verdicts.set(i, verdict(q, c.body(), chAnswer, tolerance));
+            if (v != null) {
+              viaVerdicts.set(i, verdict(q, v.body(), chAnswer, tolerance));
+            }
+          }
+          if (round >= warmup) {
+            Timings[] t = cwTimes.get(i);
+            t[0].add(c.clientMs());
+            t[1].add(c.engineMs());
+            t[2].add(c.readMs());
+            t[3].add(c.writeMs());
+            t[4].add(c.serverMs());
+            chTimes.get(i).add(ch == null ? Double.NaN : chMs);
+            if (v != null) {
+              viaTimes.get(i)[0].add(v.clientMs());
+              viaTimes.get(i)[1].add(v.engineMs());
+            }
           }
         }
       }

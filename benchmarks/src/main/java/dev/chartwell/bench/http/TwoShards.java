@@ -6,6 +6,7 @@ import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,12 +26,10 @@ final class TwoShards {
 
   private final Flags flags;
   private final PrintStream out;
-  private final Http http;
 
-  TwoShards(Flags flags, PrintStream out, Http http) {
+  TwoShards(Flags flags, PrintStream out) {
     this.flags = flags;
     this.out = out;
-    this.http = http;
   }
 
   /**
@@ -108,7 +107,6 @@ final class TwoShards {
     int warmup = flags.integer("warmup", 10);
     double tolerance = Double.parseDouble(flags.get("tolerance", "1e-9"));
     List<BenchQueries.Query> qs = BenchQueries.all(via, ClickHouse.TABLE, BenchLogs.END);
-    String url = cw.url() + "/api/v2/charts/series";
     List<Timings> direct = new ArrayList<>();
     List<Timings[]> through = new ArrayList<>();
     List<String> verdicts = new ArrayList<>();
@@ -117,20 +115,23 @@ final class TwoShards {
       through.add(new Timings[] {new Timings(), new Timings()});
       verdicts.add(null);
     }
-    for (int round = 0; round < warmup + runs; round++) {
-      for (int i = 0; i < qs.size(); i++) {
-        BenchQueries.Query q = qs.get(i);
-        long t = System.nanoTime();
-        byte[] answer = first.select(q.sql(), "");
-        double ms = (System.nanoTime() - t) / 1e6;
-        ChartCall c = ChartCall.send(http, url, cw.token(), q.chartBody());
-        if (round == 0) {
-          verdicts.set(i, SideBySide.verdict(q, c.body(), answer, tolerance));
-        }
-        if (round >= warmup) {
-          direct.get(i).add(ms);
-          through.get(i)[0].add(c.clientMs());
-          through.get(i)[1].add(c.engineMs());
+    try (PlainHttp cwClient = new PlainHttp(URI.create(cw.url()));
+        PlainHttp chClient = new PlainHttp(URI.create(first.url()))) {
+      for (int round = 0; round < warmup + runs; round++) {
+        for (int i = 0; i < qs.size(); i++) {
+          BenchQueries.Query q = qs.get(i);
+          long t = System.nanoTime();
+          byte[] answer = ClickHouse.select(chClient, q.sql());
+          double ms = (System.nanoTime() - t) / 1e6;
+          ChartCall c = ChartCall.send(cwClient, cw.token(), q.chartBody());
+          if (round == 0) {
+            verdicts.set(i, SideBySide.verdict(q, c.body(), answer, tolerance));
+          }
+          if (round >= warmup) {
+            direct.get(i).add(ms);
+            through.get(i)[0].add(c.clientMs());
+            through.get(i)[1].add(c.engineMs());
+          }
         }
       }
     }
