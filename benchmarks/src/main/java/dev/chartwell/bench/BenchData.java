@@ -96,6 +96,20 @@ final class BenchData {
     }
   }
 
+  /**
+   * @param dir a directory
+   * @param rows a size
+   * @return whether it holds the data set of that size (so that {@link #onDisk} opens it)
+   */
+  static boolean holds(Path dir, int rows) {
+    try {
+      Counts counts = readCounts(dir);
+      return counts != null && counts.rows() == rows;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   static Engine open(Path dir, FsyncPolicy policy) {
     return Engine.builder()
         .dataDirectory(dir)

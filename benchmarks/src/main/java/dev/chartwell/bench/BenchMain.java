@@ -17,7 +17,8 @@ import java.util.Map;
  * {@code load} sends such a file to a running server, {@code query} times Q1-Q6 over HTTP, {@code
  * sidebyside} compares Chartwell with a local ClickHouse in one run; {@code otlp} measures
  * OTLP/HTTP ingestion of a running server; {@code interleaved} times Q1-Q6 in the engine in turns,
- * as a server meets them; any other arguments go to JMH (for example {@code QueryBenchmark -p
+ * as a server meets them; {@code scale} loads and queries a data set of any size (a billion events)
+ * through the Java API; any other arguments go to JMH (for example {@code QueryBenchmark -p
  * rows=10000000}).
  */
 public final class BenchMain {
@@ -40,6 +41,7 @@ public final class BenchMain {
       }
       case "otlp" -> OtlpLoad.run(flags(args));
       case "interleaved" -> InterleavedQueries.run(flags(args), System.out);
+      case "scale" -> ScaleRun.run(flags(args), System.out);
       default -> org.openjdk.jmh.Main.main(args);
     }
   }
@@ -56,7 +58,7 @@ public final class BenchMain {
     return out;
   }
 
-  private static String required(Map<String, String> flags, String name) {
+  static String required(Map<String, String> flags, String name) {
     String v = flags.get(name);
     if (v == null) {
       throw new IllegalArgumentException("--" + name + " is required");

@@ -77,58 +77,16 @@ public class QueryBenchmark {
       }
     }
     engine = shared.engine();
-    long start = BenchLogs.END - BenchLogs.SPAN;
-    long end = BenchLogs.END;
-    long q4Start = start + 6 * 3_600_000L;
-    long q4End = q4Start + 6 * 3_600_000L;
+    List<ChartQuery> queries = queries();
+    q1 = queries.get(0);
+    q2 = queries.get(1);
+    q3 = queries.get(2);
+    q4 = queries.get(3);
+    q5 = queries.get(4);
+    q6 = queries.get(5);
     long errors = shared.counts().errors();
     long timeouts = shared.counts().timeouts();
     long svc3Failures = shared.counts().svc3Failures();
-    String id = BenchData.SOURCE;
-    Granularity m1 = Granularity.named("1m").orElseThrow();
-    Granularity m5 = Granularity.named("5m").orElseThrow();
-    q1 = query(start, end, m1, Series.of(id, AggFn.COUNT, null, "SeverityText:error"));
-    q2 =
-        query(
-            start,
-            end,
-            m1,
-            new Series(
-                id,
-                AggFn.QUANTILE,
-                "Duration",
-                0.95,
-                "SeverityText:(warn OR error)",
-                null,
-                List.of("ServiceName")));
-    q3 =
-        query(
-            start,
-            end,
-            m5,
-            Series.of(id, AggFn.COUNT, null, null),
-            Series.of(id, AggFn.COUNT, null, "SeverityText:error"),
-            Series.of(id, AggFn.AVG, "Duration", null),
-            Series.of(id, AggFn.MAX, "Duration", null),
-            Series.of(id, AggFn.COUNT_DISTINCT, "host", null));
-    q4 =
-        query(
-            q4Start,
-            q4End,
-            m1,
-            Series.of(id, AggFn.COUNT, null, "ServiceName:\"svc-3\" AND status:>=500"));
-    q5 =
-        query(
-            start,
-            end,
-            Granularity.named("30m").orElseThrow(),
-            Series.of(id, AggFn.COUNT, null, "timeout"));
-    q6 =
-        query(
-            start,
-            end,
-            Granularity.named("1h").orElseThrow(),
-            Series.of(id, AggFn.COUNT_DISTINCT, "TraceId", null));
 
     check("Q1", total(q1(), 0), errors);
     check("Q3 count", total(q3(), 0), rows);
@@ -141,11 +99,67 @@ public class QueryBenchmark {
     }
   }
 
+  /**
+   * @return Q1 to Q6 over the whole {@code bench-logs} day
+   */
+  static List<ChartQuery> queries() {
+    long start = BenchLogs.END - BenchLogs.SPAN;
+    long end = BenchLogs.END;
+    long q4Start = start + 6 * 3_600_000L;
+    long q4End = q4Start + 6 * 3_600_000L;
+    String id = BenchData.SOURCE;
+    Granularity m1 = Granularity.named("1m").orElseThrow();
+    Granularity m5 = Granularity.named("5m").orElseThrow();
+    ChartQuery q1 = query(start, end, m1, Series.of(id, AggFn.COUNT, null, "SeverityText:error"));
+    ChartQuery q2 =
+        query(
+            start,
+            end,
+            m1,
+            new Series(
+                id,
+                AggFn.QUANTILE,
+                "Duration",
+                0.95,
+                "SeverityText:(warn OR error)",
+                null,
+                List.of("ServiceName")));
+    ChartQuery q3 =
+        query(
+            start,
+            end,
+            m5,
+            Series.of(id, AggFn.COUNT, null, null),
+            Series.of(id, AggFn.COUNT, null, "SeverityText:error"),
+            Series.of(id, AggFn.AVG, "Duration", null),
+            Series.of(id, AggFn.MAX, "Duration", null),
+            Series.of(id, AggFn.COUNT_DISTINCT, "host", null));
+    ChartQuery q4 =
+        query(
+            q4Start,
+            q4End,
+            m1,
+            Series.of(id, AggFn.COUNT, null, "ServiceName:\"svc-3\" AND status:>=500"));
+    ChartQuery q5 =
+        query(
+            start,
+            end,
+            Granularity.named("30m").orElseThrow(),
+            Series.of(id, AggFn.COUNT, null, "timeout"));
+    ChartQuery q6 =
+        query(
+            start,
+            end,
+            Granularity.named("1h").orElseThrow(),
+            Series.of(id, AggFn.COUNT_DISTINCT, "TraceId", null));
+    return List.of(q1, q2, q3, q4, q5, q6);
+  }
+
   private static ChartQuery query(long start, long end, Granularity g, Series... series) {
     return new ChartQuery(start, end, g, List.of(series), null);
   }
 
-  private static long total(ChartResult r, int series) {
+  static long total(ChartResult r, int series) {
     long sum = 0;
     for (ChartResult.Row row : r.rows()) {
       Number v = row.values().get(series);
