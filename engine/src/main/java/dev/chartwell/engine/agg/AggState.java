@@ -470,9 +470,9 @@ public abstract class AggState {
 
   /** Exact quantile: all values kept; linear interpolation between the closest ranks. */
   static final class Quantile extends Numeric {
-    private final double level;
     private static final double[] NONE = {};
 
+    private final double level;
     private double[] values = NONE;
     private int n;
 

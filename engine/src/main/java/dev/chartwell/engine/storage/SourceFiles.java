@@ -310,7 +310,16 @@ public final class SourceFiles implements SourceStorage {
     Path target = segmentsDir.resolve(fileName(built.id()));
     Path tmp = segmentsDir.resolve(fileName(built.id()) + TEMPORARY);
     Durable.writeAtomically(tmp, target, ch -> SegmentFile.write(built, ch), forces);
-    Segment mapped = opened(SegmentFile.open(target, built.id(), this::corrupt));
+    Segment mapped = SegmentFile.open(target, built.id(), this::corrupt);
+    // Verified now, while its bytes are still in the page cache (milliseconds), not by the first
+    // query that reads it: after a load larger than the memory, that query would read every new
+    // file whole from disk first (a billion events: 55 GB before Q1 could answer).
+    String problem = mapped.verify();
+    if (problem != null) {
+      mapped.retire(null);
+      throw new IOException(problem);
+    }
+    opened(mapped);
     context.opened(mapped);
     return mapped;
   }
