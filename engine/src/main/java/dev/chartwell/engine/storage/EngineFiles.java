@@ -80,6 +80,7 @@ public final class EngineFiles implements Closeable {
       ch.close();
       throw e;
     }
+    ReadAhead.warning(root).ifPresent(reporter);
     return new EngineFiles(root, ch, policy, reporter);
   }
 
