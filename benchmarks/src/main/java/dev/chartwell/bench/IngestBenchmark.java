@@ -30,10 +30,12 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Ingestion through the Java API: {@code appendBatch} of bench-logs events, 10,000 per call, into a
- * fresh source, four segments' worth (1,048,576 events) per invocation, sealing included (the
+ * fresh source, sixteen segments' worth (4,194,304 events) per invocation, sealing included (the
  * invocation ends when the last segment is sealed, and with {@code disk} written, mapped and
  * published). Sealing runs on the engine's sealing threads while appends go on, as it does in
- * steady ingestion. One source serializes its appends, so "all cores" means one source per thread.
+ * steady ingestion; only the last segment's seal has no appends beside it (it was a quarter of the
+ * work with four segments an invocation, a sixteenth now). One source serializes its appends, so
+ * "all cores" means one source per thread.
  *
  * <p>{@code storage}: {@code heap} (no data directory) or {@code disk} (a temporary data directory,
  * with {@code fsync} as the policy: {@code request}, {@code interval:100} or {@code never}).
@@ -48,7 +50,7 @@ import org.openjdk.jmh.annotations.Warmup;
     jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+UseParallelGC"})
 public class IngestBenchmark {
   static final int SEGMENT = 262_144;
-  static final int EVENTS = 4 * SEGMENT;
+  static final int EVENTS = 16 * SEGMENT;
 
   /** {@code heap} or {@code disk}. */
   @Param({"heap", "disk"})
