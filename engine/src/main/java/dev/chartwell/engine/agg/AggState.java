@@ -124,7 +124,7 @@ public abstract class AggState {
    * @return a state holding only the value, or this one when finishing it costs little anyway
    */
   public AggState finishEarly(long bucketMillis) {
-    return costlyToFinish() ? new Finished(finish(bucketMillis)) : this;
+    return costlyToFinish() ? FixedState.of(finish(bucketMillis)) : this;
   }
 
   /**
@@ -431,35 +431,6 @@ public abstract class AggState {
     @Override
     public boolean isEmpty() {
       return !any;
-    }
-
-    @Override
-    public Number finish(long bucketMillis) {
-      return value;
-    }
-  }
-
-  /** A value finished before the merge; it takes nothing more. */
-  static final class Finished extends AggState {
-    private final Number value;
-
-    Finished(Number value) {
-      this.value = value;
-    }
-
-    @Override
-    public void add(ValueReader reader, int row, long timestamp, long order) {
-      throw new IllegalStateException("a finished state takes no more rows");
-    }
-
-    @Override
-    public void merge(AggState other) {
-      throw new IllegalStateException("a finished state cannot be merged");
-    }
-
-    @Override
-    public boolean isEmpty() {
-      return false;
     }
 
     @Override

@@ -2,7 +2,8 @@ package dev.chartwell.engine.agg;
 
 /**
  * A state whose value is already known: what a metric series computed for one (bucket, group) over
- * all its segments at once. It is never merged.
+ * all its segments at once, or a state {@link AggState#finishEarly finished early} in the only
+ * segment with rows in its bucket. It is never merged.
  */
 public final class FixedState extends AggState {
   private final Number value;

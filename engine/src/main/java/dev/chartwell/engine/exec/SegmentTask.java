@@ -325,19 +325,16 @@ final class SegmentTask implements Callable<List<Partial>> {
   private static final class GroupCount {
     private final GroupKeys groups;
     private final BitSet dense;
-    private final boolean small;
     private int count;
 
     GroupCount(GroupKeys groups, int bound) {
       this.groups = groups;
+      // Dense ids below the limit cannot pass it: they are not counted (their GroupKeys has no
+      // tuples, so the count below stays 0).
       this.dense = bound > QueryEngine.MAX_GROUPS ? new BitSet(bound) : null;
-      this.small = bound > 0 && bound <= QueryEngine.MAX_GROUPS;
     }
 
     void add(int[] ids, int n) {
-      if (small) {
-        return; // fewer possible groups than the limit: nothing to count
-      }
       if (dense != null) {
         for (int i = 0; i < n; i++) {
           if (!dense.get(ids[i])) {

@@ -1,7 +1,6 @@
 package dev.chartwell.engine.exec;
 
 import dev.chartwell.engine.segment.Segment;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -71,6 +70,6 @@ record SoleSpan(long after, long before) {
       }
       k = groupEnd;
     }
-    return new ArrayList<>(Arrays.asList(spans));
+    return List.of(spans);
   }
 }
