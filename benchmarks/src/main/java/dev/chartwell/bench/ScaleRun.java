@@ -7,14 +7,12 @@ import dev.chartwell.engine.storage.FsyncPolicy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * {@code scale}: the {@code bench-logs} data set at a size of one's choosing (the issue's stretch
@@ -65,7 +63,12 @@ final class ScaleRun {
           loadSeconds,
           rows / loadSeconds);
     }
-    long bytes = bytesUnder(dir);
+    long bytes;
+    try {
+      bytes = DiskUse.bytesUnder(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     out.printf(
         Locale.ROOT,
         "disk: %,d bytes in %s, %.2f bytes per event%n",
@@ -109,24 +112,6 @@ final class ScaleRun {
     }
     if (sink < 0) {
       out.println(sink); // keeps the generated events alive
-    }
-  }
-
-  private static long bytesUnder(Path dir) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files
-          .filter(Files::isRegularFile)
-          .mapToLong(
-              p -> {
-                try {
-                  return Files.size(p);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              })
-          .sum();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.chartwell.bench.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.bench.DiskUse;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A Chartwell server started from its executable jar for one run: a temporary data directory,
@@ -277,13 +277,7 @@ final class ChartwellProcess implements AutoCloseable {
     if (!Files.isDirectory(folder)) {
       throw new IllegalStateException("the table's folder " + folder + " does not exist");
     }
-    try (Stream<Path> files = Files.walk(folder)) {
-      long total = 0;
-      for (Path f : files.filter(Files::isRegularFile).toList()) {
-        total += Files.size(f);
-      }
-      return total;
-    }
+    return DiskUse.bytesUnder(folder);
   }
 
   private String outputTail() {
