@@ -159,23 +159,32 @@ class QueryLimitsIntegrationTest {
 
   /**
    * Sealed segments live in files, so what {@code --max-memory} bounds is the unsealed heads (each
-   * sealed at a sixteenth of the limit, at least 1 MB): two other sources holding most of a head
-   * each leave the third little room. 7,500 of these events are about 0.9 MB of head (under the 1
-   * MB that seals it), so the two hold about 1.8 MB: the third's first batch of 5,000 is taken and
-   * passes the limit on its own, however fast sealing frees the third's earlier heads.
+   * sealed at a sixteenth of the limit, at least 1 MB). Filler sources of 7,500 events each (a
+   * third of a MB of head, far from the 1 MB that would seal one) are added while one more still
+   * fits under the limit, so the room left is less than one filler. The third source's first batch
+   * of 8,192 events is then taken and passes the limit, and nothing is sealed afterwards, so every
+   * later write is refused however fast the sealing thread is. The fillers are measured, not
+   * assumed, since how many bytes a head counts per event is the engine's business.
    */
   @Test
   void ingestionPastMaxMemoryIsA503ThatKeepsWhatItAccepted() throws Exception {
     start("--max-memory", "2m");
-    for (String name : new String[] {"other1", "other2"}) {
+    long limit = 2 << 20;
+    long held = 0;
+    long filler = 0;
+    for (int i = 0; held + filler < limit; i++) {
       String other =
           admin(
                   "POST",
                   BASE + "/" + serviceId + "/clickstack/sources",
-                  "{\"name\":\"" + name + "\",\"kind\":\"log\"}")
+                  "{\"name\":\"filler" + i + "\",\"kind\":\"log\"}")
               .get("id")
               .textValue();
       assertEquals(200, ingest(other, 7_500).statusCode());
+      JsonNode stats = sourceStats(other);
+      assertEquals(0, stats.get("segments").asLong(), "a filler's head was sealed: " + stats);
+      filler = stats.get("headBytes").asLong();
+      held += filler;
     }
     HttpResponse<String> r = ingest(100_000);
     assertEquals(503, r.statusCode(), r.body());
@@ -184,13 +193,27 @@ class QueryLimitsIntegrationTest {
     assertTrue(text.contains("reached the limit of 2 MB"), text);
     long stored =
         Long.parseLong(text.replaceAll(".*; (\\d+) events of this request before line.*", "$1"));
-    assertTrue(stored > 0 && stored < 100_000, text);
+    assertEquals(8_192, stored, text);
+    assertEquals(0, sourceStats(sourceId).get("sealBacklog").asLong(), "a seal is in flight");
     // Later writes are refused too; the server answers everything else, with all it accepted.
     assertEquals(503, ingest(10).statusCode());
     assertEquals(200, http.send("GET", "/health", null).statusCode());
     HttpResponse<String> count = chart("count", null, "", "[]");
     assertEquals(200, count.statusCode(), count.body());
     assertTrue(count.body().contains("\"series_0.data\":" + stored), count.body());
+  }
+
+  /** The source's entry in {@code GET /api/v2/stats}. */
+  JsonNode sourceStats(String source) throws Exception {
+    HttpResponse<String> r =
+        http.send("GET", "/api/v2/stats", null, "Authorization", "Bearer " + token);
+    assertEquals(200, r.statusCode(), r.body());
+    for (JsonNode s : MAPPER.readTree(r.body()).get("data").get("sources")) {
+      if (s.get("id").textValue().equals(source)) {
+        return s;
+      }
+    }
+    throw new AssertionError("no stats for source " + source + ": " + r.body());
   }
 
   @Test
