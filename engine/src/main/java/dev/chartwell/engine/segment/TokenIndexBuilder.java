@@ -13,11 +13,21 @@ import java.util.Arrays;
  *       shared prefix (before its last byte) is the same token again, so only the rest is read. A
  *       token is found in a {@link TokenTable} by its packed first eight bytes.
  *   <li>The distinct tokens are sorted ({@link Utf8Sort}) into the dictionary's order.
- *   <li>The (token, row) pairs of every value's rows are sorted by token and row with a radix sort,
- *       which leaves every token's rows grouped and ascending.
+ *   <li>Each token's rows are found: a common token's (one in many rows: a template's words) by
+ *       setting them in a bitset of the segment's rows, read back in order; the others' by sorting
+ *       their (token, row) pairs by token and row with a radix sort, which leaves every token's
+ *       rows grouped and ascending.
  * </ol>
  */
 final class TokenIndexBuilder {
+  /**
+   * A token in at least this share of the rows (1/64) is common: its rows are set in a bitset of
+   * the segment's rows (one bit a row), not sorted as pairs (eight bytes an occurrence, read and
+   * written once per radix pass), so a common token's bitset takes at most an eighth of the bytes
+   * of the pairs it replaces.
+   */
+  static final int COMMON_SHARE = 64;
+
   private TokenIndexBuilder() {}
 
   /**
@@ -44,40 +54,76 @@ final class TokenIndexBuilder {
       ofValue[i] = position[ofValue[i]];
     }
 
-    // Every (token, row) pair, value after value (reading each list once, in order), then sorted
-    // by token and row: each token's rows grouped and ascending.
+    // Each token's rows: how many first, then the rows of common tokens set in a bitset per token
+    // and the (token, row) pairs of the others sorted by token and row.
     int[] valueStarts = rowsOfValue.starts();
     int[] valueRows = rowsOfValue.rows();
-    long occurrences = 0;
+    int tokenCount = sorted.size();
+    long[] occurrences = new long[tokenCount];
     for (int v = 0; v < values.size(); v++) {
-      occurrences +=
-          (long) (firstOfValue[v + 1] - firstOfValue[v]) * (valueStarts[v + 1] - valueStarts[v]);
+      int valueCount = valueStarts[v + 1] - valueStarts[v];
+      for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
+        occurrences[ofValue[i]] += valueCount;
+      }
     }
-    if (occurrences > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException("more than 2^31 token occurrences in one segment");
+    int[] starts = new int[tokenCount + 1];
+    long total = 0;
+    long rare = 0;
+    long common = Math.max(2, rows / COMMON_SHARE);
+    long[][] bitsets = new long[tokenCount][];
+    for (int t = 0; t < tokenCount; t++) {
+      total += occurrences[t];
+      if (total > Integer.MAX_VALUE - 8) {
+        throw new IllegalStateException("more than 2^31 token occurrences in one segment");
+      }
+      starts[t + 1] = (int) total;
+      if (occurrences[t] >= common) {
+        bitsets[t] = new long[(rows + 63) >>> 6];
+      } else {
+        rare += occurrences[t];
+      }
     }
     int rowBits = bits(rows);
-    int tokenBits = bits(sorted.size());
-    long[] pairs = new long[(int) occurrences];
+    int tokenBits = bits(tokenCount);
+    long[] pairs = new long[(int) rare];
     int n = 0;
     for (int v = 0; v < values.size(); v++) {
-      for (int r = valueStarts[v]; r < valueStarts[v + 1]; r++) {
-        long row = valueRows[r];
-        for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
-          pairs[n++] = (long) ofValue[i] << rowBits | row;
+      for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
+        int token = ofValue[i];
+        long[] bits = bitsets[token];
+        if (bits != null) {
+          for (int r = valueStarts[v]; r < valueStarts[v + 1]; r++) {
+            int row = valueRows[r];
+            bits[row >>> 6] |= 1L << row;
+          }
+        } else {
+          for (int r = valueStarts[v]; r < valueStarts[v + 1]; r++) {
+            pairs[n++] = (long) token << rowBits | valueRows[r];
+          }
         }
       }
     }
     RadixSort.sort(pairs, 0, n, 0, rowBits + tokenBits, new long[n]);
-    int[] starts = new int[sorted.size() + 1];
-    int[] tokenRows = new int[n];
+    int[] tokenRows = new int[(int) total];
     long rowMask = (1L << rowBits) - 1;
-    for (int i = 0; i < n; i++) {
-      starts[(int) (pairs[i] >>> rowBits) + 1]++;
-      tokenRows[i] = (int) (pairs[i] & rowMask);
+    for (int i = 0, at = 0, token = -1; i < n; i++) {
+      int t = (int) (pairs[i] >>> rowBits);
+      if (t != token) {
+        token = t;
+        at = starts[t];
+      }
+      tokenRows[at++] = (int) (pairs[i] & rowMask);
     }
-    for (int t = 0; t < sorted.size(); t++) {
-      starts[t + 1] += starts[t];
+    for (int t = 0; t < tokenCount; t++) {
+      long[] bits = bitsets[t];
+      if (bits != null) {
+        int at = starts[t];
+        for (int w = 0; w < bits.length; w++) {
+          for (long word = bits[w]; word != 0; word &= word - 1) {
+            tokenRows[at++] = w << 6 | Long.numberOfTrailingZeros(word);
+          }
+        }
+      }
     }
     return new TokenIndex(
         StringDictionary.of(sorted), BitmapList.of(new GroupedRows(starts, tokenRows)));
