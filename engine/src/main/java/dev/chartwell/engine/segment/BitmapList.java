@@ -2,9 +2,14 @@ package dev.chartwell.engine.segment;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.LongBuffer;
 import java.util.Arrays;
 import java.util.List;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
+import org.roaringbitmap.buffer.MappeableArrayContainer;
+import org.roaringbitmap.buffer.MappeableBitmapContainer;
+import org.roaringbitmap.buffer.MutableRoaringArray;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
 /**
@@ -28,6 +33,9 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
 public final class BitmapList {
   /** Most rows stored in the short form; beyond it Roaring is smaller. */
   static final int MAX_SHORT = 7;
+
+  /** Most values a Roaring array container holds; a container of more is a bitmap. */
+  private static final int ARRAY_LIMIT = 4096;
 
   /**
    * First byte of the short form. A serialized Roaring bitmap starts with its little-endian cookie,
@@ -152,8 +160,7 @@ public final class BitmapList {
       if (count <= MAX_SHORT) {
         total += 2 + 4L * count;
       } else {
-        MutableRoaringBitmap b = new MutableRoaringBitmap();
-        b.addN(rows, starts[i], count);
+        MutableRoaringBitmap b = ofAscending(rows, starts[i], starts[i + 1]);
         b.runOptimize();
         large[i] = b;
         total += b.serializedSizeInBytes();
@@ -176,6 +183,44 @@ public final class BitmapList {
     }
     data.flip();
     return new BitmapList(data, PackedLongs.pack(entries, entries.length), true);
+  }
+
+  /**
+   * A bitmap of ascending rows, each Roaring container built whole from its rows (a bitmap of 1,024
+   * words for more than 4,096, an array otherwise) rather than one row at a time: {@link
+   * MutableRoaringBitmap#addN} inserts into an array container that grows step by step and is
+   * converted when it passes 4,096. The containers are the ones {@code addN} ends with.
+   *
+   * @param rows holds the rows, ascending and distinct
+   * @param from the first
+   * @param to one past the last
+   * @return the bitmap of those rows
+   */
+  static MutableRoaringBitmap ofAscending(int[] rows, int from, int to) {
+    MutableRoaringArray containers = new MutableRoaringArray(4);
+    for (int i = from; i < to; ) {
+      int high = rows[i] >>> 16;
+      int end = i + 1;
+      while (end < to && rows[end] >>> 16 == high) {
+        end++;
+      }
+      int count = end - i;
+      if (count > ARRAY_LIMIT) {
+        long[] words = new long[1 << 10];
+        for (int k = i; k < end; k++) {
+          words[(rows[k] >>> 6) & 1023] |= 1L << rows[k];
+        }
+        containers.append((char) high, new MappeableBitmapContainer(LongBuffer.wrap(words), count));
+      } else {
+        char[] lows = new char[count];
+        for (int k = i; k < end; k++) {
+          lows[k - i] = (char) rows[k];
+        }
+        containers.append((char) high, new MappeableArrayContainer(CharBuffer.wrap(lows), count));
+      }
+      i = end;
+    }
+    return new MutableRoaringBitmap(containers);
   }
 
   private static long hash(int[] rows, int from, int to) {

@@ -211,8 +211,7 @@ final class HeadStrings extends SegmentBuilder.Buffer {
           presentRows[p++] = i;
         }
       }
-      presence = new MutableRoaringBitmap();
-      presence.addN(presentRows, 0, present);
+      presence = BitmapList.ofAscending(presentRows, 0, present);
       presence.runOptimize();
     }
     GroupedRows rowsOfValue = GroupedRows.of(ids, rows, sorted.size());

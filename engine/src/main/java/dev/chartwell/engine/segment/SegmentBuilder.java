@@ -235,16 +235,19 @@ public final class SegmentBuilder {
     }
 
     static PresenceBits presence(long[] bits, int[] order, int rows) {
-      MutableRoaringBitmap present = new MutableRoaringBitmap();
+      int[] present = new int[rows];
       int count = 0;
       for (int i = 0; i < rows; i++) {
         if (bit(bits, source(order, i))) {
-          present.add(i);
-          count++;
+          present[count++] = i;
         }
       }
-      present.runOptimize();
-      return new PresenceBits(count == rows ? null : present, count);
+      if (count == rows) {
+        return new PresenceBits(null, count);
+      }
+      MutableRoaringBitmap bitmap = BitmapList.ofAscending(present, 0, count);
+      bitmap.runOptimize();
+      return new PresenceBits(bitmap, count);
     }
   }
 
@@ -377,16 +380,13 @@ public final class SegmentBuilder {
         }
       }
       long[] values = java.util.Arrays.copyOf(distinct, n);
-      List<MutableRoaringBitmap> postings = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        postings.add(new MutableRoaringBitmap());
-      }
+      int[] positions = new int[rows];
       for (int i = 0; i < rows; i++) {
-        if (bit(present, source(order, i))) {
-          postings.get(java.util.Arrays.binarySearch(values, sorted[i])).add(i);
-        }
+        positions[i] =
+            bit(present, source(order, i)) ? java.util.Arrays.binarySearch(values, sorted[i]) : -1;
       }
-      return new LongColumn.ValueIndex(java.nio.LongBuffer.wrap(values), BitmapList.of(postings));
+      return new LongColumn.ValueIndex(
+          java.nio.LongBuffer.wrap(values), BitmapList.of(GroupedRows.of(positions, rows, n)));
     }
   }
 

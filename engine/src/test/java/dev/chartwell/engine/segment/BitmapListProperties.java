@@ -78,6 +78,58 @@ class BitmapListProperties {
             });
   }
 
+  /**
+   * Ascending rows built into containers whole give the bitmap {@code addN} gives, with the same
+   * bytes once run-optimized: chunks of 65,536 rows that are empty, sparse, just under, at and just
+   * over the 4,096 values an array container holds, dense, or one run, at any chunk number.
+   */
+  @Test
+  void ascendingRowsBuildTheBitmapAddNBuilds() {
+    qt().withExamples(300)
+        .forAll(Gens.ints(0, Integer.MAX_VALUE), Gens.ints(1, 6))
+        .checkAssert(
+            (seed, chunks) -> {
+              java.util.Random random = new java.util.Random(seed);
+              int[] counts = {0, 1, 50, 4095, 4096, 4097, 30_000, 65_536};
+              int firstChunk = random.nextInt(3) == 0 ? 32_760 : random.nextInt(8);
+              int[] rows = new int[chunks * 65_536];
+              int n = 0;
+              for (int c = 0; c < chunks; c++) {
+                int count = counts[random.nextInt(counts.length)];
+                int base = (firstChunk + 2 * c) << 16;
+                boolean run = random.nextBoolean();
+                int start = run ? random.nextInt(65_536 - count + 1) : 0;
+                java.util.BitSet chosen = new java.util.BitSet(65_536);
+                if (run || count == 65_536) {
+                  chosen.set(start, start + count);
+                }
+                for (int set = chosen.cardinality(); set < count; ) {
+                  int low = random.nextInt(65_536);
+                  if (!chosen.get(low)) {
+                    chosen.set(low);
+                    set++;
+                  }
+                }
+                for (int low = chosen.nextSetBit(0); low >= 0; low = chosen.nextSetBit(low + 1)) {
+                  rows[n++] = base + low;
+                }
+              }
+              MutableRoaringBitmap expected = new MutableRoaringBitmap();
+              expected.addN(rows, 0, n);
+              MutableRoaringBitmap actual = BitmapList.ofAscending(rows, 0, n);
+              assertEquals(expected, actual);
+              expected.runOptimize();
+              actual.runOptimize();
+              assertArrayEquals(serialized(expected), serialized(actual));
+            });
+  }
+
+  private static byte[] serialized(MutableRoaringBitmap b) {
+    java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(b.serializedSizeInBytes());
+    b.serialize(out);
+    return out.array();
+  }
+
   @Test
   void groupedRowsGroupEveryRowUnderItsKeyInOrder() {
     int[] keys = {2, -1, 0, 2, 2, -1, 0};
