@@ -45,7 +45,7 @@ final class TokenTable {
     if (id >= 0 && recentHeads[recent] == head && table.is(id, token, 0, length, head)) {
       return id;
     }
-    id = table.id(token, 0, length);
+    id = table.id(token, 0, length, head);
     recentHeads[recent] = head;
     recentIds[recent] = id + 1;
     return id;

@@ -63,7 +63,16 @@ final class Utf8Table {
    * @return its id, a new one when it was not met before
    */
   int id(byte[] value, int from, int to) {
-    long head = pack(value, from, to);
+    return id(value, from, to, pack(value, from, to));
+  }
+
+  /**
+   * Numbers the string {@code value[from, to)} whose first bytes the caller packed already.
+   *
+   * @param head {@link #pack} of the string
+   * @return its id, a new one when it was not met before
+   */
+  int id(byte[] value, int from, int to, long head) {
     int h = hash(value, from, to, head);
     int mask = slots.length - 1;
     for (int slot = h & mask; ; slot = (slot + 1) & mask) {
@@ -123,8 +132,12 @@ final class Utf8Table {
    */
   static int hash(byte[] value, int from, int to, long head) {
     long h = head * 0x9E3779B97F4A7C15L + (to - from);
-    for (int i = from + 8; i < to; i++) {
-      h = (h + value[i]) * 0x9E3779B97F4A7C15L;
+    int i = from + 8;
+    for (; i + 8 <= to; i += 8) {
+      h = (h + (long) WORDS.get(value, i)) * 0x9E3779B97F4A7C15L;
+    }
+    if (i < to) { // the last eight bytes, overlapping the word before: still inside the string
+      h = (h + (long) WORDS.get(value, to - 8)) * 0x9E3779B97F4A7C15L;
     }
     return (int) (h ^ (h >>> 29) ^ (h >>> 32));
   }
@@ -132,15 +145,9 @@ final class Utf8Table {
   /** Whether string {@code id} has this length and these bytes after the head (checked apart). */
   private boolean same(int id, byte[] value, int from, int to) {
     int start = bounds[id];
-    if (bounds[id + 1] - start != to - from) {
-      return false;
-    }
-    for (int i = from + 8; i < to; i++) {
-      if (text[start + i - from] != value[i]) {
-        return false;
-      }
-    }
-    return true;
+    int length = to - from;
+    return bounds[id + 1] - start == length
+        && (length <= 8 || Arrays.equals(text, start + 8, start + length, value, from + 8, to));
   }
 
   private int add(byte[] value, int from, int to, long head, int hash) {

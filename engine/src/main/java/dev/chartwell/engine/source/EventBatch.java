@@ -381,19 +381,26 @@ public final class EventBatch {
    * time.
    */
   private static boolean noQuestionMark(byte[] utf8) {
-    int i = 0;
-    for (; i + 8 <= utf8.length; i += 8) {
-      long x = (long) WORDS.get(utf8, i) ^ 0x3F3F3F3F3F3F3F3FL; // a '?' becomes a zero byte
-      if (((x - 0x0101010101010101L) & ~x & 0x8080808080808080L) != 0) {
+    int n = utf8.length;
+    if (n < 8) {
+      for (int i = 0; i < n; i++) {
+        if (utf8[i] == '?') {
+          return false;
+        }
+      }
+      return true;
+    }
+    for (int i = 0; i + 8 <= n; i += 8) {
+      if (hasQuestionMark((long) WORDS.get(utf8, i))) {
         return false;
       }
     }
-    for (; i < utf8.length; i++) {
-      if (utf8[i] == '?') {
-        return false;
-      }
-    }
-    return true;
+    return !hasQuestionMark((long) WORDS.get(utf8, n - 8)); // the tail, overlapping
+  }
+
+  private static boolean hasQuestionMark(long word) {
+    long x = word ^ 0x3F3F3F3F3F3F3F3FL; // a '?' becomes a zero byte
+    return ((x - 0x0101010101010101L) & ~x & 0x8080808080808080L) != 0;
   }
 
   private static final java.lang.invoke.VarHandle WORDS =
