@@ -174,20 +174,16 @@ public final class StringDictionary {
     int n = sorted.size();
     byte[] bytes = sorted.data();
     boolean fixed = n > 0;
-    boolean hex = fixed;
     int width = n > 0 ? sorted.length(0) : 0;
     for (int i = 0; i < n && fixed; i++) {
       fixed = sorted.length(i) == width;
-      hex = hex && fixed && isHex(bytes, sorted.start(i), width);
     }
     long total = sorted.totalBytes();
-    if (hex) {
-      int w = width / 2;
-      byte[] data = new byte[Math.multiplyExact(n, w)];
-      for (int i = 0, from = sorted.start(0); i < n * w; i++, from += 2) {
-        data[i] = (byte) (nibble(bytes[from]) << 4 | nibble(bytes[from + 1]));
+    if (fixed && width > 0 && (width & 1) == 0) { // back to back: the entries' digits, all of them
+      byte[] data = new byte[Math.multiplyExact(n, width / 2)];
+      if (packHex(bytes, sorted.start(0), data)) {
+        return new StringDictionary(Layout.HEX, ByteBuffer.wrap(data), null, width / 2, n);
       }
-      return new StringDictionary(Layout.HEX, ByteBuffer.wrap(data), null, w, n);
     }
     if (fixed) {
       byte[] data = Arrays.copyOfRange(bytes, sorted.start(0), sorted.start(0) + (int) total);
@@ -235,20 +231,69 @@ public final class StringDictionary {
 
   /** Whether a UTF-8 string is lowercase hexadecimal of an even, non-zero length. */
   private static boolean isHex(byte[] utf8) {
-    return isHex(utf8, 0, utf8.length);
-  }
-
-  private static boolean isHex(byte[] bytes, int from, int length) {
-    if (length == 0 || (length & 1) != 0) {
+    if (utf8.length == 0 || (utf8.length & 1) != 0) {
       return false;
     }
-    for (int i = from; i < from + length; i++) {
-      if (nibble(bytes[i]) < 0) {
+    for (byte b : utf8) {
+      if (nibble(b) < 0) {
         return false;
       }
     }
     return true;
   }
+
+  /**
+   * Packs lowercase hex digits two to a byte, eight digits at a time.
+   *
+   * @param digits holds the digits
+   * @param from where they start
+   * @param packed where they go, {@code packed.length} bytes from twice as many digits
+   * @return whether every one was a lowercase hex digit (if not, {@code packed} is partly written)
+   */
+  static boolean packHex(byte[] digits, int from, byte[] packed) {
+    int o = 0;
+    for (; o + 4 <= packed.length; o += 4, from += 8) {
+      long x = (long) LITTLE_ENDIAN_LONG.get(digits, from);
+      if (!lowerHex(x)) {
+        return false;
+      }
+      // Each digit's value ('0'-'9': the low four bits; 'a'-'f': those plus 9, bit 6 being set),
+      // then each pair as one byte in the low half of its 16 bits, then the four bytes together.
+      long v = (x & 0x0F0F0F0F0F0F0F0FL) + 9 * ((x >>> 6) & 0x0101010101010101L);
+      long t = (v & 0x00FF00FF00FF00FFL) << 4 | (v >>> 8) & 0x00FF00FF00FF00FFL;
+      t = (t | t >>> 8) & 0x0000FFFF0000FFFFL;
+      LITTLE_ENDIAN_INT.set(packed, o, (int) (t | t >>> 16));
+    }
+    for (; o < packed.length; o++, from += 2) {
+      int high = nibble(digits[from]);
+      int low = nibble(digits[from + 1]);
+      if (high < 0 || low < 0) {
+        return false;
+      }
+      packed[o] = (byte) (high << 4 | low);
+    }
+    return true;
+  }
+
+  /**
+   * Whether each of eight bytes is '0'-'9' or 'a'-'f'. For bytes below 0x80, adding a constant sets
+   * a byte's top bit exactly when the byte is at least 0x80 minus that constant, without a carry
+   * into the next byte.
+   */
+  private static boolean lowerHex(long x) {
+    long top = 0x8080808080808080L;
+    if ((x & top) != 0) {
+      return false;
+    }
+    long digit = (x + 0x5050505050505050L) & ~(x + 0x4646464646464646L); // 0x30 to 0x39
+    long letter = (x + 0x1F1F1F1F1F1F1F1FL) & ~(x + 0x1919191919191919L); // 0x61 to 0x66
+    return ((digit | letter) & top) == top;
+  }
+
+  private static final VarHandle LITTLE_ENDIAN_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LITTLE_ENDIAN_INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** The value of a lowercase hex digit, or -1. */
   private static int nibble(int c) {

@@ -164,12 +164,26 @@ class StringDictionaryProperties {
     Gen<String> hex4 = Gens.strings("0123456789abcdef", 4, 4);
     Gen<String> hex18 = Gens.strings("0123456789abcdef", 18, 18);
     Gen<String> nearHex = Gens.strings("09af/:`gA", 0, 6);
+    // Eighteen digits are read as two words of eight and a last pair: ids of which one has a
+    // neighbour of a digit, an upper-case one, DEL or a two-byte character in place of a digit.
+    Gen<List<String>> nearHex18 =
+        Gens.listOf(hex18, 1, 12)
+            .zip(
+                Gens.ints(0, 17),
+                Gens.strings("/:`g@AF\u007f\u00e9", 1, 1),
+                (ids, at, other) -> {
+                  List<String> out = new ArrayList<>(ids);
+                  String first = out.get(0);
+                  out.set(0, first.substring(0, at) + other + first.substring(at + 1));
+                  return out;
+                });
     Gen<TreeSet<String>> sets =
         Gens.oneOf(
                 Gens.listOf(strings, 0, 12),
                 Gens.listOf(hex4, 1, 12),
                 Gens.listOf(hex18, 1, 12),
                 Gens.listOf(Gens.oneOf(hex4, nearHex), 0, 12),
+                nearHex18,
                 Gens.listOf(Gens.strings("ab\u00e9", 3, 3), 1, 8))
             .map(TreeSet::new);
     return sets.describedAs(set -> escape(new ArrayList<>(set)));
