@@ -71,7 +71,7 @@ final class Dispatcher extends Handler.Abstract {
           new ApiException(ErrorCode.INTERNAL, "unexpected server error; request id " + requestId);
     } catch (Error e) {
       // Out of memory: one line and exit (FatalErrors); any other error is Jetty's 500.
-      fatal.haltIfFatal(e, "request " + requestId);
+      fatal.haltIfFatal(e, requestId);
       exchange.finish(); // the permit and the watch go back even now; Jetty answers 500
       throw e;
     }

@@ -14,6 +14,14 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
   /** The exit status after an out-of-memory error. */
   public static final int EXIT_OUT_OF_MEMORY = 3;
 
+  /**
+   * Heap kept back until an out-of-memory error, then let go so that the one line can be written:
+   * with the heap full, building that line could fail in turn and leave the process running.
+   */
+  private static final int RESERVE_BYTES = 1 << 20;
+
+  private static volatile byte[] reserve = new byte[RESERVE_BYTES];
+
   private final PrintStream err;
 
   /**
@@ -24,30 +32,65 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
   }
 
   /**
-   * Halts the process if {@code e} is (or was caused by) an out-of-memory error; returns otherwise.
+   * Halts the process if {@code e} is (or was caused by) an out-of-memory error caught while
+   * serving a request; returns otherwise. The caller passes no string it would have to build or
+   * resolve: on a full heap even resolving a string literal allocates, and would throw in its turn.
    *
-   * @param e a throwable caught anywhere
-   * @param where the thread or task it was caught in
+   * @param e a throwable caught while serving a request
+   * @param requestId the request's id
    */
-  public void haltIfFatal(Throwable e, String where) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof OutOfMemoryError) {
-        err.println(
-            "chartwell: out of memory in "
-                + where
-                + "; exiting with status "
-                + EXIT_OUT_OF_MEMORY
-                + " (give the JVM more heap with -Xmx, or lower --max-memory or --query-memory)");
-        err.flush();
-        Runtime.getRuntime().halt(EXIT_OUT_OF_MEMORY);
-      }
+  public void haltIfFatal(Throwable e, String requestId) {
+    if (outOfMemory(e)) {
+      halt(false, requestId);
     }
   }
 
+  /**
+   * A thread that died of an out-of-memory error halts the process. So does one that died of
+   * anything else when reporting it runs out of memory: on a full heap a thread may die of an error
+   * that only the heap caused (a class that could not be initialized, a wrapped failure).
+   */
   @Override
   public void uncaughtException(Thread t, Throwable e) {
-    haltIfFatal(e, "thread " + t.getName());
-    err.println("chartwell: uncaught error in thread " + t.getName() + ": " + e);
-    e.printStackTrace(err);
+    if (outOfMemory(e)) {
+      halt(true, t.getName());
+    }
+    try {
+      err.println("chartwell: uncaught error in thread " + t.getName() + ": " + e);
+      e.printStackTrace(err);
+    } catch (OutOfMemoryError reporting) {
+      halt(true, t.getName());
+    }
+  }
+
+  private static boolean outOfMemory(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof OutOfMemoryError) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Lets the reserve go, writes the one line if it can, and halts whether it could or not. Its
+   * callers pass no string literal: until the reserve is let go, resolving one could fail.
+   *
+   * @param thread whether {@code name} is a thread's (else a request's id)
+   */
+  private void halt(boolean thread, String name) {
+    reserve = null; // before anything that allocates
+    try {
+      err.println(
+          "chartwell: out of memory in "
+              + (thread ? "thread " : "request ")
+              + name
+              + "; exiting with status "
+              + EXIT_OUT_OF_MEMORY
+              + " (give the JVM more heap with -Xmx, or lower --max-memory or --query-memory)");
+      err.flush();
+    } finally {
+      Runtime.getRuntime().halt(EXIT_OUT_OF_MEMORY);
+    }
   }
 }

@@ -7,6 +7,9 @@ package dev.chartwell.server.http;
 public final class OutOfMemoryChild {
   private OutOfMemoryChild() {}
 
+  /** Keeps the chain reachable, so that the heap stays full after the error. */
+  static volatile Object hoardSmall;
+
   /**
    * @param args unused
    * @throws Exception when the server cannot start
@@ -32,6 +35,19 @@ public final class OutOfMemoryChild {
                 req -> {
                   while (true) {
                     hoard.add(new long[1 << 20]);
+                  }
+                })
+            .add(
+                "GET",
+                "/hoard-small",
+                new Authenticator.None(),
+                1024,
+                req -> {
+                  // A chain of small objects fills the heap to its last few bytes.
+                  Object[] chain = null;
+                  while (true) {
+                    chain = new Object[] {chain, new long[4]};
+                    hoardSmall = chain;
                   }
                 }));
     System.out.println("port " + api.port());
