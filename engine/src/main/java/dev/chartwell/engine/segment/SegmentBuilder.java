@@ -235,15 +235,21 @@ public final class SegmentBuilder {
     }
 
     static PresenceBits presence(long[] bits, int[] order, int rows) {
-      int[] present = new int[rows];
       int count = 0;
-      for (int i = 0; i < rows; i++) {
-        if (bit(bits, source(order, i))) {
-          present[count++] = i;
-        }
+      for (int w = 0; w < rows >>> 6; w++) {
+        count += Long.bitCount(bits[w]);
+      }
+      if ((rows & 63) != 0) {
+        count += Long.bitCount(bits[rows >>> 6] & ((1L << rows) - 1));
       }
       if (count == rows) {
-        return new PresenceBits(null, count);
+        return new PresenceBits(null, count); // the usual case: no rows to list
+      }
+      int[] present = new int[count];
+      for (int i = 0, p = 0; i < rows; i++) {
+        if (bit(bits, source(order, i))) {
+          present[p++] = i;
+        }
       }
       MutableRoaringBitmap bitmap = BitmapList.ofAscending(present, 0, count);
       bitmap.runOptimize();

@@ -54,13 +54,29 @@ final class TokenIndexBuilder {
       ofValue[i] = position[ofValue[i]];
     }
 
-    // Each token's rows: how many first, then the rows of common tokens set in a bitset per token
-    // and the (token, row) pairs of the others sorted by token and row.
+    return new TokenIndex(
+        StringDictionary.of(sorted),
+        BitmapList.of(rowsOfTokens(rowsOfValue, firstOfValue, ofValue, sorted.size(), rows)));
+  }
+
+  /**
+   * Each token's rows, grouped by token and ascending: how many first, then a common token's rows
+   * set in a bitset of the rows and read back in order, and the (token, row) pairs of the others
+   * sorted by token and row.
+   *
+   * @param rowsOfValue the rows of each value
+   * @param firstOfValue where each value's tokens start in {@code ofValue}, and the end of the last
+   * @param ofValue the values' tokens, by dictionary position
+   * @param tokenCount the number of distinct tokens
+   * @param rows the number of rows
+   * @return the rows of each token
+   */
+  private static GroupedRows rowsOfTokens(
+      GroupedRows rowsOfValue, int[] firstOfValue, int[] ofValue, int tokenCount, int rows) {
     int[] valueStarts = rowsOfValue.starts();
     int[] valueRows = rowsOfValue.rows();
-    int tokenCount = sorted.size();
     long[] occurrences = new long[tokenCount];
-    for (int v = 0; v < values.size(); v++) {
+    for (int v = 0; v < valueStarts.length - 1; v++) {
       int valueCount = valueStarts[v + 1] - valueStarts[v];
       for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
         occurrences[ofValue[i]] += valueCount;
@@ -87,7 +103,7 @@ final class TokenIndexBuilder {
     int tokenBits = bits(tokenCount);
     long[] pairs = new long[(int) rare];
     int n = 0;
-    for (int v = 0; v < values.size(); v++) {
+    for (int v = 0; v < valueStarts.length - 1; v++) {
       for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
         int token = ofValue[i];
         long[] bits = bitsets[token];
@@ -125,8 +141,7 @@ final class TokenIndexBuilder {
         }
       }
     }
-    return new TokenIndex(
-        StringDictionary.of(sorted), BitmapList.of(new GroupedRows(starts, tokenRows)));
+    return new GroupedRows(starts, tokenRows);
   }
 
   /** Bits that hold every number below {@code count}. */
