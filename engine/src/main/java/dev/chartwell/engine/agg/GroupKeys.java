@@ -23,6 +23,14 @@ public final class GroupKeys {
   private final Map<List<String>, Integer> ids = new HashMap<>();
   private final List<List<String>> keys = new ArrayList<>();
 
+  /**
+   * For one string field of at most {@link #CACHED} values: each dictionary id's group, made when
+   * first asked for (a front-coded dictionary decodes its block for every look-up).
+   */
+  private List<String>[] singles;
+
+  private static final int CACHED = 65_536;
+
   private GroupKeys(List<Column> columns) {
     this.columns = columns;
     this.single = columns.size() == 1 && columns.get(0) instanceof StringColumn s ? s : null;
@@ -113,8 +121,21 @@ public final class GroupKeys {
     if (columns.isEmpty()) {
       return List.of();
     }
-    if (single != null) {
+    if (single != null && single.dictionary().size() >= CACHED) {
       return List.of(group == 0 ? "" : single.dictionary().get(group - 1));
+    }
+    if (single != null) {
+      if (singles == null) {
+        @SuppressWarnings("unchecked")
+        List<String>[] made = new List[single.dictionary().size() + 1];
+        singles = made;
+      }
+      List<String> key = singles[group];
+      if (key == null) {
+        key = List.of(group == 0 ? "" : single.dictionary().get(group - 1));
+        singles[group] = key;
+      }
+      return key;
     }
     return keys.get(group);
   }

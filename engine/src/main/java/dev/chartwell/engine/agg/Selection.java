@@ -23,6 +23,19 @@ final class Selection {
    * @return the quantile
    */
   static double quantile(double[] a, int n, double level) {
+    return quantile(a, 0, n, level);
+  }
+
+  /**
+   * {@link #quantile(double[], int, double)} of the n values from {@code a[from]}.
+   *
+   * @param a the values in places from to from + n - 1, finite; those places may be reordered
+   * @param from the first value's place
+   * @param n how many, at least 1
+   * @param level between 0 and 1
+   * @return the quantile
+   */
+  static double quantile(double[] a, int from, int n, double level) {
     double h = (n - 1) * level;
     int lo = (int) Math.floor(h);
     boolean between = lo + 1 < n && h != lo;
@@ -31,22 +44,22 @@ final class Selection {
     double next;
     if (n - lo <= kept) {
       // ranks lo to n - 1: the heap's least is rank lo, the lesser of its children rank lo + 1
-      double[] top = largest(a, n, n - lo);
+      double[] top = heapOfLargest(a, from, n, n - lo, false);
       low = top[0];
       next = between ? secondOf(top, false) : low;
     } else if (lo + 2 <= kept) {
       // ranks 0 to lo (+ 1): the heap's greatest is the last of them
-      double[] bottom = smallest(a, n, between ? lo + 2 : lo + 1);
-      next = bottom[0];
-      low = between ? secondOf(bottom, true) : next;
+      double[] bottom = heapOfLargest(a, from, n, between ? lo + 2 : lo + 1, true);
+      next = -bottom[0];
+      low = between ? -secondOf(bottom, false) : next;
     } else {
-      low = select(a, n, lo);
+      low = select(a, from, from + n - 1, from + lo);
       next = low;
       if (between) {
         // After selecting rank lo, every element right of it is at least as large: rank lo + 1 is
         // their minimum.
-        next = a[lo + 1];
-        for (int i = lo + 2; i < n; i++) {
+        next = a[from + lo + 1];
+        for (int i = from + lo + 2; i < from + n; i++) {
           next = Math.min(next, a[i]);
         }
       }
@@ -55,34 +68,19 @@ final class Selection {
   }
 
   /**
-   * @return the m largest of the first n values (1 ≤ m ≤ n) as a heap whose first is the least
+   * @return the m largest of the n values from a[from] (or of their negations), 1 ≤ m ≤ n, in a
+   *     min-heap: its first is the least
    */
-  static double[] largest(double[] a, int n, int m) {
-    return heapOfLargest(a, n, m, false);
-  }
-
-  /**
-   * @return the m smallest of the first n values (1 ≤ m ≤ n) as a heap whose first is the greatest
-   */
-  static double[] smallest(double[] a, int n, int m) {
-    double[] heap = heapOfLargest(a, n, m, true);
-    for (int i = 0; i < m; i++) {
-      heap[i] = -heap[i];
-    }
-    return heap;
-  }
-
-  /** The m largest values (or negated values) in a min-heap. */
-  private static double[] heapOfLargest(double[] a, int n, int m, boolean negate) {
+  static double[] heapOfLargest(double[] a, int from, int n, int m, boolean negate) {
     double[] heap = new double[m];
     for (int i = 0; i < m; i++) {
-      heap[i] = negate ? -a[i] : a[i];
+      heap[i] = negate ? -a[from + i] : a[from + i];
     }
     for (int i = m / 2 - 1; i >= 0; i--) {
       siftDown(heap, m, i);
     }
     double least = heap[0];
-    for (int i = m; i < n; i++) {
+    for (int i = from + m; i < from + n; i++) {
       double v = negate ? -a[i] : a[i];
       if (v > least) {
         heap[0] = v;
@@ -123,12 +121,11 @@ final class Selection {
   }
 
   /**
-   * Finds the k-th smallest of n doubles (quickselect), rearranging the array so that everything
-   * left of k is no larger and everything right of it no smaller.
+   * Finds the value of rank k among places lo to hi (inclusive) by quickselect with a
+   * median-of-three pivot, rearranging them so that everything left of k is no larger and
+   * everything right of it no smaller.
    */
-  static double select(double[] a, int n, int k) {
-    int lo = 0;
-    int hi = n - 1;
+  private static double select(double[] a, int lo, int hi, int k) {
     while (hi > lo) {
       int mid = (lo + hi) >>> 1;
       // median of three to the middle

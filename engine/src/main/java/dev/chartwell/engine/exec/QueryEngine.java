@@ -30,7 +30,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -52,7 +51,8 @@ import java.util.function.Function;
 /**
  * Runs chart queries: validate, snapshot each source once, parse (cached) and compile each series'
  * where, prune segments by time, run one task per (series, segment) on the worker pool, merge the
- * partial states per (bucket, group), then render rows (ratio, ordering, limits).
+ * partial states per (bucket, group) in result order ({@link PartialMerge}), then render rows
+ * (ratio, limits).
  *
  * <p>Every query is governed by {@link QueryLimits}: it waits for one of a bounded number of turns
  * (or is refused as {@link Reason#BUSY}), runs under a deadline and a memory budget held by its
@@ -359,27 +359,20 @@ public final class QueryEngine {
     }
     List<List<Partial>> partials = execute(tasks, control);
 
-    List<Map<ResultRows.Key, AggState>> merged = new ArrayList<>();
+    List<List<List<Partial>>> byTask = new ArrayList<>();
     for (int i = 0; i < plans.size(); i++) {
-      merged.add(new HashMap<>());
+      byTask.add(new ArrayList<>());
     }
     for (int t = 0; t < partials.size(); t++) {
-      control.checkpoint();
-      Map<ResultRows.Key, AggState> series = merged.get(taskSeries.get(t));
-      for (Partial p : partials.get(t)) {
-        series.merge(
-            new ResultRows.Key(p.bucket(), p.group()),
-            p.state(),
-            (a, b) -> {
-              a.merge(b);
-              return a;
-            });
-      }
-      if (series.size() > MAX_ROWS) {
-        throw tooManyRows();
-      }
+      byTask.get(taskSeries.get(t)).add(partials.get(t));
     }
-    return render(query, granularity, merged, control);
+    List<List<Partial>> merged = new ArrayList<>();
+    for (List<List<Partial>> tasksOfSeries : byTask) {
+      merged.add(PartialMerge.series(tasksOfSeries, control));
+    }
+    PartialMerge.Rows rows = PartialMerge.rows(merged, control);
+    finishAll(rows.states(), granularity.millis(), control);
+    return ResultRows.renderOrdered(query, granularity, rows.keys(), rows.values());
   }
 
   /** The points of a metric: the series' where, and the metric's name. */
@@ -436,47 +429,22 @@ public final class QueryEngine {
             MAX_ROWS));
   }
 
-  private ChartResult render(
-      ChartQuery query,
-      Granularity granularity,
-      List<Map<ResultRows.Key, AggState>> merged,
-      QueryControl control) {
-    // The limits are checked on the keys, before any state is finished.
-    Map<ResultRows.Key, Number[]> rows = new HashMap<>();
-    Set<List<String>> groups = new HashSet<>();
-    List<Finishing> states = new ArrayList<>();
-    for (int i = 0; i < merged.size(); i++) {
-      control.checkpoint();
-      for (Map.Entry<ResultRows.Key, AggState> e : merged.get(i).entrySet()) {
-        Number[] values = rows.computeIfAbsent(e.getKey(), k -> new Number[merged.size()]);
-        states.add(new Finishing(values, i, e.getValue()));
-        groups.add(e.getKey().group());
-      }
-      if (groups.size() > MAX_GROUPS) {
-        throw tooManyGroups();
-      }
-      if (rows.size() > MAX_ROWS) {
-        throw tooManyRows();
-      }
-    }
-    finishAll(states, granularity.millis(), control);
-    return ResultRows.render(query, granularity, rows);
-  }
-
   /**
    * Finishes every state into its row's values. Exact quantiles and distinct counts do much of
    * their work here (selection, merging segments' dictionaries), so they are finished in one slice
    * per worker; other states on this thread, as handing them over would cost more than it saves.
    */
-  private void finishAll(List<Finishing> all, long bucketMillis, QueryControl control) {
+  private void finishAll(
+      List<PartialMerge.Finishing> all, long bucketMillis, QueryControl control) {
     boolean costly = all.stream().anyMatch(f -> f.state().costlyToFinish());
     int slices = all.isEmpty() ? 0 : costly ? Math.min(threads, all.size()) : 1;
     List<Callable<Void>> tasks = new ArrayList<>(slices);
     for (int t = 0; t < slices; t++) {
-      List<Finishing> slice = all.subList(all.size() * t / slices, all.size() * (t + 1) / slices);
+      List<PartialMerge.Finishing> slice =
+          all.subList(all.size() * t / slices, all.size() * (t + 1) / slices);
       tasks.add(
           () -> {
-            for (Finishing f : slice) {
+            for (PartialMerge.Finishing f : slice) {
               control.checkpoint();
               f.values()[f.series()] = f.state().finish(bucketMillis);
             }
@@ -485,9 +453,6 @@ public final class QueryEngine {
     }
     execute(tasks, control);
   }
-
-  /** A state to finish, and where its value goes. */
-  private record Finishing(Number[] values, int series, AggState state) {}
 
   /**
    * Runs tasks on the pool (or on this thread when there is one task or one thread). At most one

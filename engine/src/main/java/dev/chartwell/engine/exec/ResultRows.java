@@ -28,11 +28,17 @@ public final class ResultRows {
   public record Key(long bucket, List<String> group) {
     /** By bucket, then group values in order, a shorter list first when one is a prefix. */
     static final Comparator<Key> ORDER =
-        Comparator.comparingLong(Key::bucket).thenComparing(Key::group, Key::compareLists);
+        Comparator.comparingLong(Key::bucket).thenComparing(Key::group, Key::compareGroups);
 
-    private static int compareLists(List<String> a, List<String> b) {
+    /** Group values in order, a shorter list first when one is a prefix of the other. */
+    static int compareGroups(List<String> a, List<String> b) {
+      if (a == b) {
+        return 0;
+      }
       for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-        int c = a.get(i).compareTo(b.get(i));
+        String x = a.get(i);
+        String y = b.get(i);
+        int c = x == y ? 0 : x.compareTo(y);
         if (c != 0) {
           return c;
         }
@@ -51,12 +57,29 @@ public final class ResultRows {
       ChartQuery query, Granularity granularity, Map<Key, Number[]> rows) {
     List<Key> keys = new ArrayList<>(rows.keySet());
     keys.sort(Key.ORDER);
+    List<Number[]> values = new ArrayList<>(keys.size());
+    for (Key k : keys) {
+      values.add(rows.get(k));
+    }
+    return renderOrdered(query, granularity, keys, values);
+  }
+
+  /**
+   * @param query the query answered
+   * @param granularity the result's bucket width
+   * @param keys the rows' keys, already in {@link Key#ORDER}
+   * @param values each row's finished values, one per series ({@code null} where a series has none)
+   * @return the result, with the ratio taken when asked
+   */
+  static ChartResult renderOrdered(
+      ChartQuery query, Granularity granularity, List<Key> keys, List<Number[]> values) {
     boolean ratio = query.returnType() == SeriesReturnType.RATIO;
     List<ChartResult.Row> out = new ArrayList<>(keys.size());
-    for (Key k : keys) {
-      Number[] v = rows.get(k);
-      List<Number> values = ratio ? Collections.singletonList(ratio(v[0], v[1])) : Arrays.asList(v);
-      out.add(new ChartResult.Row(k.bucket(), k.group(), values));
+    for (int i = 0; i < keys.size(); i++) {
+      Key k = keys.get(i);
+      Number[] v = values.get(i);
+      List<Number> row = ratio ? Collections.singletonList(ratio(v[0], v[1])) : Arrays.asList(v);
+      out.add(new ChartResult.Row(k.bucket(), k.group(), row));
     }
     return new ChartResult(granularity, out);
   }

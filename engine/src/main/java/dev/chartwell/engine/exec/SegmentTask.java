@@ -1,7 +1,9 @@
 package dev.chartwell.engine.exec;
 
 import dev.chartwell.engine.agg.AggState;
+import dev.chartwell.engine.agg.FixedState;
 import dev.chartwell.engine.agg.GroupKeys;
+import dev.chartwell.engine.agg.GroupQuantiles;
 import dev.chartwell.engine.agg.ValueReader;
 import dev.chartwell.engine.query.AggFn;
 import dev.chartwell.engine.query.QueryControl;
@@ -25,7 +27,8 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * One series over one segment. Rows are in time order, so the query range and each bucket are row
  * ranges found by binary search; timestamps are not read per row. The filter yields the matching
  * rows as a bitmap; a plain count is that bitmap's cardinality per bucket range, other aggregations
- * visit the matching rows of each bucket.
+ * visit the matching rows of each bucket. The task lists its partials in result order (bucket, then
+ * group values), which is what lets {@link PartialMerge} merge tasks without hashing.
  *
  * <p>A segment mapped from a file is verified (its checksum, once) before the task reads it; a
  * damaged one contributes nothing.
@@ -141,11 +144,42 @@ final class SegmentTask implements Callable<List<Partial>> {
     int[] rows = new int[BATCH];
     int[] ids = new int[BATCH];
     GroupCount seen = new GroupCount(groups, bound);
+    GroupQuantiles quantiles =
+        keepsValues && bound > 0 && bound <= 65_536
+            ? new GroupQuantiles(plan.level(), bound)
+            : null;
+    long quantileBytes = 0;
     int r = lo;
     while (r < hi) {
       buckets.at(r);
       long bucket = buckets.start;
       int end = buckets.end;
+      boolean finish = sole.covers(bucket, bucket + buckets.length - 1);
+      int first = out.size();
+      if (quantiles != null && finish) {
+        int n;
+        while ((n = cursor.next(rows, end)) > 0) {
+          control.checkpoint();
+          groups.groups(rows, n, ids);
+          seen.add(ids, n);
+          quantiles.add(ids, reader.denseDoubles(), rows, n);
+          if (quantiles.bytes() > quantileBytes) {
+            control.claim(quantiles.bytes() - quantileBytes);
+            quantileBytes = quantiles.bytes();
+          }
+        }
+        int met = quantiles.drain();
+        for (int k = 0; k < met; k++) {
+          emit(
+              out,
+              new Partial(
+                  bucket, groups.values(quantiles.group(k)), FixedState.of(quantiles.quantile(k))));
+        }
+        control.claim((out.size() - first) * AggState.EMPTY_BYTES);
+        inGroupOrder(out, first);
+        r = end;
+        continue;
+      }
       States states =
           bound > 0 && bound <= 65_536 ? new States(bound, keepsValues) : new States(-1, false);
       int n;
@@ -161,7 +195,6 @@ final class SegmentTask implements Callable<List<Partial>> {
           }
         }
       }
-      boolean finish = sole.covers(bucket, bucket + buckets.length - 1);
       states.drain(
           (group, state) -> {
             state.seal(reader);
@@ -170,9 +203,16 @@ final class SegmentTask implements Callable<List<Partial>> {
               emit(out, new Partial(bucket, groups.values(group), s));
             }
           });
+      inGroupOrder(out, first);
       r = end;
     }
     return out;
+  }
+
+  /** Puts one bucket's partials, from {@code first} on, in result order as PartialMerge expects. */
+  private static void inGroupOrder(List<Partial> out, int first) {
+    out.subList(first, out.size())
+        .sort((a, b) -> ResultRows.Key.compareGroups(a.group(), b.group()));
   }
 
   /**

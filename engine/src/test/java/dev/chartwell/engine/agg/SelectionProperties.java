@@ -33,6 +33,30 @@ class SelectionProperties {
   }
 
   @Test
+  void aSliceIsAnsweredAloneAndItsNeighboursAreLeftAsTheyWere() {
+    qt().withExamples(2000)
+        .forAll(values(), levels(), integers().between(0, 3), integers().between(0, 5))
+        .checkAssert(
+            (list, level, order, pad) -> {
+              double[] values = arranged(list, order);
+              // neighbours far outside the values: any read past the slice changes the answer
+              double[] a = new double[pad + values.length + pad];
+              Arrays.fill(a, 0, pad, -1e300);
+              Arrays.fill(a, pad + values.length, a.length, 1e300);
+              System.arraycopy(values, 0, a, pad, values.length);
+              assertEquals(
+                  sortedQuantile(values.clone(), level),
+                  Selection.quantile(a, pad, values.length, level),
+                  () ->
+                      "level " + level + " of " + Arrays.toString(values) + ", " + pad + " aside");
+              for (int i = 0; i < pad; i++) {
+                assertEquals(-1e300, a[i]);
+                assertEquals(1e300, a[a.length - 1 - i]);
+              }
+            });
+  }
+
+  @Test
   void theKeptTailsAreTheExtremeValues() {
     qt().withExamples(1000)
         .forAll(values(), integers().between(1, 60), integers().between(0, 3))
@@ -43,8 +67,11 @@ class SelectionProperties {
               double[] sorted = a.clone();
               Arrays.sort(sorted);
               int n = a.length;
-              double[] largest = Selection.largest(a, n, m);
-              double[] smallest = Selection.smallest(a, n, m);
+              double[] largest = Selection.heapOfLargest(a, 0, n, m, false);
+              double[] smallest = Selection.heapOfLargest(a, 0, n, m, true);
+              for (int i = 0; i < m; i++) {
+                smallest[i] = -smallest[i];
+              }
               assertEquals(
                   sorted[n - m], largest[0], "the heap of the largest starts at the least");
               assertEquals(sorted[m - 1], smallest[0], "that of the smallest at the greatest");
