@@ -24,24 +24,31 @@ import java.util.Map;
  *       segment.
  *   <li>{@code ingest}: {@link IngestBenchmark#oneThread()} with {@code storage=disk}, {@code
  *       fsync=request} and {@code api=batch}: sixteen segments' worth appended and sealed.
+ *   <li>{@code q1} to {@code q6}: that query of {@link QueryBenchmark} with {@code storage=disk},
+ *       over the data directory {@code DATA/N} for the N-th build (from 0), each build's engine on
+ *       its own copy (an engine locks its directory). A directory that does not exist is loaded
+ *       first, as {@code -Dchartwell.bench.dir} is; copy one kept directory to save the time.
  * </ul>
  */
 final class BuildsInTurn {
   private BuildsInTurn() {}
 
   /**
-   * {@code builds --benchmark seal|ingest --jars A.jar,B.jar[,...] [--rounds R] [--warmup W]}; a
-   * build may also be a class path (entries joined by the path separator).
+   * {@code builds --benchmark seal|ingest|q1..q6 --jars A.jar,B.jar[,...] [--rounds R] [--warmup W]
+   * [--data DIR] [--rows N]}; a build may also be a class path (entries joined by the path
+   * separator).
    */
   static void run(Map<String, String> flags, PrintStream out) throws Exception {
     String benchmark = BenchMain.required(flags, "benchmark");
-    if (!benchmark.equals("seal") && !benchmark.equals("ingest")) {
+    boolean query = benchmark.matches("q[1-6]");
+    if (!benchmark.equals("seal") && !benchmark.equals("ingest") && !query) {
       throw new IllegalArgumentException(
-          "--benchmark takes seal or ingest, got '" + benchmark + "'");
+          "--benchmark takes seal, ingest or q1 to q6, got '" + benchmark + "'");
     }
     boolean seal = benchmark.equals("seal");
-    int rounds = Integer.parseInt(flags.getOrDefault("rounds", seal ? "40" : "8"));
-    int warmup = Integer.parseInt(flags.getOrDefault("warmup", seal ? "8" : "2"));
+    boolean timed = seal || query;
+    int rounds = Integer.parseInt(flags.getOrDefault("rounds", seal ? "40" : query ? "200" : "8"));
+    int warmup = Integer.parseInt(flags.getOrDefault("warmup", seal ? "8" : query ? "200" : "2"));
     List<String> jars = Arrays.asList(BenchMain.required(flags, "jars").split(","));
     List<Build> runs = new ArrayList<>();
     for (String jar : jars) {
@@ -55,7 +62,13 @@ final class BuildsInTurn {
       }
       ClassLoader loader =
           new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-      runs.add(seal ? sealRun(loader) : ingestRun(loader));
+      if (query) {
+        Path data = Path.of(BenchMain.required(flags, "data"), Integer.toString(runs.size()));
+        int rows = Integer.parseInt(flags.getOrDefault("rows", "10000000"));
+        runs.add(queryRun(loader, benchmark, data, rows));
+      } else {
+        runs.add(seal ? sealRun(loader) : ingestRun(loader));
+      }
     }
     long[][] nanos = new long[jars.size()][rounds];
     try {
@@ -83,10 +96,10 @@ final class BuildsInTurn {
     for (int b = 0; b < jars.size(); b++) {
       long[] t = nanos[b];
       Arrays.sort(t);
-      if (seal) {
+      if (timed) {
         out.printf(
             Locale.ROOT,
-            "%-60s median %7.1f ms  p25 %7.1f  min %7.1f%n",
+            "%-60s median %8.2f ms  p25 %8.2f  min %8.2f%n",
             jars.get(b),
             t[rounds / 2] / 1e6,
             t[rounds / 4] / 1e6,
@@ -123,6 +136,26 @@ final class BuildsInTurn {
     type.getMethod("setUp").invoke(benchmark);
     return new Build(
         call(type.getMethod("oneThread"), benchmark), call(type.getMethod("tearDown"), benchmark));
+  }
+
+  private static Build queryRun(ClassLoader loader, String query, Path data, int rows)
+      throws Exception {
+    Class<?> type = loader.loadClass(QueryBenchmark.class.getName());
+    Object benchmark = type.getConstructor().newInstance();
+    type.getField("rows").set(benchmark, rows);
+    type.getField("storage").set(benchmark, "disk");
+    String before = System.getProperty("chartwell.bench.dir");
+    System.setProperty("chartwell.bench.dir", data.toString());
+    try {
+      type.getMethod("load").invoke(benchmark);
+    } finally {
+      if (before == null) {
+        System.clearProperty("chartwell.bench.dir");
+      } else {
+        System.setProperty("chartwell.bench.dir", before);
+      }
+    }
+    return new Build(call(type.getMethod(query), benchmark), () -> {});
   }
 
   private static Runnable call(Method method, Object target) {

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The {@code builds} command on this build twice (its class path as both), and its bad flags. */
 class BuildsInTurnTest {
@@ -28,9 +31,34 @@ class BuildsInTurnTest {
   }
 
   @Test
+  void runsAQueryOnEachBuildsOwnCopyOfTheData(@TempDir Path data) throws Exception {
+    String classPath = System.getProperty("java.class.path");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    BuildsInTurn.run(
+        Map.of(
+            "benchmark",
+            "q2",
+            "jars",
+            classPath + "," + classPath,
+            "data",
+            data.toString(),
+            "rows",
+            "20000",
+            "rounds",
+            "3",
+            "warmup",
+            "1"),
+        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+    assertEquals("q2, 2 builds in turn, 3 rounds after 1 warm-up rounds:", lines[0]);
+    assertEquals(3, lines.length, String.join("\n", lines));
+    assertTrue(Files.isDirectory(data.resolve("0")) && Files.isDirectory(data.resolve("1")));
+  }
+
+  @Test
   void namesWhatIsWrongWithItsFlags() {
     assertEquals(
-        "--benchmark takes seal or ingest, got 'query'",
+        "--benchmark takes seal, ingest or q1 to q6, got 'query'",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> BuildsInTurn.run(Map.of("benchmark", "query", "jars", "x"), System.out))
