@@ -110,17 +110,23 @@ public abstract class Filter {
     @Override
     public ImmutableRoaringBitmap apply(
         Segment s, ImmutableRoaringBitmap candidates, boolean idx, QueryControl control) {
-      MutableRoaringBitmap matched = new MutableRoaringBitmap();
-      MutableRoaringBitmap remaining = candidates.toMutableRoaringBitmap();
+      // Each child looks only at the candidates no earlier child matched. That set is made anew
+      // from the candidates (word by word), not by clearing matched rows one at a time.
+      MutableRoaringBitmap matched = null;
       for (Filter f : children) {
-        ImmutableRoaringBitmap m = f.apply(s, remaining, idx, control);
-        matched.or(m);
-        remaining.andNot(m);
+        ImmutableRoaringBitmap remaining =
+            matched == null ? candidates : ImmutableRoaringBitmap.andNot(candidates, matched);
         if (remaining.isEmpty()) {
           break;
         }
+        ImmutableRoaringBitmap m = f.apply(s, remaining, idx, control);
+        if (matched == null) {
+          matched = m.toMutableRoaringBitmap();
+        } else {
+          matched.or(m);
+        }
       }
-      return matched;
+      return matched == null ? new MutableRoaringBitmap() : matched;
     }
 
     @Override
