@@ -75,7 +75,7 @@ public abstract class AggState {
 
   /**
    * @param fn an aggregation
-   * @return whether its states keep every value they take (and so gain from {@link #expect})
+   * @return whether its states keep every value they take (exact quantiles)
    */
   public static boolean keepsValues(AggFn fn) {
     return switch (fn) {
@@ -83,14 +83,6 @@ public abstract class AggState {
       default -> false;
     };
   }
-
-  /**
-   * Says that about this many more values are coming through {@link #addValue}, so that a state
-   * that keeps them can make room once.
-   *
-   * @param values how many
-   */
-  public void expect(int values) {}
 
   /**
    * @param other a state of the same function
@@ -451,11 +443,12 @@ public abstract class AggState {
       this.level = level;
     }
 
-    @Override
-    public void expect(int count) {
-      if (n + count > values.length) {
-        values = Arrays.copyOf(values, n + count);
-      }
+    /** A state holding these values (the array is kept). */
+    static Quantile of(double level, double[] values) {
+      Quantile q = new Quantile(level);
+      q.values = values;
+      q.n = values.length;
+      return q;
     }
 
     @Override

@@ -4,12 +4,12 @@ import java.nio.DoubleBuffer;
 import java.util.Arrays;
 
 /**
- * Exact quantiles per group of one bucket at a time, for buckets whose values no other segment
- * shares, so that each group's answer is final when the bucket ends. A bucket's values are gathered
- * with their group ids in arrival order, placed group by group in one counting pass, and each
- * group's quantile is selected within its slice. The arrays are reused from bucket to bucket: no
- * state object or array of values is made per (bucket, group), which is what {@link AggState}'s
- * quantile costs when many small groups each keep their own values.
+ * Exact quantiles per group of one bucket at a time. A bucket's values are gathered with their
+ * group ids in arrival order and placed group by group in one counting pass. Where no other segment
+ * has values in the bucket, each group's answer is final: its quantile is selected within its
+ * slice, and no state object or array of values is made per (bucket, group), which is what a
+ * quantile {@link AggState} per group costs when many small groups each keep their own values.
+ * Elsewhere a group's slice becomes a state to merge. The arrays are reused from bucket to bucket.
  *
  * <p>The answer is the one {@link AggState#finish} of a quantile state gives for the same values:
  * both select with {@link Selection}.
@@ -24,7 +24,7 @@ public final class GroupQuantiles {
   private int[] groupOf = new int[1024];
   private double[] placed = new double[1024];
   private int[] met = new int[64];
-  private double[] results = new double[64];
+  private int[] starts = new int[65];
   private int metCount;
   private int n;
 
@@ -67,15 +67,15 @@ public final class GroupQuantiles {
   }
 
   /**
-   * Finds the quantile of each group met since the last drain and starts the next bucket.
+   * Places the values of each group met since the last drain together and starts the next bucket.
    *
-   * @return how many groups were met; {@link #group} and {@link #quantile} give them in ascending
-   *     group id until the next {@link #add}
+   * @return how many groups were met; {@link #group}, {@link #quantile} and {@link #state} give
+   *     them in ascending group id until the next {@link #add}
    */
   public int drain() {
     Arrays.sort(met, 0, metCount);
-    if (results.length < metCount) {
-      results = new double[met.length];
+    if (starts.length <= metCount) {
+      starts = new int[met.length + 1];
     }
     // counts become each group's end in placed, then its start as values are placed
     int end = 0;
@@ -87,12 +87,10 @@ public final class GroupQuantiles {
       placed[--counts[groupOf[i]]] = values[i];
     }
     for (int k = 0; k < metCount; k++) {
-      int g = met[k];
-      int from = counts[g];
-      int to = k + 1 < metCount ? counts[met[k + 1]] : n;
-      counts[g] = 0;
-      results[k] = Selection.quantile(placed, from, to - from, level);
+      starts[k] = counts[met[k]];
+      counts[met[k]] = 0;
     }
+    starts[metCount] = n;
     int groups = metCount;
     metCount = 0;
     n = 0;
@@ -109,16 +107,24 @@ public final class GroupQuantiles {
 
   /**
    * @param k from 0 to what {@link #drain} returned, less one
-   * @return the k-th group's quantile
+   * @return the k-th group's quantile in the bucket, final where no other segment shares it
    */
   public double quantile(int k) {
-    return results[k];
+    return Selection.quantile(placed, starts[k], starts[k + 1] - starts[k], level);
+  }
+
+  /**
+   * @param k from 0 to what {@link #drain} returned, less one
+   * @return a quantile state holding the k-th group's values, to merge with other segments'
+   */
+  public AggState state(int k) {
+    return AggState.Quantile.of(level, Arrays.copyOfRange(placed, starts[k], starts[k + 1]));
   }
 
   /**
    * @return the bytes of the arrays held, for the query's memory budget
    */
   public long bytes() {
-    return 20L * values.length + 4L * counts.length + 12L * met.length;
+    return 20L * values.length + 4L * counts.length + 8L * met.length;
   }
 }

@@ -156,7 +156,7 @@ final class SegmentTask implements Callable<List<Partial>> {
       int end = buckets.end;
       boolean finish = sole.covers(bucket, bucket + buckets.length - 1);
       int first = out.size();
-      if (quantiles != null && finish) {
+      if (quantiles != null) {
         int n;
         while ((n = cursor.next(rows, end)) > 0) {
           control.checkpoint();
@@ -169,19 +169,16 @@ final class SegmentTask implements Callable<List<Partial>> {
           }
         }
         int met = quantiles.drain();
+        control.claim(met * AggState.EMPTY_BYTES);
         for (int k = 0; k < met; k++) {
-          emit(
-              out,
-              new Partial(
-                  bucket, groups.values(quantiles.group(k)), FixedState.of(quantiles.quantile(k))));
+          AggState s = finish ? FixedState.of(quantiles.quantile(k)) : quantiles.state(k);
+          emit(out, new Partial(bucket, groups.values(quantiles.group(k)), s));
         }
-        control.claim((out.size() - first) * AggState.EMPTY_BYTES);
         inGroupOrder(out, first);
         r = end;
         continue;
       }
-      States states =
-          bound > 0 && bound <= 65_536 ? new States(bound, keepsValues) : new States(-1, false);
+      States states = new States(bound > 0 && bound <= 65_536 ? bound : -1);
       int n;
       while ((n = cursor.next(rows, end)) > 0) {
         control.checkpoint();
@@ -251,26 +248,9 @@ final class SegmentTask implements Callable<List<Partial>> {
     return out;
   }
 
-  /**
-   * Grouped numeric aggregation over a dense double column, for one batch of rows. States that keep
-   * every value (quantiles) are first told how many of the batch are theirs, so that each grows
-   * once to its size instead of doubling its way there.
-   */
+  /** Grouped numeric aggregation over a dense double column, for one batch of rows. */
   private void addValues(
       States states, int[] ids, DoubleBuffer values, int[] rows, int n, boolean hasField) {
-    int[] counts = states.counts;
-    if (counts != null) {
-      for (int i = 0; i < n; i++) {
-        counts[ids[i]]++;
-      }
-      for (int i = 0; i < n; i++) {
-        int c = counts[ids[i]];
-        if (c > 0) {
-          counts[ids[i]] = 0;
-          stateOf(states, ids[i], hasField).expect(c);
-        }
-      }
-    }
     for (int i = 0; i < n; i++) {
       stateOf(states, ids[i], hasField).addValue(values.get(rows[i]));
     }
@@ -399,16 +379,12 @@ final class SegmentTask implements Callable<List<Partial>> {
     private final AggState[] dense;
     private final Map<Integer, AggState> sparse;
 
-    /** Values per group within a batch, all zero between batches; only when states keep values. */
-    final int[] counts;
-
     private int[] order = new int[16];
     private int count;
 
-    States(int bound, boolean counted) {
+    States(int bound) {
       dense = bound > 0 ? new AggState[bound] : null;
       sparse = bound > 0 ? null : new HashMap<>();
-      counts = counted ? new int[bound] : null;
     }
 
     AggState get(int group) {

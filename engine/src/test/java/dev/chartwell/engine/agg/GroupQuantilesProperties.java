@@ -18,7 +18,8 @@ import org.quicktheories.core.Gen;
 
 /**
  * {@link GroupQuantiles} answers, bucket after bucket with its arrays reused, what a quantile state
- * per group answers for the same values, in ascending group id.
+ * per group answers for the same values, in ascending group id; and the state it makes of a group
+ * holds those values.
  */
 class GroupQuantilesProperties {
 
@@ -62,6 +63,10 @@ class GroupQuantilesProperties {
                       expected.get(groups.get(k)).finish(60_000).doubleValue(),
                       quantiles.quantile(k),
                       "group " + groups.get(k) + " at level " + level);
+                  assertEquals(
+                      expected.get(groups.get(k)).finish(60_000),
+                      quantiles.state(k).finish(60_000),
+                      "the state of group " + groups.get(k) + " at level " + level);
                 }
               }
             });
