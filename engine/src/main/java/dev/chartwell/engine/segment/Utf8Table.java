@@ -139,7 +139,13 @@ final class Utf8Table {
     if (i < to) { // the last eight bytes, overlapping the word before: still inside the string
       h = (h + (long) WORDS.get(value, to - 8)) * 0x9E3779B97F4A7C15L;
     }
-    return (int) (h ^ (h >>> 29) ^ (h >>> 32));
+    // A product's low bits depend only on the factors' low bits, that is on the first bytes: the
+    // high half, where every byte counts, is folded down and mixed again (MurmurHash3's finalizer),
+    // because the table's slots are the low bits.
+    h ^= h >>> 33;
+    h *= 0xFF51AFD7ED558CCDL;
+    h ^= h >>> 33;
+    return (int) h;
   }
 
   /** Whether string {@code id} has this length and these bytes after the head (checked apart). */

@@ -1,15 +1,38 @@
 package dev.chartwell.engine.segment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The table numbers byte strings as a map of their text would. */
 class Utf8TableTest {
+
+  /**
+   * Strings that share their first bytes and differ in the last ones ({@code host-000} to {@code
+   * host-999}, as a repeating column holds) must spread over a table's slots, which are the hash's
+   * low bits. A hash whose low bits came from the first bytes alone put these 1,000 strings in 16
+   * of 4,096 slots, and every look-up walked a long run of them.
+   */
+  @Test
+  void stringsThatDifferInTheirLastBytesSpreadOverTheSlots() {
+    for (String prefix : new String[] {"host-", "svc-", "customer ", "", "a-longer-prefix-"}) {
+      Set<Integer> slots = new HashSet<>();
+      for (int i = 0; i < 1000; i++) {
+        byte[] value = String.format("%s%03d", prefix, i).getBytes(StandardCharsets.UTF_8);
+        slots.add(
+            Utf8Table.hash(value, 0, value.length, Utf8Table.pack(value, 0, value.length)) & 4095);
+      }
+      // at random, 1,000 values take about 885 of 4,096 slots
+      assertTrue(slots.size() > 800, prefix + ": " + slots.size() + " slots of 4,096");
+    }
+  }
 
   @Test
   void numbersEachStringOnceThroughManyRehashes() {
