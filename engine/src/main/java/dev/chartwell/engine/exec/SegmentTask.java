@@ -44,6 +44,9 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
 final class SegmentTask implements Callable<List<Partial>> {
   private static final int BATCH = 4096;
 
+  /** Group ids up to this bound are kept in arrays indexed by id, above it in a map. */
+  private static final int DENSE_GROUPS = 65_536;
+
   private final SeriesPlan plan;
   private final Segment segment;
   private final SoleSpan sole;
@@ -145,7 +148,7 @@ final class SegmentTask implements Callable<List<Partial>> {
     int[] ids = new int[BATCH];
     GroupCount seen = new GroupCount(groups, bound);
     GroupQuantiles quantiles =
-        keepsValues && bound > 0 && bound <= 65_536
+        keepsValues && bound > 0 && bound <= DENSE_GROUPS
             ? new GroupQuantiles(plan.level(), bound)
             : null;
     long quantileBytes = 0;
@@ -178,7 +181,7 @@ final class SegmentTask implements Callable<List<Partial>> {
         r = end;
         continue;
       }
-      States states = new States(bound > 0 && bound <= 65_536 ? bound : -1);
+      States states = new States(bound > 0 && bound <= DENSE_GROUPS ? bound : -1);
       int n;
       while ((n = cursor.next(rows, end)) > 0) {
         control.checkpoint();
