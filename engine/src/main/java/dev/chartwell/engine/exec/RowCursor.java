@@ -61,12 +61,28 @@ final class RowCursor {
           break;
         }
       }
-      int row = buffer[position];
-      if (row >= limit) {
+      // the rows below the limit, found by binary search when the limit falls inside the batch
+      int available = Math.min(length - position, out.length - n);
+      int below = available;
+      if (buffer[position + available - 1] >= limit) {
+        int lo = position;
+        int hi = position + available - 1;
+        while (lo < hi) {
+          int mid = (lo + hi) >>> 1;
+          if (buffer[mid] >= limit) {
+            hi = mid;
+          } else {
+            lo = mid + 1;
+          }
+        }
+        below = lo - position;
+      }
+      System.arraycopy(buffer, position, out, n, below);
+      n += below;
+      position += below;
+      if (below < available) {
         break;
       }
-      out[n++] = row;
-      position++;
     }
     return n;
   }
