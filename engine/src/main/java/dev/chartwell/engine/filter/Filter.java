@@ -168,6 +168,31 @@ public abstract class Filter {
       this.rank = rank;
     }
 
+    /**
+     * @param leaves leaves on one field
+     * @return one leaf on that field that matches where any of them does (the leaf itself when
+     *     there is one)
+     */
+    static Field anyOf(List<Field> leaves) {
+      if (leaves.size() == 1) {
+        return leaves.get(0);
+      }
+      List<ValuePredicate> predicates = new ArrayList<>();
+      int rank = 0;
+      for (Field leaf : leaves) {
+        predicates.add(leaf.predicate);
+        rank = Math.max(rank, leaf.rank);
+      }
+      return new Field(leaves.get(0).field, Predicates.any(predicates), rank);
+    }
+
+    /**
+     * @return the field this leaf tests
+     */
+    String field() {
+      return field;
+    }
+
     @Override
     int rank() {
       return rank;

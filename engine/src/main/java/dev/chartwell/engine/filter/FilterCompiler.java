@@ -5,7 +5,9 @@ import dev.chartwell.engine.source.ColumnType;
 import dev.chartwell.engine.source.Schema;
 import dev.chartwell.parser.Expr;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Compiles a {@code where} tree against a source's schema into a {@link Filter}. */
 public final class FilterCompiler {
@@ -32,7 +34,7 @@ public final class FilterCompiler {
         return new Filter.And(children(a.operands()));
       }
       if (e instanceof Expr.Or o) {
-        return new Filter.Or(children(o.operands()));
+        return or(children(o.operands()));
       }
       if (e instanceof Expr.Not n) {
         return new Filter.Not(compile(n.operand()));
@@ -72,6 +74,29 @@ public final class FilterCompiler {
       }
       Expr.Contains c = (Expr.Contains) e;
       return field(c.field(), Predicates.contains(c.text(), c.caseInsensitive()));
+    }
+
+    /**
+     * An OR whose leaves test one field several times ({@code SeverityText:(warn OR error)}) tests
+     * it once, with a predicate true where any of theirs is: the field's dictionary or index is
+     * read once, and no candidates are narrowed between the leaves.
+     */
+    private static Filter or(List<Filter> children) {
+      Map<String, List<Filter.Field>> byField = new LinkedHashMap<>();
+      for (Filter f : children) {
+        if (f instanceof Filter.Field leaf) {
+          byField.computeIfAbsent(leaf.field(), k -> new ArrayList<>()).add(leaf);
+        }
+      }
+      List<Filter> out = new ArrayList<>();
+      for (Filter f : children) {
+        if (!(f instanceof Filter.Field leaf)) {
+          out.add(f);
+        } else if (byField.get(leaf.field()).get(0) == leaf) {
+          out.add(Filter.Field.anyOf(byField.get(leaf.field()))); // where the field's first was
+        }
+      }
+      return out.size() == 1 ? out.get(0) : new Filter.Or(out);
     }
 
     private List<Filter> children(List<Expr> operands) {

@@ -218,6 +218,16 @@ final class Predicates {
   static ValuePredicate any(List<ValuePredicate> parts) {
     return new ValuePredicate() {
       @Override
+      boolean onAbsent() {
+        for (ValuePredicate p : parts) {
+          if (p.onAbsent()) {
+            return true;
+          }
+        }
+        return false;
+      }
+
+      @Override
       boolean onString(String v) {
         for (ValuePredicate p : parts) {
           if (p.onString(v)) {
