@@ -121,23 +121,22 @@ public final class GroupKeys {
     if (columns.isEmpty()) {
       return List.of();
     }
-    if (single != null && single.dictionary().size() >= CACHED) {
+    if (single == null) {
+      return keys.get(group);
+    }
+    int size = single.dictionary().size();
+    if (size >= CACHED) {
       return List.of(group == 0 ? "" : single.dictionary().get(group - 1));
     }
-    if (single != null) {
-      if (singles == null) {
-        @SuppressWarnings("unchecked")
-        List<String>[] made = new List[single.dictionary().size() + 1];
-        singles = made;
-      }
-      List<String> key = singles[group];
-      if (key == null) {
-        key = List.of(group == 0 ? "" : single.dictionary().get(group - 1));
-        singles[group] = key;
-      }
-      return key;
+    if (singles == null) {
+      @SuppressWarnings("unchecked")
+      List<String>[] made = new List[size + 1];
+      singles = made;
     }
-    return keys.get(group);
+    if (singles[group] == null) {
+      singles[group] = List.of(group == 0 ? "" : single.dictionary().get(group - 1));
+    }
+    return singles[group];
   }
 
   /**
