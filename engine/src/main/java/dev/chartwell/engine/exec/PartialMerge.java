@@ -124,9 +124,8 @@ final class PartialMerge {
     return new Rows(keys, values, states);
   }
 
-  /** Result order: by bucket, then group values in order, a shorter list first on a prefix. */
+  /** Result order ({@link ResultRows.Key#ORDER}) of two partials. */
   static int compare(Partial a, Partial b) {
-    int c = Long.compare(a.bucket(), b.bucket());
-    return c != 0 ? c : ResultRows.Key.compareGroups(a.group(), b.group());
+    return ResultRows.Key.compare(a.bucket(), a.group(), b.bucket(), b.group());
   }
 }

@@ -27,8 +27,13 @@ public final class ResultRows {
    */
   public record Key(long bucket, List<String> group) {
     /** By bucket, then group values in order, a shorter list first when one is a prefix. */
-    static final Comparator<Key> ORDER =
-        Comparator.comparingLong(Key::bucket).thenComparing(Key::group, Key::compareGroups);
+    static final Comparator<Key> ORDER = (a, b) -> compare(a.bucket, a.group, b.bucket, b.group);
+
+    /** {@link #ORDER} of two (bucket, group) pairs, wherever they are held. */
+    static int compare(long bucketA, List<String> groupA, long bucketB, List<String> groupB) {
+      int c = Long.compare(bucketA, bucketB);
+      return c != 0 ? c : compareGroups(groupA, groupB);
+    }
 
     /** Group values in order, a shorter list first when one is a prefix of the other. */
     static int compareGroups(List<String> a, List<String> b) {

@@ -142,7 +142,8 @@ final class SegmentTask implements Callable<List<Partial>> {
     long orderBase = segment.id() << 32;
     Buckets buckets = new Buckets(hi);
     RowCursor cursor = RowCursor.of(matched, lo, hi, BATCH);
-    boolean values = !byTime && AggState.takesValues(plan.fn()) && reader.denseDoubles() != null;
+    DoubleBuffer dense = reader == null ? null : reader.denseDoubles();
+    boolean values = !byTime && AggState.takesValues(plan.fn()) && dense != null;
     boolean keepsValues = values && AggState.keepsValues(plan.fn());
     int[] rows = new int[BATCH];
     int[] ids = new int[BATCH];
@@ -165,7 +166,7 @@ final class SegmentTask implements Callable<List<Partial>> {
           control.checkpoint();
           groups.groups(rows, n, ids);
           seen.add(ids, n);
-          quantiles.add(ids, reader.denseDoubles(), rows, n);
+          quantiles.add(ids, dense, rows, n);
           if (quantiles.bytes() > quantileBytes) {
             control.claim(quantiles.bytes() - quantileBytes);
             quantileBytes = quantiles.bytes();
@@ -188,7 +189,7 @@ final class SegmentTask implements Callable<List<Partial>> {
         groups.groups(rows, n, ids);
         seen.add(ids, n);
         if (values) {
-          addValues(states, ids, reader.denseDoubles(), rows, n, hasField);
+          addValues(states, ids, dense, rows, n, hasField);
         } else {
           for (int i = 0; i < n; i++) {
             add(states, ids[i], reader, rows[i], byTime, orderBase, hasField);
