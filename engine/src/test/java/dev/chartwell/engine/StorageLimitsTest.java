@@ -166,7 +166,9 @@ class StorageLimitsTest {
       assertEquals(3, files.size());
       try (Source.Snapshot running = s.snapshot()) {
         clock.millis.addAndGet(Duration.ofHours(2).toMillis());
-        assertEquals(3, engine.enforceStorageLimits());
+        // the retention pass queued after each seal may run on the moved clock before this one,
+        // so which pass drops the segments is not fixed; that they are gone is
+        engine.enforceStorageLimits();
         assertTrue(s.sealedSegments().isEmpty());
         for (Path f : files) {
           assertTrue(Files.exists(f), "still read by the snapshot: " + f);
@@ -233,7 +235,10 @@ class StorageLimitsTest {
               });
       reader.start();
       long seq = 0;
-      for (int round = 0; round < 150; round++) {
+      // at least 150 rounds, and on until the reader has run enough queries to have met drops
+      for (int round = 0;
+          failure.get() == null && round < 20_000 && (round < 150 || queries.get() <= 20);
+          round++) {
         s.appendBatch(batch(DurableEngineTest.T0 + seq, 100, seq));
         seq += 100;
         engine.enforceStorageLimits();
@@ -241,7 +246,7 @@ class StorageLimitsTest {
       stop.set(true);
       reader.join(30_000);
       assertNull(failure.get());
-      assertTrue(queries.get() > 10, "queries ran: " + queries.get());
+      assertTrue(queries.get() > 20, "queries ran: " + queries.get());
       assertTrue(engine.diskBytes() <= limit + 200_000);
     }
   }
