@@ -14,17 +14,16 @@ import java.util.Arrays;
  *       token is found in a {@link TokenTable} by its packed first eight bytes.
  *   <li>The distinct tokens are sorted ({@link Utf8Sort}) into the dictionary's order.
  *   <li>Each token's rows are found: a common token's (one in many rows: a template's words) by
- *       setting them in a bitset of the segment's rows, read back in order; the others' by sorting
- *       their (token, row) pairs by token and row with a radix sort, which leaves every token's
- *       rows grouped and ascending.
+ *       setting them in a bitset of the segment's rows, read back in order; the others' by writing
+ *       each value's rows straight into the places of its tokens (counted first), then ordering
+ *       each token's few rows where they lie.
  * </ol>
  */
 final class TokenIndexBuilder {
   /**
    * A token in at least this share of the rows (1/64) is common: its rows are set in a bitset of
-   * the segment's rows (one bit a row), not sorted as pairs (eight bytes an occurrence, read and
-   * written once per radix pass), so a common token's bitset takes at most an eighth of the bytes
-   * of the pairs it replaces.
+   * the segment's rows (one bit a row) and read back in order, not placed and sorted (a sort costs
+   * a comparison or more per row and level; the bitset is at most 2 bits per row of the token).
    */
   static final int COMMON_SHARE = 64;
 
@@ -61,8 +60,8 @@ final class TokenIndexBuilder {
 
   /**
    * Each token's rows, grouped by token and ascending: how many first, then a common token's rows
-   * set in a bitset of the rows and read back in order, and the (token, row) pairs of the others
-   * sorted by token and row.
+   * set in a bitset of the rows and read back in order, and the others' placed value by value and
+   * sorted token by token.
    *
    * @param rowsOfValue the rows of each value
    * @param firstOfValue where each value's tokens start in {@code ofValue}, and the end of the last
@@ -84,7 +83,6 @@ final class TokenIndexBuilder {
     }
     int[] starts = new int[tokenCount + 1];
     long total = 0;
-    long rare = 0;
     long common = Math.max(2, rows / COMMON_SHARE);
     long[][] bitsets = new long[tokenCount][];
     for (int t = 0; t < tokenCount; t++) {
@@ -95,14 +93,12 @@ final class TokenIndexBuilder {
       starts[t + 1] = (int) total;
       if (occurrences[t] >= common) {
         bitsets[t] = new long[(rows + 63) >>> 6];
-      } else {
-        rare += occurrences[t];
       }
     }
-    int rowBits = bits(rows);
-    int tokenBits = bits(tokenCount);
-    long[] pairs = new long[(int) rare];
-    int n = 0;
+    // A rare token's rows go straight to its place, value by value; each token's few rows are then
+    // put in order where they lie.
+    int[] tokenRows = new int[(int) total];
+    int[] at = Arrays.copyOf(starts, tokenCount);
     for (int v = 0; v < valueStarts.length - 1; v++) {
       for (int i = firstOfValue[v]; i < firstOfValue[v + 1]; i++) {
         int token = ofValue[i];
@@ -113,40 +109,45 @@ final class TokenIndexBuilder {
             bits[row >>> 6] |= 1L << row;
           }
         } else {
+          int to = at[token];
           for (int r = valueStarts[v]; r < valueStarts[v + 1]; r++) {
-            pairs[n++] = (long) token << rowBits | valueRows[r];
+            tokenRows[to++] = valueRows[r];
           }
+          at[token] = to;
         }
       }
     }
-    RadixSort.sort(pairs, 0, n, 0, rowBits + tokenBits, new long[n]);
-    int[] tokenRows = new int[(int) total];
-    long rowMask = (1L << rowBits) - 1;
-    for (int i = 0, at = 0, token = -1; i < n; i++) {
-      int t = (int) (pairs[i] >>> rowBits);
-      if (t != token) {
-        token = t;
-        at = starts[t];
-      }
-      tokenRows[at++] = (int) (pairs[i] & rowMask);
-    }
     for (int t = 0; t < tokenCount; t++) {
       long[] bits = bitsets[t];
-      if (bits != null) {
-        int at = starts[t];
-        for (int w = 0; w < bits.length; w++) {
-          for (long word = bits[w]; word != 0; word &= word - 1) {
-            tokenRows[at++] = w << 6 | Long.numberOfTrailingZeros(word);
-          }
+      if (bits == null) {
+        sortRows(tokenRows, starts[t], starts[t + 1]);
+        continue;
+      }
+      int to = starts[t];
+      for (int w = 0; w < bits.length; w++) {
+        for (long word = bits[w]; word != 0; word &= word - 1) {
+          tokenRows[to++] = w << 6 | Long.numberOfTrailingZeros(word);
         }
       }
     }
     return new GroupedRows(starts, tokenRows);
   }
 
-  /** Bits that hold every number below {@code count}. */
-  private static int bits(int count) {
-    return 32 - Integer.numberOfLeadingZeros(Math.max(1, count - 1));
+  /** Orders {@code rows[from, to)}, by insertion when they are few. */
+  private static void sortRows(int[] rows, int from, int to) {
+    if (to - from > 32) {
+      Arrays.sort(rows, from, to);
+      return;
+    }
+    for (int i = from + 1; i < to; i++) {
+      int row = rows[i];
+      int j = i - 1;
+      while (j >= from && rows[j] > row) {
+        rows[j + 1] = rows[j];
+        j--;
+      }
+      rows[j + 1] = row;
+    }
   }
 
   /**

@@ -21,6 +21,7 @@ final class Utf8Table {
   private long[] heads = new long[256]; // id -> its first 8 bytes, packed
   private int[] hashes = new int[256];
   private int size;
+  private int slotted; // strings with a slot: all but those appended
   private int[] slots = new int[512]; // id + 1, or 0 for an empty slot
 
   Utf8Table() {
@@ -80,7 +81,7 @@ final class Utf8Table {
       if (entry == 0) {
         int id = add(value, from, to, head, h);
         slots[slot] = id + 1;
-        if (size * 2 > slots.length) {
+        if (++slotted * 2 > slots.length) {
           rehash();
         }
         return id;
@@ -175,15 +176,29 @@ final class Utf8Table {
     return id;
   }
 
+  /**
+   * Numbers a string that the caller knows is not in the table yet, without giving it a slot: the
+   * caller finds it again by an index of its own and never asks {@link #id} for it. Its bytes and
+   * id are like any other's.
+   *
+   * @return its id
+   */
+  int append(byte[] value, int from, int to) {
+    return add(value, from, to, pack(value, from, to), 0);
+  }
+
   private void rehash() {
-    slots = new int[slots.length * 2];
+    int[] old = slots;
+    slots = new int[old.length * 2];
     int mask = slots.length - 1;
-    for (int id = 0; id < size; id++) {
-      int slot = hashes[id] & mask;
-      while (slots[slot] != 0) {
-        slot = (slot + 1) & mask;
+    for (int entry : old) { // not by id: appended strings have no slot
+      if (entry != 0) {
+        int slot = hashes[entry - 1] & mask;
+        while (slots[slot] != 0) {
+          slot = (slot + 1) & mask;
+        }
+        slots[slot] = entry;
       }
-      slots[slot] = id + 1;
     }
   }
 
