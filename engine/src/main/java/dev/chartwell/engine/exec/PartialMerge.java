@@ -11,8 +11,8 @@ import java.util.Set;
 /**
  * Merges the partials of a query's tasks into its rows without hashing: every task lists its
  * partials in result order (bucket, then group values), and tasks over segments in time order
- * follow one another, so one stable sort of a series' partials is nearly a concatenation of sorted
- * runs. Equal neighbours then merge in task order, and the series merge like sorted lists.
+ * follow one another, so a series' tasks merge like sorted lists that touch only where segments
+ * share buckets. Equal keys merge in task order, and the series merge like sorted lists.
  */
 final class PartialMerge {
   private static final int CHECK_EVERY = 4096;
@@ -26,12 +26,96 @@ final class PartialMerge {
   record Finishing(Number[] values, int series, AggState state) {}
 
   /**
+   * Merges the tasks' partials one task after another into the partials so far. Every task's list
+   * is in result order with distinct keys, and tasks over segments in time order overlap only where
+   * segments share buckets, so each task's list is placed by one binary search and only keys that
+   * overlap the partials so far are compared: the rest are copied as they are. Equal keys merge in
+   * task order. Where a task overlaps much of what came before (segments whose times interleave),
+   * the rest of the tasks are merged by one stable sort instead.
+   *
    * @param tasks the partials of each task of one series, each task's in result order
    * @param control the query's control
    * @return one partial per (bucket, group) in result order, states merged in task order
    * @throws dev.chartwell.engine.query.QueryValidationException past {@link QueryEngine#MAX_ROWS}
    */
   static List<Partial> series(List<List<Partial>> tasks, QueryControl control) {
+    ArrayList<Partial> merged = new ArrayList<>();
+    for (int t = 0; t < tasks.size(); t++) {
+      List<Partial> next = tasks.get(t);
+      if (next.isEmpty()) {
+        continue;
+      }
+      int from = firstNotBefore(merged, next.get(0));
+      if (merged.size() - from > OVERLAP_FACTOR * next.size() + OVERLAP_SLACK) {
+        List<List<Partial>> rest = new ArrayList<>();
+        rest.add(merged);
+        rest.addAll(tasks.subList(t, tasks.size()));
+        return sorted(rest, control);
+      }
+      mergeInto(merged, from, next);
+      if (merged.size() > QueryEngine.MAX_ROWS) {
+        throw QueryEngine.tooManyRows();
+      }
+      control.checkpoint();
+    }
+    return merged;
+  }
+
+  /** A task whose keys overlap more than this many times its own count (plus the slack) ... */
+  private static final int OVERLAP_FACTOR = 4;
+
+  /** ... makes the rest of the series merge by sorting. */
+  private static final int OVERLAP_SLACK = 1024;
+
+  /** The first index of {@code merged} whose key is not before {@code p}'s. */
+  private static int firstNotBefore(List<Partial> merged, Partial p) {
+    int lo = 0;
+    int hi = merged.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (compare(merged.get(mid), p) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Merges {@code next} into {@code merged}, whose keys from {@code from} on are not before {@code
+   * next}'s first: that tail is taken off and merged back with {@code next}, and equal keys merge
+   * {@code next}'s state into {@code merged}'s.
+   */
+  private static void mergeInto(ArrayList<Partial> merged, int from, List<Partial> next) {
+    List<Partial> tailView = merged.subList(from, merged.size());
+    List<Partial> tail = new ArrayList<>(tailView);
+    tailView.clear();
+    merged.ensureCapacity(from + tail.size() + next.size());
+    int i = 0;
+    int j = 0;
+    while (i < tail.size() && j < next.size()) {
+      Partial a = tail.get(i);
+      Partial b = next.get(j);
+      int c = compare(a, b);
+      if (c <= 0) {
+        if (c == 0) {
+          a.state().merge(b.state());
+          j++;
+        }
+        merged.add(a);
+        i++;
+      } else {
+        merged.add(b);
+        j++;
+      }
+    }
+    merged.addAll(tail.subList(i, tail.size()));
+    merged.addAll(next.subList(j, next.size()));
+  }
+
+  /** The partials of tasks that interleave: one stable sort, then equal neighbours merged. */
+  private static List<Partial> sorted(List<List<Partial>> tasks, QueryControl control) {
     int total = 0;
     for (List<Partial> t : tasks) {
       total += t.size();

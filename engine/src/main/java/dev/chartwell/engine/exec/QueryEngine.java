@@ -401,6 +401,7 @@ public final class QueryEngine {
       for (MetricSeries.Row r : MetricSeries.compute(plan, segments)) {
         out.add(new Partial(r.bucket(), r.group(), FixedState.of(r.value())));
       }
+      out.sort(PartialMerge::compare); // in result order, as PartialMerge expects of every task
       return out;
     };
   }
