@@ -1,24 +1,29 @@
 package dev.chartwell.server.charts;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.SerializedString;
 import dev.chartwell.engine.query.ChartResult;
 import dev.chartwell.server.http.JsonBody;
-import java.io.IOException;
+import dev.chartwell.server.http.JsonOutput;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The chart answer {@code {"data":[{"ts_bucket":..,"group":[..],"series_0.data":..},..]}} written
- * straight from the engine's result to the generator: no tree or map per row, field names encoded
- * once, counts written as integers and other values through Jackson's fast double writer. A series
- * without a value in a row has no key there, except with {@code ratio}, where it is {@code null}.
+ * as bytes straight from the engine's result: no tree, map or generator call per row, the
+ * punctuation and names around each value encoded once, each group list encoded once (rows share
+ * their group lists), counts written as integers and other values through Jackson's fast double
+ * writer. A series without a value in a row has no key there, except with {@code ratio}, where it
+ * is {@code null}.
  */
 final class ChartJson extends JsonBody {
-  private static final SerializableString DATA = new SerializedString("data");
-  private static final SerializableString TS_BUCKET = new SerializedString("ts_bucket");
-  private static final SerializableString GROUP = new SerializedString("group");
-  private static final SerializableString[] SERIES = seriesNames(5);
+  private static final byte[] START = JsonOutput.ascii("{\"data\":[");
+  private static final byte[] END = JsonOutput.ascii("]}");
+  private static final byte[] TS_BUCKET = JsonOutput.ascii("{\"ts_bucket\":");
+  private static final byte[] GROUP = JsonOutput.ascii(",\"group\":");
+  private static final byte[][] SERIES = seriesNames(5);
+
+  /** Group lists encoded once per answer, up to this many distinct lists. */
+  private static final int ENCODED_GROUPS = 4096;
 
   private final ChartResult result;
   private final boolean ratio;
@@ -33,41 +38,58 @@ final class ChartJson extends JsonBody {
   }
 
   @Override
-  public void writeTo(JsonGenerator out) throws IOException {
+  public void writeTo(JsonOutput out) {
     List<ChartResult.Row> rows = result.rows();
-    out.writeStartObject();
-    out.writeFieldName(DATA);
-    out.writeStartArray();
-    for (ChartResult.Row row : rows) {
-      out.writeStartObject();
-      out.writeFieldName(TS_BUCKET);
-      out.writeNumber(row.bucket());
-      out.writeFieldName(GROUP);
-      out.writeStartArray();
-      for (String g : row.group()) {
-        out.writeString(g);
+    Map<List<String>, byte[]> groups = new IdentityHashMap<>();
+    out.raw(START);
+    for (int r = 0; r < rows.size(); r++) {
+      ChartResult.Row row = rows.get(r);
+      if (r > 0) {
+        out.raw(',');
       }
-      out.writeEndArray();
+      out.raw(TS_BUCKET);
+      out.number(row.bucket());
+      out.raw(GROUP);
+      out.raw(encoded(row.group(), groups));
       List<Number> values = row.values();
-      SerializableString[] names =
-          values.size() <= SERIES.length ? SERIES : seriesNames(values.size());
+      byte[][] names = values.size() <= SERIES.length ? SERIES : seriesNames(values.size());
       for (int i = 0; i < values.size(); i++) {
         Number v = values.get(i);
         if (v instanceof Long l) {
-          out.writeFieldName(names[i]);
-          out.writeNumber(l.longValue());
+          out.raw(names[i]);
+          out.number(l.longValue());
         } else if (v != null) {
-          out.writeFieldName(names[i]);
-          out.writeNumber(v.doubleValue());
+          out.raw(names[i]);
+          out.number(v.doubleValue());
         } else if (ratio) {
-          out.writeFieldName(names[i]);
-          out.writeNull();
+          out.raw(names[i]);
+          out.nul();
         }
       }
-      out.writeEndObject();
+      out.raw('}');
     }
-    out.writeEndArray();
-    out.writeEndObject();
+    out.raw(END);
+  }
+
+  /** A group list as a JSON array, from the answer's cache when it was met before. */
+  private static byte[] encoded(List<String> group, Map<List<String>, byte[]> cache) {
+    byte[] json = cache.get(group);
+    if (json == null) {
+      JsonOutput out = new JsonOutput(16 * group.size() + 2);
+      out.raw('[');
+      for (int i = 0; i < group.size(); i++) {
+        if (i > 0) {
+          out.raw(',');
+        }
+        out.string(group.get(i));
+      }
+      out.raw(']');
+      json = out.toByteArray();
+      if (cache.size() < ENCODED_GROUPS) {
+        cache.put(group, json);
+      }
+    }
+    return json;
   }
 
   @Override
@@ -82,10 +104,10 @@ final class ChartJson extends JsonBody {
     return (int) Math.min(Integer.MAX_VALUE - 64, 16 + perRow * rows.size());
   }
 
-  private static SerializableString[] seriesNames(int n) {
-    SerializableString[] names = new SerializableString[n];
+  private static byte[][] seriesNames(int n) {
+    byte[][] names = new byte[n][];
     for (int i = 0; i < n; i++) {
-      names[i] = new SerializedString("series_" + i + ".data");
+      names[i] = JsonOutput.ascii(",\"series_" + i + ".data\":");
     }
     return names;
   }

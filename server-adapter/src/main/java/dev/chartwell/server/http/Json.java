@@ -56,7 +56,12 @@ public final class Json {
    * @throws IOException when the value cannot be written
    */
   public ByteBuffer write(Object body) throws IOException {
-    ByteOutput out = new ByteOutput(body instanceof JsonBody b ? Math.max(64, b.sizeHint()) : 512);
+    if (body instanceof JsonBody b) {
+      JsonOutput out = new JsonOutput(Math.max(64, b.sizeHint()));
+      b.writeTo(out);
+      return out.buffer();
+    }
+    ByteOutput out = new ByteOutput(512);
     try (JsonGenerator g = writer.getFactory().createGenerator(out)) {
       writer.writeValue(g, body);
     }

@@ -154,7 +154,14 @@ class ChartJsonProperties {
 
   private static String groupValue(SplittableRandom random) {
     String[] samples = {
-      "", "api", "svc-3", "quote \" and \\ back", "é ü 日本", "tab\tnew\nline", "😀"
+      "",
+      "api",
+      "svc-3",
+      "quote \" and \\ back",
+      "é ü 日本",
+      "tab\tnew\nline",
+      "😀",
+      "bell \u0007 unit \u001f del \u007f"
     };
     return samples[random.nextInt(samples.length)]
         + (random.nextBoolean() ? "" : Integer.toString(random.nextInt(100)));
