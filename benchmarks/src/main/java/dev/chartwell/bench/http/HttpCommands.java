@@ -12,7 +12,7 @@ public final class HttpCommands {
   private HttpCommands() {}
 
   /**
-   * {@code load --url URL --token TOKEN --source ID --file FILE [--connections 2] [--request-mb 32]
+   * {@code load --url URL --token TOKEN --source ID --file FILE [--connections 2] [--request-mb 4]
    * [--quiet true]}: sends the file and prints events/s.
    *
    * @param flags the flags
@@ -21,7 +21,9 @@ public final class HttpCommands {
   public static void load(Map<String, String> flags, PrintStream out) throws Exception {
     Flags f = new Flags(flags);
     String url = f.required("url") + "/api/v2/sources/" + f.required("source") + "/events";
-    Loader loader = new Loader(f.integer("connections", 2), f.integer("request-mb", 32) << 20L);
+    Loader loader =
+        new Loader(
+            f.integer("connections", 2), f.integer("request-mb", Loader.DEFAULT_REQUEST_MB) << 20L);
     Loader.Result r =
         loader.load(
             url,

@@ -199,7 +199,7 @@ public final class SideBySide {
     out.printf(
         Locale.ROOT, "Chartwell at %s: loading over %d connections ...%n", cw.url(), connections);
     Loader.Result r =
-        new Loader(connections, flags.integer("request-mb", 32) << 20L)
+        new Loader(connections, flags.integer("request-mb", Loader.DEFAULT_REQUEST_MB) << 20L)
             .load(
                 cw.url() + "/api/v2/sources/" + cw.sourceId() + "/events",
                 cw.token(),
