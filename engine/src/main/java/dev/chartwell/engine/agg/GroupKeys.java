@@ -15,7 +15,9 @@ import java.util.Map;
 /**
  * The group of each row of a segment as a small integer; the group's values as strings are made
  * only once per group. With one string group-by field, the group is the dictionary id (no hashing);
- * otherwise value tuples are hashed.
+ * otherwise value tuples are hashed. A missing value groups as {@code ""}: with one string field it
+ * takes the id of an empty string when the dictionary has one, so that a segment never has two
+ * groups of the same values.
  */
 public final class GroupKeys {
   private final List<Column> columns;
@@ -31,9 +33,19 @@ public final class GroupKeys {
 
   private static final int CACHED = 65_536;
 
+  /**
+   * With one string field, the group of a missing value: 0, or 1 (the id of {@code ""} plus one)
+   * when the dictionary holds an empty string, which sorts first.
+   */
+  private final int missing;
+
   private GroupKeys(List<Column> columns) {
     this.columns = columns;
     this.single = columns.size() == 1 && columns.get(0) instanceof StringColumn s ? s : null;
+    this.missing =
+        single != null && single.dictionary().size() > 0 && single.dictionary().get(0).isEmpty()
+            ? 1
+            : 0;
   }
 
   /**
@@ -76,7 +88,7 @@ public final class GroupKeys {
       return 0;
     }
     if (single != null) {
-      return single.id(row) + 1;
+      return Math.max(single.id(row) + 1, missing);
     }
     List<String> key = new ArrayList<>(columns.size());
     for (Column c : columns) {
@@ -105,6 +117,11 @@ public final class GroupKeys {
       PackedLongs ordinals = single.ordinals();
       for (int i = 0; i < n; i++) {
         out[i] = (int) ordinals.get(rows[i]); // id + 1, 0 when missing
+      }
+      if (missing != 0) {
+        for (int i = 0; i < n; i++) {
+          out[i] = Math.max(out[i], missing);
+        }
       }
     } else {
       for (int i = 0; i < n; i++) {

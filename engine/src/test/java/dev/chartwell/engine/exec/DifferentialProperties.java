@@ -51,7 +51,7 @@ import org.quicktheories.generators.Generate;
  */
 public class DifferentialProperties {
   static final long T0 = 1_700_000_000_000L;
-  static final List<String> SVC = List.of("api", "web", "Auth", "db-1", "x y");
+  static final List<String> SVC = List.of("api", "web", "Auth", "db-1", "x y", "");
   static final List<String> WORDS =
       List.of(
           "error", "timeout", "GET", "user_service", "Connection", "reset", "ok", "a1b2", "café");

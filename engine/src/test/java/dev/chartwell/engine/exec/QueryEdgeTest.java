@@ -434,4 +434,41 @@ class QueryEdgeTest {
         run(T, T, "1m", count("timeout"), Series.of(other.id(), AggFn.COUNT, null, "timeout"))
             .rows());
   }
+
+  /**
+   * A missing value and an empty string both group as {@code ""}: one row, whose count and quantile
+   * cover both, in a segment of its own and spread over several (segments of four rows).
+   */
+  @Test
+  void aMissingValueAndAnEmptyStringAreOneGroup() {
+    for (Engine e : List.of(engine, Engine.builder().segmentRows(64).workerThreads(2).build())) {
+      Source s = e.createSource(SourceSpec.logs("blank"));
+      List<Event> events = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        events.add(
+            i % 3 == 0
+                ? ev(T + i * 1000L, "n", (double) i)
+                : ev(T + i * 1000L, "n", (double) i, "host", i % 3 == 1 ? "" : "h"));
+      }
+      s.appendBatch(events);
+      s.seal();
+      List<String> by = List.of("host");
+      ChartResult r =
+          e.query(
+              new ChartQuery(
+                  T,
+                  T + HOUR,
+                  Granularity.named("1h").orElseThrow(),
+                  List.of(
+                      new Series(s.id(), AggFn.COUNT, null, null, null, null, by),
+                      new Series(s.id(), AggFn.QUANTILE, "n", 0.5, null, null, by)),
+                  null));
+      // "" and missing: 0, 1, 3, 4, 6, 7, 9, 10 (median 5); "h": 2, 5, 8, 11 (median 6.5)
+      assertEquals(
+          List.of(row(T, List.of(""), 8L, 5.0), row(T, List.of("h"), 4L, 6.5)), r.rows(), "" + e);
+      if (e != engine) {
+        e.close();
+      }
+    }
+  }
 }
