@@ -62,7 +62,8 @@ public final class GroupKeys {
   }
 
   /**
-   * @return an upper bound of the group ids {@link #group} returns, when known cheaply (else -1)
+   * @return an upper bound of the group ids {@link #group} returns, when known cheaply (else -1);
+   *     when known (one string field, or none) the ids also ascend as the groups' values do
    */
   public int denseBound() {
     if (columns.isEmpty()) {

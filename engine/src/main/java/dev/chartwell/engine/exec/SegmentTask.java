@@ -148,6 +148,9 @@ final class SegmentTask implements Callable<List<Partial>> {
     int[] rows = new int[BATCH];
     int[] ids = new int[BATCH];
     GroupCount seen = new GroupCount(groups, bound);
+    // With a known bound (one string field, or none) ids ascend as the groups' values do, so a
+    // bucket's groups come out in result order by sorting ids, without comparing strings.
+    boolean idsInOrder = bound > 0;
     GroupQuantiles quantiles =
         keepsValues && bound > 0 && bound <= DENSE_GROUPS
             ? new GroupQuantiles(plan.level(), bound)
@@ -176,9 +179,8 @@ final class SegmentTask implements Callable<List<Partial>> {
         control.claim(met * AggState.EMPTY_BYTES);
         for (int k = 0; k < met; k++) {
           AggState s = finish ? FixedState.of(quantiles.quantile(k)) : quantiles.state(k);
-          emit(out, new Partial(bucket, groups.values(quantiles.group(k)), s));
+          emit(out, new Partial(bucket, groups.values(quantiles.group(k)), s)); // ids ascend
         }
-        inGroupOrder(out, first);
         r = end;
         continue;
       }
@@ -197,6 +199,7 @@ final class SegmentTask implements Callable<List<Partial>> {
         }
       }
       states.drain(
+          idsInOrder,
           (group, state) -> {
             state.seal(reader);
             if (!state.isEmpty()) {
@@ -204,7 +207,9 @@ final class SegmentTask implements Callable<List<Partial>> {
               emit(out, new Partial(bucket, groups.values(group), s));
             }
           });
-      inGroupOrder(out, first);
+      if (!idsInOrder) {
+        inGroupOrder(out, first);
+      }
       r = end;
     }
     return out;
@@ -375,10 +380,7 @@ final class SegmentTask implements Callable<List<Partial>> {
     }
   }
 
-  /**
-   * The states of one bucket by group id, in the order the groups were met: an array for small
-   * dense ids, else a map.
-   */
+  /** The states of one bucket by group id: an array for small dense ids, else a map. */
   private static final class States {
     private final AggState[] dense;
     private final Map<Integer, AggState> sparse;
@@ -407,7 +409,11 @@ final class SegmentTask implements Callable<List<Partial>> {
       order[count++] = group;
     }
 
-    void drain(BiConsumer<Integer, AggState> sink) {
+    /** Hands out the states in the order the groups were met, or by ascending id. */
+    void drain(boolean byId, BiConsumer<Integer, AggState> sink) {
+      if (byId) {
+        Arrays.sort(order, 0, count);
+      }
       for (int i = 0; i < count; i++) {
         sink.accept(order[i], get(order[i]));
       }
