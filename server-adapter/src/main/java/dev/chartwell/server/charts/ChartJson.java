@@ -1,8 +1,10 @@
 package dev.chartwell.server.charts;
 
 import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.source.JsonStrings;
 import dev.chartwell.server.http.JsonBody;
 import dev.chartwell.server.http.JsonOutput;
+import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,16 +77,14 @@ final class ChartJson extends JsonBody {
   private static byte[] encoded(List<String> group, Map<List<String>, byte[]> cache) {
     byte[] json = cache.get(group);
     if (json == null) {
-      JsonOutput out = new JsonOutput(16 * group.size() + 2);
-      out.raw('[');
+      StringBuilder array = new StringBuilder("[");
       for (int i = 0; i < group.size(); i++) {
         if (i > 0) {
-          out.raw(',');
+          array.append(',');
         }
-        out.string(group.get(i));
+        JsonStrings.quote(group.get(i), array);
       }
-      out.raw(']');
-      json = out.toByteArray();
+      json = array.append(']').toString().getBytes(StandardCharsets.UTF_8);
       if (cache.size() < ENCODED_GROUPS) {
         cache.put(group, json);
       }

@@ -8,12 +8,12 @@ import java.util.Arrays;
 /**
  * JSON text written as UTF-8 straight into one growing byte array, for a {@link JsonBody}: the
  * caller writes the structure (pre-encoded names, brackets, commas) as raw bytes and the values
- * through {@link #number}, {@link #string} and {@link #nul}. Values read exactly as Jackson's
- * generator writes them: doubles in their shortest form by Jackson's fast writer, NaN and the
- * infinities as the strings Jackson writes for them, strings with the same escapes.
+ * through {@link #number} and {@link #nul} (strings come pre-encoded, e.g. by {@link
+ * dev.chartwell.engine.source.JsonStrings}). Numbers read back as those Jackson's generator writes:
+ * doubles in their shortest form by Jackson's fast writer, NaN and the infinities as the strings
+ * Jackson writes for them.
  */
 public final class JsonOutput {
-  private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] NULL = ascii("null");
 
   private byte[] buf;
@@ -85,51 +85,6 @@ public final class JsonOutput {
   /** Writes {@code null}. */
   public void nul() {
     raw(NULL);
-  }
-
-  /**
-   * Writes a string value, quoted and escaped.
-   *
-   * @param value the string
-   */
-  public void string(String value) {
-    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-    ensure(2 + 6 * utf8.length);
-    buf[pos++] = '"';
-    for (byte b : utf8) {
-      if (b >= 0x20 && b != '"' && b != '\\' || b < 0) { // printable ASCII or part of a character
-        buf[pos++] = b;
-      } else {
-        escape(b);
-      }
-    }
-    buf[pos++] = '"';
-  }
-
-  /**
-   * @return a copy of the bytes written
-   */
-  public byte[] toByteArray() {
-    return Arrays.copyOf(buf, pos);
-  }
-
-  private void escape(byte b) {
-    buf[pos++] = '\\';
-    switch (b) {
-      case '"', '\\' -> buf[pos++] = b;
-      case '\n' -> buf[pos++] = 'n';
-      case '\r' -> buf[pos++] = 'r';
-      case '\t' -> buf[pos++] = 't';
-      case '\b' -> buf[pos++] = 'b';
-      case '\f' -> buf[pos++] = 'f';
-      default -> {
-        buf[pos++] = 'u';
-        buf[pos++] = '0';
-        buf[pos++] = '0';
-        buf[pos++] = HEX[b >> 4];
-        buf[pos++] = HEX[b & 0xF];
-      }
-    }
   }
 
   /**
