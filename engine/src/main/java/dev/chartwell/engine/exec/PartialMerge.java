@@ -17,6 +17,12 @@ import java.util.Set;
 final class PartialMerge {
   private static final int CHECK_EVERY = 4096;
 
+  /** A task whose keys overlap more than this many times its own count (plus the slack) ... */
+  private static final int OVERLAP_FACTOR = 4;
+
+  /** ... makes the rest of the series merge by sorting. */
+  private static final int OVERLAP_SLACK = 1024;
+
   private PartialMerge() {}
 
   /** The rows of a result in order, and the states to finish into their values. */
@@ -60,12 +66,6 @@ final class PartialMerge {
     }
     return merged;
   }
-
-  /** A task whose keys overlap more than this many times its own count (plus the slack) ... */
-  private static final int OVERLAP_FACTOR = 4;
-
-  /** ... makes the rest of the series merge by sorting. */
-  private static final int OVERLAP_SLACK = 1024;
 
   /** The first index of {@code merged} whose key is not before {@code p}'s. */
   private static int firstNotBefore(List<Partial> merged, Partial p) {
