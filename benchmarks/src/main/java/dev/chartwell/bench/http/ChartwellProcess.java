@@ -1,6 +1,7 @@
 package dev.chartwell.bench.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.chartwell.bench.DiskUse;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -46,6 +47,13 @@ final class ChartwellProcess implements AutoCloseable {
     this.org = org;
     this.admin = admin;
     this.http = http;
+  }
+
+  /**
+   * @return the server's process id
+   */
+  long pid() {
+    return process.pid();
   }
 
   /**
@@ -147,10 +155,13 @@ final class ChartwellProcess implements AutoCloseable {
   }
 
   /**
-   * Creates a service, waits until it runs, declares the table ({@code Body} as the implicit
-   * column, {@code status} a long, {@code Duration} a double) and a log source reading it.
+   * Creates a service, waits until it runs, declares the table (the implicit column, {@code status}
+   * a long, {@code Duration} a double) and a log source reading it.
+   *
+   * @param implicitColumn the column whose words are indexed for text search ({@code Body}); one
+   *     the events lack leaves the segments without a token index
    */
-  void setUp() throws IOException, InterruptedException {
+  void setUp(String implicitColumn) throws IOException, InterruptedException {
     String services = url + "/v1/organizations/" + org + "/services";
     JsonNode created =
         http.json(
@@ -179,7 +190,9 @@ final class ChartwellProcess implements AutoCloseable {
             "PUT",
             url + "/api/v2/tables/default/" + TABLE,
             "Bearer " + token,
-            "{\"implicitColumn\":\"Body\",\"bodyColumn\":\"Body\",\"columns\":["
+            "{\"implicitColumn\":"
+                + TextNode.valueOf(implicitColumn) // quoted and escaped as JSON
+                + ",\"bodyColumn\":\"Body\",\"columns\":["
                 + "{\"name\":\"status\",\"type\":\"long\"},"
                 + "{\"name\":\"Duration\",\"type\":\"double\"}]}");
     tableId = table.path("data").path("id").asText();

@@ -65,6 +65,13 @@ final class ClickHouse implements AutoCloseable {
   }
 
   /**
+   * @return the server's process id
+   */
+  long pid() {
+    return server.pid();
+  }
+
+  /**
    * @return the URL of its HTTP interface
    */
   String url() {

@@ -167,6 +167,13 @@ final class PlainHttp implements Closeable {
         default -> {}
       }
     }
+    if (!chunked && contentLength >= 0) {
+      byte[] body = readExactly(contentLength);
+      if (close) {
+        close();
+      }
+      return new Answer(code, headers, body);
+    }
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     if (chunked) {
       for (long size = Long.parseLong(line().split(";")[0].trim(), 16);
@@ -176,8 +183,6 @@ final class PlainHttp implements Closeable {
         line(); // the CRLF after the chunk
       }
       while (!line().isEmpty()) {} // trailers
-    } else if (contentLength >= 0) {
-      read(body, contentLength);
     } else {
       close = true;
       while (fill()) {
@@ -189,6 +194,26 @@ final class PlainHttp implements Closeable {
       close();
     }
     return new Answer(code, headers, body.toByteArray());
+  }
+
+  /**
+   * A body of known length, read into its own array: what is buffered first, then the rest straight
+   * from the socket (no buffer that grows and is copied again, as large answers would need).
+   */
+  private byte[] readExactly(long length) throws IOException {
+    if (length > Integer.MAX_VALUE - 8) {
+      throw new IOException("an answer of " + length + " bytes is too large to hold");
+    }
+    byte[] body = new byte[(int) length];
+    int buffered = (int) Math.min(length, in.remaining());
+    in.get(body, 0, buffered);
+    ByteBuffer rest = ByteBuffer.wrap(body, buffered, body.length - buffered);
+    while (rest.hasRemaining()) {
+      if (channel.read(rest) < 0) {
+        throw new EOFException("the answer ended early");
+      }
+    }
+    return body;
   }
 
   private void read(ByteArrayOutputStream out, long count) throws IOException {

@@ -48,14 +48,28 @@ public final class SideBySide {
     return new SideBySide(new Flags(flags), out).run();
   }
 
-  /** What a load measured. */
-  private record Loaded(String system, long events, double seconds, long bytesOnDisk, String how) {
+  /**
+   * What a load measured; {@code cpu}: the processor time from its first request until the server
+   * had settled (ClickHouse's merges, Chartwell's sealing).
+   */
+  private record Loaded(
+      String system,
+      long events,
+      double seconds,
+      long bytesOnDisk,
+      CpuUse.Seconds cpu,
+      String how) {
     double eventsPerSecond() {
       return events / seconds;
     }
 
     double bytesPerEvent() {
       return bytesOnDisk / (double) events;
+    }
+
+    /** Microseconds of the server's processor time per event, or NaN. */
+    double serverMicrosPerEvent() {
+      return cpu.server().orElse(Double.NaN) * 1e6 / events;
     }
   }
 
@@ -104,13 +118,17 @@ public final class SideBySide {
                   Files.createDirectories(work.resolve("chartwell")),
                   http)) {
         Loaded chLoad = ch == null ? null : loadClickHouse(ch, file, events);
-        cw.setUp();
+        cw.setUp(flags.get("implicit-column", "Body"));
         Loaded cwLoad = loadChartwell(cw, file, events);
         printLoads(chLoad, cwLoad);
         String via =
             ch != null && Boolean.parseBoolean(flags.get("through-source", "true"))
                 ? cw.clickHouseSource(ch.url(), "bench-clickhouse")
                 : null;
+        if (flags.integer("runs", 11) == 0) {
+          out.println("queries: none (--runs 0)");
+          return true;
+        }
         boolean agreed = queries(ch, cw, via);
         if (command.isPresent() && flags.integer("shards", 1) == 2) {
           agreed &= new TwoShards(flags, out).run(command.get(), work, file, events, cw);
@@ -174,11 +192,13 @@ public final class SideBySide {
   private Loaded loadClickHouse(ClickHouse ch, Path file, long events) throws Exception {
     out.println("ClickHouse " + ch.version() + ": loading with INSERT ... FORMAT JSONEachRow ...");
     ch.createTable();
+    CpuUse cpu = CpuUse.start(ch.pid());
     double seconds = ch.load(file);
     long settle = System.nanoTime();
     while (!ch.query("SELECT count() FROM system.merges FORMAT TabSeparated").trim().equals("0")) {
       Thread.sleep(500); // background merges would take CPU from Chartwell's load
     }
+    CpuUse.Seconds used = cpu.since();
     long[] parts = ch.parts();
     if (parts[0] != events) {
       throw new IllegalStateException("ClickHouse holds " + parts[0] + " rows, not " + events);
@@ -191,13 +211,14 @@ public final class SideBySide {
         (System.nanoTime() - settle) / 1e9,
         parts[1]);
     return new Loaded(
-        "ClickHouse", events, seconds, parts[2], "JSONEachRow, 1 request; active parts");
+        "ClickHouse", events, seconds, parts[2], used, "JSONEachRow, 1 request; active parts");
   }
 
   private Loaded loadChartwell(ChartwellProcess cw, Path file, long events) throws Exception {
     int connections = flags.integer("connections", 2);
     out.printf(
         Locale.ROOT, "Chartwell at %s: loading over %d connections ...%n", cw.url(), connections);
+    CpuUse cpu = CpuUse.start(cw.pid());
     Loader.Result r =
         new Loader(connections, flags.integer("request-mb", Loader.DEFAULT_REQUEST_MB) << 20L)
             .load(
@@ -208,6 +229,7 @@ public final class SideBySide {
                 false);
     long settle = System.nanoTime();
     JsonNode st = cw.awaitSealed();
+    CpuUse.Seconds used = cpu.since();
     if (st.path("rows").asLong() != events) {
       throw new IllegalStateException(
           "Chartwell holds " + st.path("rows") + " events, not " + events);
@@ -233,6 +255,7 @@ public final class SideBySide {
         r.events(),
         r.seconds(),
         onDisk,
+        used,
         String.format(
             Locale.ROOT,
             "NDJSON, %d connections, fsync request; all files (segment files alone: %.1f)",
@@ -242,24 +265,38 @@ public final class SideBySide {
 
   private void printLoads(Loaded ch, Loaded cw) {
     out.println();
-    out.println("load         events/s   bytes/event on disk   how");
+    out.println(
+        "load         events/s   bytes/event on disk   CPU s: server harness machine   server"
+            + " CPU µs/event   how");
     for (Loaded l : ch == null ? List.of(cw) : List.of(ch, cw)) {
       out.printf(
           Locale.ROOT,
-          "%-10s %10s %12.1f          %s%n",
+          "%-10s %10s %12.1f          %14s %8s %8s %15s       %s%n",
           l.system(),
           String.format(Locale.ROOT, "%,.0f", l.eventsPerSecond()),
           l.bytesPerEvent(),
+          cpuSeconds(l.cpu().server()),
+          cpuSeconds(l.cpu().harness()),
+          cpuSeconds(l.cpu().machine()),
+          Double.isNaN(l.serverMicrosPerEvent())
+              ? "-"
+              : String.format(Locale.ROOT, "%.2f", l.serverMicrosPerEvent()),
           l.how());
     }
     if (ch != null) {
       out.printf(
           Locale.ROOT,
-          "Chartwell/ClickHouse: %.2fx the events/s, %.2fx the bytes per event%n",
+          "Chartwell/ClickHouse: %.2fx the events/s, %.2fx the bytes per event, %.2fx the server's"
+              + " CPU per event%n",
           cw.eventsPerSecond() / ch.eventsPerSecond(),
-          cw.bytesPerEvent() / ch.bytesPerEvent());
+          cw.bytesPerEvent() / ch.bytesPerEvent(),
+          cw.serverMicrosPerEvent() / ch.serverMicrosPerEvent());
     }
     out.println();
+  }
+
+  private static String cpuSeconds(java.util.OptionalDouble seconds) {
+    return seconds.isPresent() ? String.format(Locale.ROOT, "%.1f", seconds.getAsDouble()) : "-";
   }
 
   /**

@@ -55,6 +55,13 @@ public final class LocalClickHouse implements AutoCloseable {
   }
 
   /**
+   * @return the server's process id
+   */
+  public long pid() {
+    return process.pid();
+  }
+
+  /**
    * @param given a path the user gave, or {@code null} to look in {@code PATH}, {@code /usr/sbin}
    *     and {@code /usr/bin}
    * @return the command that starts a server: {@code clickhouse-server}, or {@code clickhouse
