@@ -64,13 +64,18 @@ final class CpuUse {
   /** A process's user plus system time in ticks, or -1. */
   static long processTicks(long pid) {
     try {
-      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-      // The command name, field 2, is in parentheses and may hold spaces: fields count after it.
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-      return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime and stime, fields 14 and 15
+      return ticksOfStat(Files.readString(Path.of("/proc/" + pid + "/stat")));
     } catch (IOException | RuntimeException e) {
       return -1;
     }
+  }
+
+  /** User plus system time from the text of {@code /proc/PID/stat}. */
+  static long ticksOfStat(String stat) {
+    // The command name, field 2, is in parentheses and may hold spaces and parentheses itself:
+    // fields are counted after its last ')'.
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime and stime, fields 14 and 15
   }
 
   /**

@@ -54,6 +54,40 @@ class PlainHttpTest {
   }
 
   @Test
+  void readsAnswersLargerThanItsBufferWholeAndKeepsTheConnection() throws Exception {
+    byte[] large = new byte[3 << 20]; // 3 MiB: many times the client's 64 KiB buffer
+    for (int i = 0; i < large.length; i++) {
+      large[i] = (byte) (i * 31 + (i >>> 13));
+    }
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    AtomicInteger calls = new AtomicInteger();
+    server.createContext(
+        "/large",
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          boolean chunked = calls.incrementAndGet() % 2 == 0;
+          exchange.sendResponseHeaders(200, chunked ? 0 : large.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(large);
+          }
+        });
+    server.start();
+    try (PlainHttp client =
+        new PlainHttp(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))) {
+      for (int i = 0; i < 4; i++) { // fixed length and chunked, in turns, on one connection
+        PlainHttp.Answer a = client.post("/large", Map.of(), new byte[0]);
+        assertEquals(200, a.status());
+        assertArrayEquals(large, a.body());
+        PlainHttp.Answer again = client.post("/large", Map.of(), new byte[0]);
+        assertArrayEquals(large, again.body()); // the next answer starts where this one ended
+      }
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
   void aConnectionTheServerClosedIsOpenedAgain() throws Exception {
     try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       Thread serverThread =
