@@ -51,17 +51,6 @@ public final class StringDictionary {
 
   private static final VarHandle BIG_ENDIAN_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
-
-  /** The value of each ASCII character as a lowercase hex digit, or -1. */
-  private static final byte[] NIBBLES = new byte[128];
-
-  static {
-    Arrays.fill(NIBBLES, (byte) -1);
-    for (int i = 0; i < HEX_DIGITS.length; i++) {
-      NIBBLES[HEX_DIGITS[i]] = (byte) i;
-    }
-  }
 
   private final Layout layout;
   private final ByteBuffer data; // big-endian, for prefix keys
@@ -181,7 +170,7 @@ public final class StringDictionary {
     long total = sorted.totalBytes();
     if (fixed && width > 0 && (width & 1) == 0) { // back to back: the entries' digits, all of them
       byte[] data = new byte[Math.multiplyExact(n, width / 2)];
-      if (packHex(bytes, sorted.start(0), data)) {
+      if (HexDigits.pack(bytes, sorted.start(0), data)) {
         return new StringDictionary(Layout.HEX, ByteBuffer.wrap(data), null, width / 2, n);
       }
     }
@@ -227,77 +216,6 @@ public final class StringDictionary {
 
   private static int bits(long max) {
     return 64 - Long.numberOfLeadingZeros(max);
-  }
-
-  /** Whether a UTF-8 string is lowercase hexadecimal of an even, non-zero length. */
-  private static boolean isHex(byte[] utf8) {
-    if (utf8.length == 0 || (utf8.length & 1) != 0) {
-      return false;
-    }
-    for (byte b : utf8) {
-      if (nibble(b) < 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Packs lowercase hex digits two to a byte, eight digits at a time.
-   *
-   * @param digits holds the digits
-   * @param from where they start
-   * @param packed where they go, {@code packed.length} bytes from twice as many digits
-   * @return whether every one was a lowercase hex digit (if not, {@code packed} is partly written)
-   */
-  static boolean packHex(byte[] digits, int from, byte[] packed) {
-    int o = 0;
-    for (; o + 4 <= packed.length; o += 4, from += 8) {
-      long x = (long) LITTLE_ENDIAN_LONG.get(digits, from);
-      if (!lowerHex(x)) {
-        return false;
-      }
-      // Each digit's value ('0'-'9': the low four bits; 'a'-'f': those plus 9, bit 6 being set),
-      // then each pair as one byte in the low half of its 16 bits, then the four bytes together.
-      long v = (x & 0x0F0F0F0F0F0F0F0FL) + 9 * ((x >>> 6) & 0x0101010101010101L);
-      long t = (v & 0x00FF00FF00FF00FFL) << 4 | (v >>> 8) & 0x00FF00FF00FF00FFL;
-      t = (t | t >>> 8) & 0x0000FFFF0000FFFFL;
-      LITTLE_ENDIAN_INT.set(packed, o, (int) (t | t >>> 16));
-    }
-    for (; o < packed.length; o++, from += 2) {
-      int high = nibble(digits[from]);
-      int low = nibble(digits[from + 1]);
-      if (high < 0 || low < 0) {
-        return false;
-      }
-      packed[o] = (byte) (high << 4 | low);
-    }
-    return true;
-  }
-
-  /**
-   * Whether each of eight bytes is '0'-'9' or 'a'-'f'. For bytes below 0x80, adding a constant sets
-   * a byte's top bit exactly when the byte is at least 0x80 minus that constant, without a carry
-   * into the next byte.
-   */
-  private static boolean lowerHex(long x) {
-    long top = 0x8080808080808080L;
-    if ((x & top) != 0) {
-      return false;
-    }
-    long digit = (x + 0x5050505050505050L) & ~(x + 0x4646464646464646L); // 0x30 to 0x39
-    long letter = (x + 0x1F1F1F1F1F1F1F1FL) & ~(x + 0x1919191919191919L); // 0x61 to 0x66
-    return ((digit | letter) & top) == top;
-  }
-
-  private static final VarHandle LITTLE_ENDIAN_LONG =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LITTLE_ENDIAN_INT =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-
-  /** The value of a lowercase hex digit, or -1. */
-  private static int nibble(int c) {
-    return (c & ~0x7F) == 0 ? NIBBLES[c] : -1;
   }
 
   /**
@@ -369,8 +287,8 @@ public final class StringDictionary {
       byte[] chars = new byte[2 * length];
       for (int i = 0; i < length; i++) {
         int b = data.get(from + i);
-        chars[2 * i] = HEX_DIGITS[(b >> 4) & 15];
-        chars[2 * i + 1] = HEX_DIGITS[b & 15];
+        chars[2 * i] = HexDigits.digit(b >> 4);
+        chars[2 * i + 1] = HexDigits.digit(b);
       }
       return new String(chars, StandardCharsets.ISO_8859_1);
     }
@@ -442,13 +360,11 @@ public final class StringDictionary {
       return frontCodedIndexOf(
           key, ByteBuffer.wrap(pages.page(page)).order(ByteOrder.BIG_ENDIAN), firstBlock, endBlock);
     }
-    boolean binary = layout == Layout.HEX && key.length == 2 * width && isHex(key);
-    if (binary) {
+    boolean binary = false; // a HEX layout's key packed as its entries are
+    if (layout == Layout.HEX && key.length == 2 * width) {
       byte[] packed = new byte[width];
-      for (int j = 0; j < width; j++) {
-        packed[j] = (byte) (nibble(key[2 * j]) << 4 | nibble(key[2 * j + 1]));
-      }
-      key = packed;
+      binary = HexDigits.pack(key, 0, packed);
+      key = binary ? packed : key;
     }
     int lo = 0;
     int hi = size - 1;
@@ -601,7 +517,7 @@ public final class StringDictionary {
       return data.get(from(id) + i) & 0xFF;
     }
     int b = data.get(id * width + (i >> 1));
-    return HEX_DIGITS[(i & 1) == 0 ? (b >> 4) & 15 : b & 15];
+    return HexDigits.digit((i & 1) == 0 ? b >> 4 : b);
   }
 
   /** An entry's UTF-8 length. */
@@ -724,21 +640,13 @@ public final class StringDictionary {
   private long hexPrefix(int id) {
     int from = id * width;
     if (width >= 4) {
-      // The 8 nibbles of 4 bytes spread into 8 bytes, high nibble first, then each 0-15 turned into
-      // its ASCII digit all at once: '0' + n, plus 39 more ('a' - '0' - 10) where n > 9.
-      long x = data.getInt(from) & 0xFFFFFFFFL;
-      x = (x | (x << 16)) & 0x0000FFFF0000FFFFL;
-      x = (x | (x << 8)) & 0x00FF00FF00FF00FFL;
-      x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0FL;
-      long letters = ((x + 0x0606060606060606L) >>> 4) & 0x0101010101010101L;
-      return x + 0x3030303030303030L + letters * 39;
+      return HexDigits.ascii(data.getInt(from));
     }
     int digits = Math.min(8, 2 * width);
     long key = 0;
     for (int i = 0; i < digits; i++) {
       int b = data.get(from + (i >> 1));
-      int nibble = (i & 1) == 0 ? (b >> 4) & 15 : b & 15;
-      key |= (long) HEX_DIGITS[nibble] << (56 - 8 * i);
+      key |= (long) HexDigits.digit((i & 1) == 0 ? b >> 4 : b) << (56 - 8 * i);
     }
     return key;
   }
