@@ -121,14 +121,14 @@ public final class SideBySide {
         cw.setUp(flags.get("implicit-column", "Body"));
         Loaded cwLoad = loadChartwell(cw, file, events);
         printLoads(chLoad, cwLoad);
-        String via =
-            ch != null && Boolean.parseBoolean(flags.get("through-source", "true"))
-                ? cw.clickHouseSource(ch.url(), "bench-clickhouse")
-                : null;
         if (flags.integer("runs", 11) == 0) {
           out.println("queries: none (--runs 0)");
           return true;
         }
+        String via =
+            ch != null && Boolean.parseBoolean(flags.get("through-source", "true"))
+                ? cw.clickHouseSource(ch.url(), "bench-clickhouse")
+                : null;
         boolean agreed = queries(ch, cw, via);
         if (command.isPresent() && flags.integer("shards", 1) == 2) {
           agreed &= new TwoShards(flags, out).run(command.get(), work, file, events, cw);
