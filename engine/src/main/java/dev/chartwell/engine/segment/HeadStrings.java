@@ -190,10 +190,12 @@ final class HeadStrings extends SegmentBuilder.Buffer {
    */
   Built build(int[] order, int rows, boolean tokens) {
     int[] ids = new int[rows]; // per sorted row: its dictionary id, or -1
-    Utf8Strings sorted = text != null ? sortRows(order, rows, ids) : sortDistinct(order, rows, ids);
+    Sorted sorted =
+        text != null ? sortRows(order, rows, tokens, ids) : sortDistinct(order, rows, ids);
     if (sorted == null) {
       return null;
     }
+    StringDictionary dictionary = sorted.dictionary();
     long[] packed = new long[rows];
     int present = 0;
     for (int i = 0; i < rows; i++) {
@@ -214,19 +216,34 @@ final class HeadStrings extends SegmentBuilder.Buffer {
       presence = BitmapList.ofAscending(presentRows, 0, present);
       presence.runOptimize();
     }
-    GroupedRows rowsOfValue = GroupedRows.of(ids, rows, sorted.size());
+    GroupedRows rowsOfValue = GroupedRows.of(ids, rows, dictionary.size());
     StringColumn column =
         new StringColumn(
-            StringDictionary.of(sorted),
+            dictionary,
             PackedLongs.pack(packed, rows),
-            StringColumn.keepsPostings(sorted.size(), present) ? BitmapList.of(rowsOfValue) : null,
+            StringColumn.keepsPostings(dictionary.size(), present)
+                ? BitmapList.of(rowsOfValue)
+                : null,
             presence,
             present);
-    return new Built(column, tokens ? TokenIndexBuilder.build(sorted, rowsOfValue, rows) : null);
+    return new Built(
+        column, tokens ? TokenIndexBuilder.build(sorted.values(), rowsOfValue, rows) : null);
+  }
+
+  /**
+   * A column's distinct values in order.
+   *
+   * @param dictionary as the segment keeps them
+   * @param values as text, or {@code null} where they were sorted packed ({@link HexSort})
+   */
+  private record Sorted(StringDictionary dictionary, Utf8Strings values) {
+    static Sorted of(Utf8Strings values) {
+      return new Sorted(StringDictionary.of(values), values);
+    }
   }
 
   /** Deduplicated: sorts the distinct values in use and numbers the rows by them. */
-  private Utf8Strings sortDistinct(int[] order, int rows, int[] ids) {
+  private Sorted sortDistinct(int[] order, int rows, int[] ids) {
     if (distinct != null) {
       distinctText = distinct.text();
       distinctBounds = distinct.bounds();
@@ -256,11 +273,35 @@ final class HeadStrings extends SegmentBuilder.Buffer {
       int o = ordinals[source(order, i)];
       ids[i] = o == 0 ? -1 : remap[o - 1];
     }
+    return Sorted.of(sorted);
+  }
+
+  /**
+   * Per row: sorts the rows' values, numbering each run of equal ones as one value. Hex ids are
+   * sorted packed ({@link HexSort}) unless the values are to be tokenized, which takes them as
+   * text.
+   */
+  private Sorted sortRows(int[] order, int rows, boolean tokens, int[] ids) {
+    int[] items = presentRows(order, rows);
+    if (items.length == 0) {
+      return null;
+    }
+    int[] idOfRow = new int[rows];
+    StringDictionary hex =
+        tokens ? null : HexSort.sortDistinct(text, bounds, items, items.length, idOfRow);
+    Sorted sorted =
+        hex != null
+            ? new Sorted(hex, null)
+            : Sorted.of(Utf8Sort.sortDistinct(text, bounds, items, items.length, idOfRow));
+    for (int i = 0; i < rows; i++) {
+      int src = source(order, i);
+      ids[i] = bit(present, src) ? idOfRow[src] : -1;
+    }
     return sorted;
   }
 
-  /** Per row: sorts the rows' values, numbering each run of equal ones as one value. */
-  private Utf8Strings sortRows(int[] order, int rows, int[] ids) {
+  /** The rows that have a value, in time order. */
+  private int[] presentRows(int[] order, int rows) {
     fill(rows);
     int[] items = new int[rows];
     int n = 0;
@@ -270,15 +311,6 @@ final class HeadStrings extends SegmentBuilder.Buffer {
         items[n++] = src;
       }
     }
-    if (n == 0) {
-      return null;
-    }
-    int[] idOfRow = new int[rows];
-    Utf8Strings sorted = Utf8Sort.sortDistinct(text, bounds, items, n, idOfRow);
-    for (int i = 0; i < rows; i++) {
-      int src = source(order, i);
-      ids[i] = bit(present, src) ? idOfRow[src] : -1;
-    }
-    return sorted;
+    return n == rows ? items : Arrays.copyOf(items, n);
   }
 }

@@ -48,8 +48,23 @@ final class HexDigits {
    * @return whether every one was a lowercase hex digit (if not, {@code packed} is partly written)
    */
   static boolean pack(byte[] digits, int from, byte[] packed) {
-    int o = 0;
-    for (; o + 4 <= packed.length; o += 4, from += 8) {
+    return pack(digits, from, packed, 0, packed.length);
+  }
+
+  /**
+   * Packs lowercase hex digits two to a byte into part of an array.
+   *
+   * @param digits holds the digits
+   * @param from where they start
+   * @param packed where they go
+   * @param at the first byte of {@code packed} to write
+   * @param length how many bytes to write, from twice as many digits
+   * @return whether every one was a lowercase hex digit (if not, {@code packed} is partly written)
+   */
+  static boolean pack(byte[] digits, int from, byte[] packed, int at, int length) {
+    int o = at;
+    int end = at + length;
+    for (; o + 4 <= end; o += 4, from += 8) {
       long x = (long) LITTLE_ENDIAN_LONG.get(digits, from);
       if (!lowerHex(x)) {
         return false;
@@ -61,7 +76,7 @@ final class HexDigits {
       t = (t | t >>> 8) & 0x0000FFFF0000FFFFL;
       LITTLE_ENDIAN_INT.set(packed, o, (int) (t | t >>> 16));
     }
-    for (; o < packed.length; o++, from += 2) {
+    for (; o < end; o++, from += 2) {
       int high = nibble(digits[from]);
       int low = nibble(digits[from + 1]);
       if (high < 0 || low < 0) {

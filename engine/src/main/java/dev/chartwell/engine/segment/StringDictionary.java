@@ -192,6 +192,16 @@ public final class StringDictionary {
   }
 
   /**
+   * @param entries distinct lowercase hex strings, sorted, each packed two digits to a byte
+   * @param width bytes per entry
+   * @param size the number of entries
+   * @return them in the {@code HEX} layout
+   */
+  static StringDictionary hex(byte[] entries, int width, int size) {
+    return new StringDictionary(Layout.HEX, ByteBuffer.wrap(entries), null, width, size);
+  }
+
+  /**
    * @param sortedDistinct distinct strings in {@link String#compareTo} order
    * @return them in the {@code FRONT_CODED} layout, whatever their size
    */

@@ -176,6 +176,44 @@ class SegmentBuilderTest {
         rows(column.rows(dictionary.indexOf("repeated 1"))), rows(s.tokenIndex().rows("1")));
   }
 
+  /**
+   * Trace ids, nearly unique and kept per row, are sorted packed ({@link HexSort}); rows without
+   * one, repeats and rows out of time order come out as the text sort would have them.
+   */
+  @Test
+  void hexIdsSealPackedAsTheyWouldAsText() {
+    SegmentBuilder b = new SegmentBuilder(16);
+    b.addColumn("TraceId", ColumnType.STRING);
+    java.util.Random random = new java.util.Random(4);
+    List<Map<String, Object>> expected = new java.util.ArrayList<>();
+    List<String> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < 3 * HeadStrings.DEDUPLICATED_LIMIT; i++) {
+      long ts = random.nextInt(1000);
+      String id =
+          random.nextInt(10) == 0
+              ? null
+              : !ids.isEmpty() && random.nextInt(4) == 0
+                  ? ids.get(random.nextInt(ids.size()))
+                  : String.format("%016x%016x", random.nextLong(), random.nextLong());
+      if (id != null) {
+        ids.add(id);
+      }
+      b.append(ts, new Object[] {id});
+      expected.add(id == null ? Map.of("@ts", ts) : Map.of("@ts", ts, "TraceId", id));
+    }
+    expected.sort(java.util.Comparator.comparingLong(r -> (Long) r.get("@ts"))); // stable
+    Segment s = b.build(0, null);
+    assertEquals(expected, SegmentRows.read(s));
+    StringDictionary dictionary = ((StringColumn) s.column("TraceId")).dictionary();
+    List<String> entries = new java.util.ArrayList<>();
+    dictionary.iterator().forEachRemaining(entries::add);
+    assertEquals(List.copyOf(new java.util.TreeSet<>(ids)), entries);
+    assertEquals(
+        StringDictionary.of(Utf8Strings.of(entries)).bytes(),
+        dictionary.bytes(),
+        "the HEX layout, as the text sort gives");
+  }
+
   @Test
   void firstRowAtOrAfterBinarySearches() {
     SegmentBuilder b = builder();
