@@ -3,7 +3,9 @@ package dev.chartwell.bench.http;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,27 +20,46 @@ import org.junit.jupiter.api.Test;
 /** The harness's client against a real HTTP server and against one that drops idle connections. */
 class PlainHttpTest {
 
-  @Test
-  void postsABodyAndReadsStatusHeadersAndBodyOnOneConnection() throws Exception {
+  /** What a test server answers to a request. */
+  private interface Answerer {
+    byte[] answer(HttpExchange exchange) throws IOException;
+  }
+
+  /**
+   * A loopback server whose one path answers each request with {@code status} and what {@code
+   * answerer} makes of it, with a fixed length and chunked in turns.
+   */
+  private static HttpServer serve(String path, int status, Answerer answerer) throws IOException {
     HttpServer server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     AtomicInteger calls = new AtomicInteger();
     server.createContext(
-        "/echo",
+        path,
         exchange -> {
-          byte[] body = exchange.getRequestBody().readAllBytes();
-          String auth = exchange.getRequestHeaders().getFirst("Authorization");
-          byte[] answer =
-              (auth + "|" + new String(body, StandardCharsets.UTF_8))
-                  .getBytes(StandardCharsets.UTF_8);
-          exchange.getResponseHeaders().add("Server-Timing", "engine;dur=1.5");
+          byte[] answer = answerer.answer(exchange);
           boolean chunked = calls.incrementAndGet() % 2 == 0;
-          exchange.sendResponseHeaders(201, chunked ? 0 : answer.length);
+          exchange.sendResponseHeaders(status, chunked ? 0 : answer.length);
           try (OutputStream out = exchange.getResponseBody()) {
             out.write(answer);
           }
         });
     server.start();
+    return server;
+  }
+
+  @Test
+  void postsABodyAndReadsStatusHeadersAndBodyOnOneConnection() throws Exception {
+    HttpServer server =
+        serve(
+            "/echo",
+            201,
+            exchange -> {
+              byte[] body = exchange.getRequestBody().readAllBytes();
+              String auth = exchange.getRequestHeaders().getFirst("Authorization");
+              exchange.getResponseHeaders().add("Server-Timing", "engine;dur=1.5");
+              return (auth + "|" + new String(body, StandardCharsets.UTF_8))
+                  .getBytes(StandardCharsets.UTF_8);
+            });
     try (PlainHttp client =
         new PlainHttp(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))) {
       for (int i = 0; i < 4; i++) { // fixed length and chunked answers, in turns
@@ -60,19 +81,13 @@ class PlainHttpTest {
       large[i] = (byte) (i * 31 + (i >>> 13));
     }
     HttpServer server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    AtomicInteger calls = new AtomicInteger();
-    server.createContext(
-        "/large",
-        exchange -> {
-          exchange.getRequestBody().readAllBytes();
-          boolean chunked = calls.incrementAndGet() % 2 == 0;
-          exchange.sendResponseHeaders(200, chunked ? 0 : large.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(large);
-          }
-        });
-    server.start();
+        serve(
+            "/large",
+            200,
+            exchange -> {
+              exchange.getRequestBody().readAllBytes();
+              return large;
+            });
     try (PlainHttp client =
         new PlainHttp(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))) {
       for (int i = 0; i < 4; i++) { // fixed length and chunked, in turns, on one connection
