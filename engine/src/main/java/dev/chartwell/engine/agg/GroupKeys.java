@@ -42,10 +42,9 @@ public final class GroupKeys {
   private GroupKeys(List<Column> columns) {
     this.columns = columns;
     this.single = columns.size() == 1 && columns.get(0) instanceof StringColumn s ? s : null;
-    this.missing =
-        single != null && single.dictionary().size() > 0 && single.dictionary().get(0).isEmpty()
-            ? 1
-            : 0;
+    // A lookup, not get(0): a front-coded page would be decompressed and a String made, per
+    // segment and query, to learn that one entry is empty.
+    this.missing = single != null && single.dictionary().indexOf("") == 0 ? 1 : 0;
   }
 
   /**
