@@ -30,6 +30,12 @@ public final class SideBySide {
   /** The data file's name when the run generates it in its work folder. */
   private static final String GENERATED = "bench-logs.ndjson";
 
+  /** Measured rounds of queries unless {@code --runs} says otherwise. */
+  static final int RUNS = 11;
+
+  /** Warm-up rounds of queries unless {@code --warmup} says otherwise. */
+  static final int WARMUP = 10;
+
   private final Flags flags;
   private final PrintStream out;
   private final Http http = new Http();
@@ -121,7 +127,7 @@ public final class SideBySide {
         cw.setUp(flags.get("implicit-column", "Body"));
         Loaded cwLoad = loadChartwell(cw, file, events);
         printLoads(chLoad, cwLoad);
-        if (flags.integer("runs", 11) == 0) {
+        if (flags.integer("runs", RUNS) == 0) {
           out.println("queries: none (--runs 0)");
           return true;
         }
@@ -305,8 +311,8 @@ public final class SideBySide {
    * ClickHouse SQL, beside the same query on ClickHouse directly.
    */
   private boolean queries(ClickHouse ch, ChartwellProcess cw, String via) throws Exception {
-    int runs = flags.integer("runs", 11);
-    int warmup = flags.integer("warmup", 10);
+    int runs = flags.integer("runs", RUNS);
+    int warmup = flags.integer("warmup", WARMUP);
     double tolerance = Double.parseDouble(flags.get("tolerance", "1e-9"));
     List<BenchQueries.Query> qs = BenchQueries.all(cw.sourceId(), ClickHouse.TABLE, BenchLogs.END);
     List<Timings[]> cwTimes = new ArrayList<>(); // client, engine, read, write, server

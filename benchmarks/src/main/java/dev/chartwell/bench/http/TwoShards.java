@@ -103,8 +103,8 @@ final class TwoShards {
   }
 
   private boolean queries(LocalClickHouse first, ChartwellProcess cw, String via) throws Exception {
-    int runs = flags.integer("runs", 11);
-    int warmup = flags.integer("warmup", 10);
+    int runs = flags.integer("runs", SideBySide.RUNS);
+    int warmup = flags.integer("warmup", SideBySide.WARMUP);
     double tolerance = Double.parseDouble(flags.get("tolerance", "1e-9"));
     List<BenchQueries.Query> qs = BenchQueries.all(via, ClickHouse.TABLE, BenchLogs.END);
     List<Timings> direct = new ArrayList<>();
