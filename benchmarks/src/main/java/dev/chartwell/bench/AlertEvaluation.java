@@ -2,10 +2,10 @@ package dev.chartwell.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.query.SeriesReturnType;
-import dev.chartwell.engine.storage.FsyncPolicy;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.SeriesReturnType;
+import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.alerts.AlertSpec;
 import dev.chartwell.server.alerts.Evaluator;

@@ -1,6 +1,6 @@
 package dev.chartwell.bench;
 
-import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.Event;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;

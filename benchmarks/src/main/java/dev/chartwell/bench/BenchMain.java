@@ -2,7 +2,7 @@ package dev.chartwell.bench;
 
 import dev.chartwell.bench.http.HttpCommands;
 import dev.chartwell.bench.http.SideBySide;
-import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.Event;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package dev.chartwell.bench;
 
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.storage.EventCodec;
-import dev.chartwell.engine.storage.FsyncPolicy;
-import dev.chartwell.engine.storage.WriteAheadLog;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.internal.storage.EventCodec;
+import dev.chartwell.engine.FsyncPolicy;
+import dev.chartwell.engine.internal.storage.WriteAheadLog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

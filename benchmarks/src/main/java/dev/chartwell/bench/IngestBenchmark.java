@@ -1,11 +1,11 @@
 package dev.chartwell.bench;
 
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.EventBatch;
-import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.source.SourceSpec;
-import dev.chartwell.engine.storage.FsyncPolicy;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.EventBatch;
+import dev.chartwell.engine.Source;
+import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.FsyncPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

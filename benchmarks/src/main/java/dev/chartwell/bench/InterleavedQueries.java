@@ -1,6 +1,6 @@
 package dev.chartwell.bench;
 
-import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.ChartResult;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.chartwell.bench;
 
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.source.SourceKind;
-import dev.chartwell.engine.source.SourceSpec;
-import dev.chartwell.engine.source.SourceStats;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.Source;
+import dev.chartwell.engine.SourceKind;
+import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.SourceStats;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.chartwell.bench;
 
-import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.Event;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.otlp.OtlpFormatException;
 import dev.chartwell.otlp.RowSink;

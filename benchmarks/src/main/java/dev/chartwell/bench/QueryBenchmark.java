@@ -1,11 +1,11 @@
 package dev.chartwell.bench;
 
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.query.Granularity;
-import dev.chartwell.engine.query.Series;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.Series;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,12 +1,12 @@
 package dev.chartwell.bench;
 
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.query.Granularity;
-import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.storage.FsyncPolicy;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.FsyncPolicy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -36,17 +36,17 @@ public final class RestartTime {
     try (Engine loaded = BenchData.onDisk(dir, rows, FsyncPolicy.REQUEST).engine()) {
       if (unsealed > 0) {
         loaded.createSource(
-            new dev.chartwell.engine.source.SourceSpec(
+            new dev.chartwell.engine.SourceSpec(
                 "unsealed",
                 "unsealed",
-                dev.chartwell.engine.source.SourceKind.LOG,
+                dev.chartwell.engine.SourceKind.LOG,
                 "Timestamp",
                 "Body",
                 "Body",
                 List.of()));
-        dev.chartwell.engine.source.Source head = loaded.source("unsealed").orElseThrow();
+        dev.chartwell.engine.Source head = loaded.source("unsealed").orElseThrow();
         BenchLogs gen = new BenchLogs(unsealed, 7);
-        List<dev.chartwell.engine.source.Event> batch = new java.util.ArrayList<>();
+        List<dev.chartwell.engine.Event> batch = new java.util.ArrayList<>();
         while (gen.hasNext()) {
           batch.add(gen.next());
           if (batch.size() == 10_000 || !gen.hasNext()) {

@@ -1,9 +1,9 @@
 package dev.chartwell.bench;
 
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.query.QueryOptions;
-import dev.chartwell.engine.storage.FsyncPolicy;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.QueryOptions;
+import dev.chartwell.engine.FsyncPolicy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -1,10 +1,10 @@
 package dev.chartwell.bench;
 
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.query.QueryOptions;
-import dev.chartwell.engine.search.SearchOrder;
-import dev.chartwell.engine.search.SearchQuery;
-import dev.chartwell.engine.search.SearchResult;
+import dev.chartwell.engine.QueryOptions;
+import dev.chartwell.engine.SearchOrder;
+import dev.chartwell.engine.SearchQuery;
+import dev.chartwell.engine.SearchResult;
 import dev.chartwell.parser.WhereLanguage;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.Event;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

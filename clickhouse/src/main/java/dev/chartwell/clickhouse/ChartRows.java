@@ -1,12 +1,12 @@
 package dev.chartwell.clickhouse;
 
-import dev.chartwell.engine.exec.QueryEngine;
-import dev.chartwell.engine.exec.ResultRows;
-import dev.chartwell.engine.exec.ResultRows.Key;
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.query.Series;
+import dev.chartwell.engine.internal.exec.QueryEngine;
+import dev.chartwell.engine.internal.exec.ResultRows;
+import dev.chartwell.engine.internal.exec.ResultRows.Key;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Series;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,7 +34,7 @@ final class ChartRows {
    *
    * @param statement the statement answered
    * @param body its {@code TabSeparated} answer
-   * @throws dev.chartwell.engine.query.QueryValidationException past the row or group limit
+   * @throws dev.chartwell.engine.InvalidQueryException past the row or group limit
    */
   void add(ChartSql.Statement statement, String body) {
     int groupFields = query.series().get(0).groupBy().size();

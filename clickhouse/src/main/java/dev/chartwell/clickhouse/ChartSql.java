@@ -2,9 +2,9 @@ package dev.chartwell.clickhouse;
 
 import dev.chartwell.clickhouse.ClickHouseTable.Column;
 import dev.chartwell.clickhouse.ClickHouseTable.Kind;
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.Series;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.Series;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,16 +1,16 @@
 package dev.chartwell.clickhouse;
 
-import dev.chartwell.engine.Backend;
-import dev.chartwell.engine.exec.QueryValidator;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.query.QueryOptions;
-import dev.chartwell.engine.query.QueryValidationException;
-import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.query.UnknownSourceException;
-import dev.chartwell.engine.search.EventSearch;
-import dev.chartwell.engine.search.SearchQuery;
-import dev.chartwell.engine.search.SearchResult;
+import dev.chartwell.engine.internal.query.Backend;
+import dev.chartwell.engine.internal.exec.QueryValidator;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.QueryOptions;
+import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.internal.search.EventSearch;
+import dev.chartwell.engine.SearchQuery;
+import dev.chartwell.engine.SearchResult;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WhereParser;
@@ -73,7 +73,7 @@ public final class ClickHouseBackend implements Backend {
         where = WhereSql.compile(parse(s.where(), s.whereLanguage()), b.table(), path + ".where");
       } catch (WhereSyntaxException e) {
         problems.add(path + ".where: " + e.getMessage());
-      } catch (QueryValidationException e) {
+      } catch (InvalidQueryException e) {
         problems.addAll(e.problems());
       }
       wheres.add(where);
@@ -83,7 +83,7 @@ public final class ClickHouseBackend implements Backend {
       byServer.computeIfAbsent(b.client(), c -> new ArrayList<>()).add(i);
     }
     if (!problems.isEmpty()) {
-      throw new QueryValidationException(problems);
+      throw new InvalidQueryException(problems);
     }
     ChartRows rows = new ChartRows(query);
     for (ClickHouseClient client : order) {
@@ -104,7 +104,7 @@ public final class ClickHouseBackend implements Backend {
     try {
       where = parse(query.where(), query.whereLanguage());
     } catch (WhereSyntaxException e) {
-      throw new QueryValidationException("where: " + e.getMessage());
+      throw new InvalidQueryException("where: " + e.getMessage());
     }
     SearchSql sql = new SearchSql(b.table(), query, where);
     return sql.decode(b.client().query(sql.statement(), options.control()));

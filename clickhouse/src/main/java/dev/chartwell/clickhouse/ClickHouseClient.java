@@ -1,7 +1,7 @@
 package dev.chartwell.clickhouse;
 
-import dev.chartwell.engine.query.QueryAbortedException;
-import dev.chartwell.engine.query.QueryControl;
+import dev.chartwell.engine.QueryAbortedException;
+import dev.chartwell.engine.QueryControl;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;

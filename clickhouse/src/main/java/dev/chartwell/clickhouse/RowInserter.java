@@ -2,9 +2,9 @@ package dev.chartwell.clickhouse;
 
 import dev.chartwell.clickhouse.ClickHouseTable.Column;
 import dev.chartwell.clickhouse.ClickHouseTable.Kind;
-import dev.chartwell.engine.filter.Numbers;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.JsonStrings;
+import dev.chartwell.engine.internal.filter.Numbers;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.internal.source.JsonStrings;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

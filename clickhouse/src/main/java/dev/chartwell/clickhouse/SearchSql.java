@@ -2,9 +2,9 @@ package dev.chartwell.clickhouse;
 
 import dev.chartwell.clickhouse.ClickHouseTable.Column;
 import dev.chartwell.clickhouse.ClickHouseTable.Kind;
-import dev.chartwell.engine.search.SearchOrder;
-import dev.chartwell.engine.search.SearchQuery;
-import dev.chartwell.engine.search.SearchResult;
+import dev.chartwell.engine.SearchOrder;
+import dev.chartwell.engine.SearchQuery;
+import dev.chartwell.engine.SearchResult;
 import dev.chartwell.parser.Expr;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package dev.chartwell.clickhouse;
 
 import dev.chartwell.clickhouse.ClickHouseTable.Kind;
-import dev.chartwell.engine.filter.Numbers;
-import dev.chartwell.engine.query.QueryValidationException;
+import dev.chartwell.engine.internal.filter.Numbers;
+import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.Expr.CompareOp;
 import dev.chartwell.parser.Expr.Fold;
@@ -46,7 +46,7 @@ public final class WhereSql {
    * @param table the table it filters
    * @param path the where's field path, for errors
    * @return SQL of a UInt8 that holds for the matching events
-   * @throws QueryValidationException when a bare term meets a table without implicit column
+   * @throws InvalidQueryException when a bare term meets a table without implicit column
    */
   public static String compile(Expr where, ClickHouseTable table, String path) {
     return new WhereSql(table, path).sql(where);
@@ -167,7 +167,7 @@ public final class WhereSql {
 
   private String implicit(String text, java.util.function.Function<Field, String> predicate) {
     if (table.implicitColumn() == null) {
-      throw QueryValidationException.noImplicitColumn(path, text);
+      throw InvalidQueryException.noImplicitColumn(path, text);
     }
     return leaf(table.implicitColumn(), predicate);
   }

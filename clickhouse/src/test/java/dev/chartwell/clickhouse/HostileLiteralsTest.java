@@ -5,16 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.clickhouse.local.LocalClickHouse;
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.exec.DifferentialProperties;
-import dev.chartwell.engine.exec.ReferenceEvaluator.Ev;
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.query.Granularity;
-import dev.chartwell.engine.query.QueryOptions;
-import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.query.SeriesReturnType;
-import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.internal.exec.DifferentialProperties;
+import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.QueryOptions;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.SeriesReturnType;
+import dev.chartwell.engine.Event;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.Expr.CompareOp;
 import dev.chartwell.parser.Expr.Operand;
@@ -190,7 +190,7 @@ class HostileLiteralsTest {
 
   @Test
   void aCancelledQueryStopsWaiting() throws Exception {
-    dev.chartwell.engine.query.QueryControl control = new dev.chartwell.engine.query.QueryControl();
+    dev.chartwell.engine.QueryControl control = new dev.chartwell.engine.QueryControl();
     Thread canceller =
         new Thread(
             () -> {
@@ -204,7 +204,7 @@ class HostileLiteralsTest {
     canceller.start();
     long start = System.nanoTime();
     org.junit.jupiter.api.Assertions.assertThrows(
-        dev.chartwell.engine.query.QueryAbortedException.class,
+        dev.chartwell.engine.QueryAbortedException.class,
         () -> client.query("SELECT sleep(2) FORMAT TabSeparated", control));
     assertTrue((System.nanoTime() - start) / 1e9 < 1.5);
     canceller.join();

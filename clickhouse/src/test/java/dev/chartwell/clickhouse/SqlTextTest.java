@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.clickhouse.ClickHouseTable.Column;
 import dev.chartwell.clickhouse.ClickHouseTable.Kind;
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.Granularity;
-import dev.chartwell.engine.query.QueryValidationException;
-import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.query.SeriesReturnType;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.SeriesReturnType;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WhereParser;
@@ -181,9 +181,9 @@ class SqlTextTest {
   void aBareTermNeedsAnImplicitColumn() {
     ClickHouseTable t =
         ClickHouseTable.fromDescribe("default", "t", "ts\tDateTime\nBody\tString", "ts", null);
-    QueryValidationException e =
+    InvalidQueryException e =
         assertThrows(
-            QueryValidationException.class,
+            InvalidQueryException.class,
             () ->
                 WhereSql.compile(
                     WhereParser.parse("error", WhereLanguage.LUCENE), t, "series[0].where"));

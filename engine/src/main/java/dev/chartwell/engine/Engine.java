@@ -1,25 +1,27 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.engine.exec.QueryEngine;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.query.QueryCounters;
-import dev.chartwell.engine.query.QueryLimits;
-import dev.chartwell.engine.query.QueryOptions;
-import dev.chartwell.engine.query.QueryValidationException;
-import dev.chartwell.engine.query.UnknownSourceException;
-import dev.chartwell.engine.search.EventSearch;
-import dev.chartwell.engine.search.SearchQuery;
-import dev.chartwell.engine.search.SearchResult;
-import dev.chartwell.engine.segment.Segment;
-import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.source.SourceSpec;
-import dev.chartwell.engine.source.SourceStats;
-import dev.chartwell.engine.source.SourceStorage;
-import dev.chartwell.engine.source.WritesRefusedException;
-import dev.chartwell.engine.storage.EngineFiles;
-import dev.chartwell.engine.storage.FsyncPolicy;
-import dev.chartwell.engine.storage.SourceFiles;
+import dev.chartwell.engine.internal.query.Backend;
+
+import dev.chartwell.engine.internal.exec.QueryEngine;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.QueryCounters;
+import dev.chartwell.engine.QueryLimits;
+import dev.chartwell.engine.QueryOptions;
+import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.internal.search.EventSearch;
+import dev.chartwell.engine.SearchQuery;
+import dev.chartwell.engine.SearchResult;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.SourceStats;
+import dev.chartwell.engine.internal.source.SourceStorage;
+import dev.chartwell.engine.WritesRefusedException;
+import dev.chartwell.engine.internal.storage.EngineFiles;
+import dev.chartwell.engine.FsyncPolicy;
+import dev.chartwell.engine.internal.storage.SourceFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -489,7 +491,7 @@ public final class Engine implements Backend, AutoCloseable {
    *
    * @param query the query
    * @return one row per (bucket, group) where a series matched
-   * @throws QueryValidationException when the query is invalid (the message names the field path)
+   * @throws InvalidQueryException when the query is invalid (the message names the field path)
    *     or would exceed 100,000 rows or 10,000 groups
    * @throws UnknownSourceException when a series names an unknown source
    */
@@ -503,7 +505,7 @@ public final class Engine implements Backend, AutoCloseable {
    * @param query the query
    * @param options execution options
    * @return the result
-   * @throws dev.chartwell.engine.query.QueryAbortedException when the query was refused because too
+   * @throws dev.chartwell.engine.QueryAbortedException when the query was refused because too
    *     many run and wait, ran past its deadline, was cancelled through its control, needed more
    *     memory than its budget, or the engine closed
    */
@@ -521,10 +523,10 @@ public final class Engine implements Backend, AutoCloseable {
    * @param query the search
    * @param options execution options
    * @return the page of events
-   * @throws dev.chartwell.engine.query.QueryValidationException when the search is invalid (the
+   * @throws dev.chartwell.engine.InvalidQueryException when the search is invalid (the
    *     message names the field)
    * @throws UnknownSourceException when the source does not exist
-   * @throws dev.chartwell.engine.query.QueryAbortedException as for {@link #query(ChartQuery,
+   * @throws dev.chartwell.engine.QueryAbortedException as for {@link #query(ChartQuery,
    *     QueryOptions)}
    */
   @Override

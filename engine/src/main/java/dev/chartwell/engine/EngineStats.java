@@ -1,6 +1,6 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.engine.source.SourceStats;
+import dev.chartwell.engine.SourceStats;
 import java.util.List;
 
 /**

@@ -1,9 +1,9 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.engine.segment.Segment;
-import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.storage.EngineFiles;
-import dev.chartwell.engine.storage.SourceFiles;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.storage.EngineFiles;
+import dev.chartwell.engine.internal.storage.SourceFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +31,7 @@ final class SourceLoader {
    * @param register makes a source whose log was replayed visible
    * @throws IOException when the data directory cannot be listed
    */
-  void loadAll(Function<SourceFiles.Opened, Source> restore, Consumer<Source> register)
+  void loadAll(Function<SourceFiles.Opened, SourceCore> restore, Consumer<SourceCore> register)
       throws IOException {
     long started = System.nanoTime();
     List<Path> dirs = files.sourceDirectories();
@@ -47,7 +47,7 @@ final class SourceLoader {
       if (opened == null) {
         continue;
       }
-      Source source = restore.apply(opened);
+      SourceCore source = restore.apply(opened);
       long[] count = new long[1];
       try {
         count[0] = opened.files().replayInto(source);

@@ -1,7 +1,7 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.engine.segment.Segment;
-import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.source.SourceCore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -19,10 +19,10 @@ final class StorageLimits {
   private final Duration retention;
   private final long maxDiskBytes;
   private final Clock clock;
-  private final Supplier<List<Source>> sources;
+  private final Supplier<List<SourceCore>> sources;
 
   StorageLimits(
-      Duration retention, long maxDiskBytes, Clock clock, Supplier<List<Source>> sources) {
+      Duration retention, long maxDiskBytes, Clock clock, Supplier<List<SourceCore>> sources) {
     this.retention = retention;
     this.maxDiskBytes = maxDiskBytes;
     this.clock = clock;
@@ -43,20 +43,20 @@ final class StorageLimits {
     int dropped = 0;
     if (retention != null) {
       long cutoff = clock.millis() - retention.toMillis();
-      for (Source s : sources.get()) {
+      for (SourceCore s : sources.get()) {
         dropped += s.dropSegments(seg -> seg.maxTimestamp() < cutoff, false);
       }
     }
     if (maxDiskBytes != Long.MAX_VALUE) {
-      List<Source> all = sources.get();
+      List<SourceCore> all = sources.get();
       long total = 0;
-      for (Source s : all) {
+      for (SourceCore s : all) {
         total += s.diskBytes();
       }
       while (total > maxDiskBytes) {
-        Source owner = null;
+        SourceCore owner = null;
         Segment oldest = null;
-        for (Source s : all) {
+        for (SourceCore s : all) {
           for (Segment seg : s.sealedSegments()) {
             if (seg.file() != null
                 && (oldest == null || seg.maxTimestamp() < oldest.maxTimestamp())) {

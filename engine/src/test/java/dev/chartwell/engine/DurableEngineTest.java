@@ -7,19 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.query.Granularity;
-import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.segment.Segment;
-import dev.chartwell.engine.source.ColumnSpec;
-import dev.chartwell.engine.source.ColumnType;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.source.SourceKind;
-import dev.chartwell.engine.source.SourceSpec;
-import dev.chartwell.engine.storage.FsyncPolicy;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.ColumnSpec;
+import dev.chartwell.engine.ColumnType;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.SourceKind;
+import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.FsyncPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -98,7 +98,7 @@ class DurableEngineTest {
     try (Source.Snapshot snap = s.snapshot()) {
       for (Segment seg : snap.segments()) {
         assertNull(seg.verify(), "every segment verifies");
-        out.addAll(dev.chartwell.engine.segment.SegmentRows.read(seg));
+        out.addAll(dev.chartwell.engine.internal.segment.SegmentRows.read(seg));
       }
     }
     out.sort((a, b) -> Long.compare((Long) a.get("seq"), (Long) b.get("seq")));
@@ -242,7 +242,7 @@ class DurableEngineTest {
         long rows = 0;
         for (Segment seg : snap.segments()) {
           assertNull(seg.verify());
-          rows += dev.chartwell.engine.segment.SegmentRows.read(seg).size();
+          rows += dev.chartwell.engine.internal.segment.SegmentRows.read(seg).size();
         }
         assertEquals(250, rows);
       }

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.segment.Segment;
-import dev.chartwell.engine.segment.SegmentRows;
-import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.segment.SegmentRows;
+import dev.chartwell.engine.internal.source.SourceCore;
 import dev.chartwell.engine.testing.KilledChild;
 import java.nio.file.Path;
 import java.util.HashMap;

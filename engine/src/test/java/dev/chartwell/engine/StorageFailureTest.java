@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.storage.StorageFailedException;
+import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.StorageFailedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.query.Granularity;
-import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.segment.Segment;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.internal.source.SourceCore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -176,7 +176,7 @@ class StorageLimitsTest {
         long rows = 0;
         for (Segment seg : running.segments()) {
           assertNull(seg.verify());
-          rows += dev.chartwell.engine.segment.SegmentRows.read(seg).size();
+          rows += dev.chartwell.engine.internal.segment.SegmentRows.read(seg).size();
         }
         assertEquals(300, rows);
       }

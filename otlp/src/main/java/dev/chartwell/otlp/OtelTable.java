@@ -1,12 +1,12 @@
 package dev.chartwell.otlp;
 
-import static dev.chartwell.engine.source.ColumnType.BOOL;
-import static dev.chartwell.engine.source.ColumnType.DOUBLE;
-import static dev.chartwell.engine.source.ColumnType.LONG;
-import static dev.chartwell.engine.source.ColumnType.STRING;
+import static dev.chartwell.engine.ColumnType.BOOL;
+import static dev.chartwell.engine.ColumnType.DOUBLE;
+import static dev.chartwell.engine.ColumnType.LONG;
+import static dev.chartwell.engine.ColumnType.STRING;
 
-import dev.chartwell.engine.source.ColumnSpec;
-import dev.chartwell.engine.source.ColumnType;
+import dev.chartwell.engine.ColumnSpec;
+import dev.chartwell.engine.ColumnType;
 import java.util.ArrayList;
 import java.util.List;
 

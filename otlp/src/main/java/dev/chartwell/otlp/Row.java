@@ -1,8 +1,8 @@
 package dev.chartwell.otlp;
 
 import com.google.protobuf.ByteString;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.Schema;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.internal.source.Schema;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import java.util.HashMap;
 import java.util.List;

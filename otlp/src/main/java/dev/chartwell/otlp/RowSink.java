@@ -1,6 +1,6 @@
 package dev.chartwell.otlp;
 
-import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.Event;
 
 /**
  * Receives the rows decoded from a request, in request order, and the records that could not become

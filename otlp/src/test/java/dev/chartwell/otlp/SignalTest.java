@@ -58,7 +58,7 @@ class SignalTest {
         new RowSink() {
           @Override
           public void row(
-              OtelTable table, dev.chartwell.engine.source.Event row, long chars, long n) {
+              OtelTable table, dev.chartwell.engine.Event row, long chars, long n) {
             throw new AssertionError("stored");
           }
 
@@ -174,7 +174,7 @@ class SignalTest {
         new RowSink() {
           @Override
           public void row(
-              OtelTable table, dev.chartwell.engine.source.Event row, long chars, long n) {
+              OtelTable table, dev.chartwell.engine.Event row, long chars, long n) {
             tables.add(table);
           }
 

@@ -1,8 +1,8 @@
 package dev.chartwell.server;
 
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.query.QueryCounters;
-import dev.chartwell.engine.query.QueryLimits;
+import dev.chartwell.engine.QueryCounters;
+import dev.chartwell.engine.QueryLimits;
 import dev.chartwell.server.alerts.AlertRoutes;
 import dev.chartwell.server.alerts.Alerts;
 import dev.chartwell.server.catalog.Catalog;

@@ -2,8 +2,8 @@ package dev.chartwell.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.Source;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.clickstack.Resources;
 import dev.chartwell.server.management.Organization;

@@ -1,6 +1,6 @@
 package dev.chartwell.server;
 
-import dev.chartwell.engine.storage.FsyncPolicy;
+import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.server.alerts.AlertOptions;
 import dev.chartwell.server.http.ApiServer;
 import java.nio.file.Path;

@@ -60,16 +60,16 @@ class ServerConfigTest {
   @Test
   void storageFlags() throws Exception {
     ServerConfig d = parse(Map.of());
-    assertEquals(dev.chartwell.engine.storage.FsyncPolicy.REQUEST, d.fsync());
+    assertEquals(dev.chartwell.engine.FsyncPolicy.REQUEST, d.fsync());
     assertEquals(Optional.empty(), d.retention());
     assertEquals(java.util.OptionalLong.empty(), d.maxDiskBytes());
     ServerConfig c =
         parse(Map.of("CHARTWELL_RETENTION", "30d"), "--fsync", "interval:250", "--max-disk=50g");
-    assertEquals(dev.chartwell.engine.storage.FsyncPolicy.interval(250), c.fsync());
+    assertEquals(dev.chartwell.engine.FsyncPolicy.interval(250), c.fsync());
     assertEquals(Optional.of(java.time.Duration.ofDays(30)), c.retention());
     assertEquals(java.util.OptionalLong.of(50L << 30), c.maxDiskBytes());
     assertEquals(
-        dev.chartwell.engine.storage.FsyncPolicy.NEVER, parse(Map.of(), "--fsync=never").fsync());
+        dev.chartwell.engine.FsyncPolicy.NEVER, parse(Map.of(), "--fsync=never").fsync());
     assertEquals(
         Optional.of(java.time.Duration.ofDays(14)), parse(Map.of(), "--retention=2w").retention());
     assertEquals(

@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.clickhouse.ClickHouseException;
-import dev.chartwell.engine.Backend;
+import dev.chartwell.engine.internal.query.Backend;
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.query.QueryAbortedException;
-import dev.chartwell.engine.query.QueryValidationException;
-import dev.chartwell.engine.query.UnknownSourceException;
+import dev.chartwell.engine.QueryAbortedException;
+import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.UnknownSourceException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -211,7 +211,7 @@ public final class Evaluator implements AutoCloseable {
                 e.getMessage() + "; the window is evaluated again later",
                 now));
         break;
-      } catch (QueryValidationException | UnknownSourceException e) {
+      } catch (InvalidQueryException | UnknownSourceException e) {
         errors.add(error("INVALID_ALERT", "the alert's query is refused: " + e.getMessage(), now));
         break;
       } catch (QueryAbortedException e) {

@@ -35,7 +35,7 @@ final class TableRules {
                       ObjectShape.of(
                           required("name", expression()),
                           required("type", oneOf("string", "long", "double", "bool")))),
-                  dev.chartwell.engine.source.Schema.MAX_COLUMNS)));
+                  dev.chartwell.engine.internal.source.Schema.MAX_COLUMNS)));
 
   private TableRules() {}
 

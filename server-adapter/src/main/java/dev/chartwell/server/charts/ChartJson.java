@@ -1,7 +1,7 @@
 package dev.chartwell.server.charts;
 
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.source.JsonStrings;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.internal.source.JsonStrings;
 import dev.chartwell.server.http.JsonBody;
 import dev.chartwell.server.http.JsonOutput;
 import java.nio.charset.StandardCharsets;

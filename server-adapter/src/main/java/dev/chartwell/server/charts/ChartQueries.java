@@ -4,21 +4,21 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.clickhouse.ClickHouseBackend;
 import dev.chartwell.clickhouse.ClickHouseException;
-import dev.chartwell.engine.Backend;
+import dev.chartwell.engine.internal.query.Backend;
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.ChartQuery;
-import dev.chartwell.engine.query.ChartResult;
-import dev.chartwell.engine.query.MetricSpec;
-import dev.chartwell.engine.query.MetricType;
-import dev.chartwell.engine.query.QueryAbortedException;
-import dev.chartwell.engine.query.QueryControl;
-import dev.chartwell.engine.query.QueryOptions;
-import dev.chartwell.engine.query.QueryValidationException;
-import dev.chartwell.engine.query.Series;
-import dev.chartwell.engine.query.SeriesReturnType;
-import dev.chartwell.engine.query.UnknownSourceException;
-import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.MetricSpec;
+import dev.chartwell.engine.MetricType;
+import dev.chartwell.engine.QueryAbortedException;
+import dev.chartwell.engine.QueryControl;
+import dev.chartwell.engine.QueryOptions;
+import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.SeriesReturnType;
+import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.Source;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.MetricTables;
 import dev.chartwell.server.catalog.SourceApi;
@@ -84,7 +84,7 @@ final class ChartQueries {
     try {
       result = backend.query(q, QueryOptions.DEFAULT.withControl(control));
       req.serverTiming(external == 0 ? "engine" : "clickhouse", System.nanoTime() - engineStart);
-    } catch (QueryValidationException e) {
+    } catch (InvalidQueryException e) {
       throw ApiException.badRequest(e.getMessage());
     } catch (UnknownSourceException e) {
       throw ApiException.notFound(e.getMessage());

@@ -1,8 +1,8 @@
 package dev.chartwell.server.charts;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.chartwell.engine.query.AggFn;
-import dev.chartwell.engine.query.Granularity;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.Granularity;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.http.ApiException;
 import java.util.ArrayList;

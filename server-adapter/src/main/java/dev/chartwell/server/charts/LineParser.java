@@ -1,7 +1,7 @@
 package dev.chartwell.server.charts;
 
 import com.fasterxml.jackson.core.io.NumberInput;
-import dev.chartwell.engine.source.EventBatch;
+import dev.chartwell.engine.EventBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

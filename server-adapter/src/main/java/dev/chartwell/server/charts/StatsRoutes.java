@@ -1,8 +1,8 @@
 package dev.chartwell.server.charts;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.source.SourceStats;
+import dev.chartwell.engine.Source;
+import dev.chartwell.engine.SourceStats;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;

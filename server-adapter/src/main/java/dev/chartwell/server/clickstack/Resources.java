@@ -1,7 +1,7 @@
 package dev.chartwell.server.clickstack;
 
-import static dev.chartwell.engine.query.QueryValidationException.MAX_LISTED;
-import static dev.chartwell.engine.query.QueryValidationException.MAX_PROBLEM_LENGTH;
+import static dev.chartwell.engine.InvalidQueryException.MAX_LISTED;
+import static dev.chartwell.engine.InvalidQueryException.MAX_PROBLEM_LENGTH;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,6 +1,6 @@
 package dev.chartwell.server.clickstack;
 
-import dev.chartwell.engine.source.JsonStrings;
+import dev.chartwell.engine.internal.source.JsonStrings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

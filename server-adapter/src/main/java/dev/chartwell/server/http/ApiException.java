@@ -1,6 +1,6 @@
 package dev.chartwell.server.http;
 
-import dev.chartwell.engine.query.QueryValidationException;
+import dev.chartwell.engine.InvalidQueryException;
 import java.util.List;
 import java.util.Map;
 
@@ -67,7 +67,7 @@ public final class ApiException extends RuntimeException {
    * @return a 400 listing at most 20 of them (each cut short), then how many more there are
    */
   public static ApiException badRequest(List<String> problems) {
-    return badRequest(QueryValidationException.summary(problems));
+    return badRequest(InvalidQueryException.summary(problems));
   }
 
   /**

@@ -5,17 +5,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.clickhouse.ClickHouseBackend;
 import dev.chartwell.clickhouse.ClickHouseException;
 import dev.chartwell.clickhouse.Field;
-import dev.chartwell.engine.Backend;
+import dev.chartwell.engine.internal.query.Backend;
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.query.QueryAbortedException;
-import dev.chartwell.engine.query.QueryControl;
-import dev.chartwell.engine.query.QueryOptions;
-import dev.chartwell.engine.query.QueryValidationException;
-import dev.chartwell.engine.query.UnknownSourceException;
-import dev.chartwell.engine.search.SearchOrder;
-import dev.chartwell.engine.search.SearchQuery;
-import dev.chartwell.engine.search.SearchResult;
-import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.QueryAbortedException;
+import dev.chartwell.engine.QueryControl;
+import dev.chartwell.engine.QueryOptions;
+import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.SearchOrder;
+import dev.chartwell.engine.SearchQuery;
+import dev.chartwell.engine.SearchResult;
+import dev.chartwell.engine.Source;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.SourceApi;
@@ -181,7 +181,7 @@ final class SearchRoute {
     try {
       Backend backend = external.isPresent() ? new ClickHouseBackend(id -> external) : engine;
       result = backend.search(q, QueryOptions.DEFAULT.withControl(control));
-    } catch (QueryValidationException e) {
+    } catch (InvalidQueryException e) {
       throw ApiException.badRequest(e.getMessage());
     } catch (UnknownSourceException e) {
       throw ApiException.notFound("source " + sourceId + " does not exist");

@@ -2,7 +2,7 @@ package dev.chartwell.server.otlp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.clickhouse.RowInserter;
-import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.Source;
 import dev.chartwell.otlp.Checked;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.otlp.OtlpFormatException;

@@ -1,9 +1,9 @@
 package dev.chartwell.server.otlp;
 
 import dev.chartwell.clickhouse.ClickHouseException;
-import dev.chartwell.engine.source.AppendResult;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.Source;
+import dev.chartwell.engine.AppendResult;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.Source;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.otlp.RowSink;
 import dev.chartwell.otlp.Signal;

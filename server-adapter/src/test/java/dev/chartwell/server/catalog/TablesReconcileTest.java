@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.source.Event;
-import dev.chartwell.engine.source.Source;
-import dev.chartwell.engine.source.SourceSpec;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.Source;
+import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
 import java.nio.file.Path;
@@ -69,7 +69,7 @@ class TablesReconcileTest {
     return new SourceSpec(
         id,
         "x",
-        dev.chartwell.engine.source.SourceKind.LOG,
+        dev.chartwell.engine.SourceKind.LOG,
         "Timestamp",
         "Body",
         "Body",

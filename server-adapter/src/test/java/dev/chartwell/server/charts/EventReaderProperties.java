@@ -7,7 +7,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.chartwell.engine.source.Event;
+import dev.chartwell.engine.Event;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.JsonErrors;
 import java.io.ByteArrayInputStream;

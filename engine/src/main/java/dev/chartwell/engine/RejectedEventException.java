@@ -1,0 +1,13 @@
+package dev.chartwell.engine;
+
+/** An event that cannot be stored, with the reason (naming the field). Nothing of it is kept. */
+public final class RejectedEventException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * @param reason why, naming the field
+   */
+  public RejectedEventException(String reason) {
+    super(reason, null, false, false);
+  }
+}

@@ -1,0 +1,64 @@
+package dev.chartwell.engine;
+
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.file.Path;
+
+/**
+ * A write or an fsync of the storage failed, so it no longer knows which bytes reached the disk.
+ * The call that met the error and every later append throw this; the log must be closed and opened
+ * again, which recovers exactly the whole records that are on disk. The cause is the original
+ * error.
+ */
+public final class StorageFailedException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient Path directory;
+
+  /**
+   * @param directory the directory of the failed log
+   * @param cause the error that failed it
+   */
+  public StorageFailedException(Path directory, Throwable cause) {
+    super(message(directory, cause), cause);
+    this.directory = directory;
+  }
+
+  /**
+   * @param directory the directory of the failed storage
+   * @param what what was being done, in words ("writing segment 7")
+   * @param cause the error that failed it
+   */
+  public StorageFailedException(Path directory, String what, Throwable cause) {
+    super(
+        "the storage in "
+            + directory
+            + " failed while "
+            + what
+            + " ("
+            + describe(cause)
+            + "); it refuses writes until the engine is started again",
+        cause);
+    this.directory = directory;
+  }
+
+  /**
+   * @return the directory of the failed log
+   */
+  public Path directory() {
+    return directory;
+  }
+
+  private static String message(Path directory, Throwable cause) {
+    return "write-ahead log in "
+        + directory
+        + " failed ("
+        + describe(cause)
+        + "); it refuses appends until it is opened again";
+  }
+
+  private static String describe(Throwable cause) {
+    return cause instanceof ClosedByInterruptException
+        ? "a thread was interrupted during file I/O, which closes the file channel"
+        : String.valueOf(cause);
+  }
+}

@@ -1,0 +1,130 @@
+package dev.chartwell.engine.internal.agg;
+
+import java.nio.DoubleBuffer;
+import java.util.Arrays;
+
+/**
+ * Exact quantiles per group of one bucket at a time. A bucket's values are gathered with their
+ * group ids in arrival order and placed group by group in one counting pass. Where no other segment
+ * has values in the bucket, each group's answer is final: its quantile is selected within its
+ * slice, and no state object or array of values is made per (bucket, group), which is what a
+ * quantile {@link AggState} per group costs when many small groups each keep their own values.
+ * Elsewhere a group's slice becomes a state to merge. The arrays are reused from bucket to bucket.
+ *
+ * <p>The answer is the one {@link AggState#finish} of a quantile state gives for the same values:
+ * both select with {@link Selection}.
+ */
+public final class GroupQuantiles {
+  private final double level;
+
+  /** Values per group id, zero outside {@link #drain}. */
+  private final int[] counts;
+
+  private double[] values = new double[1024];
+  private int[] groupOf = new int[1024];
+  private double[] placed = new double[1024];
+  private int[] met = new int[64];
+  private int[] starts = new int[65];
+  private int metCount;
+  private int n;
+
+  /**
+   * @param level the quantile level, between 0 and 1
+   * @param bound one more than the greatest group id
+   */
+  public GroupQuantiles(double level, int bound) {
+    this.level = level;
+    this.counts = new int[bound];
+  }
+
+  /**
+   * Adds a batch of the bucket's rows.
+   *
+   * @param ids each row's group id, below the bound
+   * @param dense the field's values by row, every row present and finite
+   * @param rows the rows
+   * @param count how many
+   */
+  public void add(int[] ids, DoubleBuffer dense, int[] rows, int count) {
+    if (n + count > values.length) {
+      int size = Math.max(n + count, values.length * 2);
+      values = Arrays.copyOf(values, size);
+      groupOf = Arrays.copyOf(groupOf, size);
+      placed = new double[size];
+    }
+    for (int i = 0; i < count; i++) {
+      int g = ids[i];
+      if (counts[g]++ == 0) {
+        if (metCount == met.length) {
+          met = Arrays.copyOf(met, metCount * 2);
+        }
+        met[metCount++] = g;
+      }
+      groupOf[n + i] = g;
+      values[n + i] = dense.get(rows[i]);
+    }
+    n += count;
+  }
+
+  /**
+   * Places the values of each group met since the last drain together and starts the next bucket.
+   *
+   * @return how many groups were met; {@link #group}, {@link #quantile} and {@link #state} give
+   *     them in ascending group id until the next {@link #add}
+   */
+  public int drain() {
+    Arrays.sort(met, 0, metCount);
+    if (starts.length <= metCount) {
+      starts = new int[met.length + 1];
+    }
+    // counts become each group's end in placed, then its start as values are placed
+    int end = 0;
+    for (int k = 0; k < metCount; k++) {
+      end += counts[met[k]];
+      counts[met[k]] = end;
+    }
+    for (int i = n - 1; i >= 0; i--) {
+      placed[--counts[groupOf[i]]] = values[i];
+    }
+    for (int k = 0; k < metCount; k++) {
+      starts[k] = counts[met[k]];
+      counts[met[k]] = 0;
+    }
+    starts[metCount] = n;
+    int groups = metCount;
+    metCount = 0;
+    n = 0;
+    return groups;
+  }
+
+  /**
+   * @param k from 0 to what {@link #drain} returned, less one
+   * @return the k-th group's id
+   */
+  public int group(int k) {
+    return met[k];
+  }
+
+  /**
+   * @param k from 0 to what {@link #drain} returned, less one
+   * @return the k-th group's quantile in the bucket, final where no other segment shares it
+   */
+  public double quantile(int k) {
+    return Selection.quantile(placed, starts[k], starts[k + 1] - starts[k], level);
+  }
+
+  /**
+   * @param k from 0 to what {@link #drain} returned, less one
+   * @return a quantile state holding the k-th group's values, to merge with other segments'
+   */
+  public AggState state(int k) {
+    return AggState.Quantile.of(level, Arrays.copyOfRange(placed, starts[k], starts[k + 1]));
+  }
+
+  /**
+   * @return the bytes of the arrays held, for the query's memory budget
+   */
+  public long bytes() {
+    return 20L * values.length + 4L * counts.length + 8L * met.length;
+  }
+}

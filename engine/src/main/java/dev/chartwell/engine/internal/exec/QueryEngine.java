@@ -1,0 +1,605 @@
+package dev.chartwell.engine.internal.exec;
+
+import dev.chartwell.engine.internal.agg.AggState;
+import dev.chartwell.engine.internal.agg.FixedState;
+import dev.chartwell.engine.internal.filter.Filter;
+import dev.chartwell.engine.internal.filter.FilterCompiler;
+import dev.chartwell.engine.internal.metrics.MetricPlan;
+import dev.chartwell.engine.internal.metrics.MetricSeries;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.MetricSpec;
+import dev.chartwell.engine.QueryAbortedException;
+import dev.chartwell.engine.QueryAbortedException.Reason;
+import dev.chartwell.engine.QueryControl;
+import dev.chartwell.engine.QueryCounters;
+import dev.chartwell.engine.QueryLimits;
+import dev.chartwell.engine.QueryOptions;
+import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.parser.Expr;
+import dev.chartwell.parser.WhereLanguage;
+import dev.chartwell.parser.WhereParser;
+import dev.chartwell.parser.WhereSyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+
+/**
+ * Runs chart queries: validate, snapshot each source once, parse (cached) and compile each series'
+ * where, prune segments by time, run one task per (series, segment) on the worker pool, merge the
+ * partial states per (bucket, group) in result order ({@link PartialMerge}), then render rows
+ * (ratio, limits).
+ *
+ * <p>Every query is governed by {@link QueryLimits}: it waits for one of a bounded number of turns
+ * (or is refused as {@link Reason#BUSY}), runs under a deadline and a memory budget held by its
+ * {@link QueryControl}, and keeps at most one task per worker in the pool's queue, so that a heavy
+ * query delays a light one by at most one segment task per worker.
+ */
+public final class QueryEngine {
+  /** Most rows a query may return. */
+  public static final int MAX_ROWS = 100_000;
+
+  /** Most distinct groups a query may return. */
+  public static final int MAX_GROUPS = 10_000;
+
+  private static final int AST_CACHE_SIZE = 4096;
+
+  /** How often a query waiting for its tasks looks at its control. */
+  private static final long POLL_MILLIS = 20;
+
+  private final Function<String, Optional<SourceCore>> sources;
+  private final ExecutorService workers;
+  private final int threads;
+  private final QueryLimits limits;
+  private final ScheduledExecutorService timer;
+  private final Semaphore turns;
+  private final AtomicInteger waiting = new AtomicInteger();
+  private final Set<QueryControl> running = ConcurrentHashMap.newKeySet();
+  private final Map<Reason, LongAdder> aborted = new EnumMap<>(Reason.class);
+  private final LongAdder completed = new LongAdder();
+  private final Map<String, Expr> astCache = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  /**
+   * @param sources finds a source by id
+   * @param workers the pool segment tasks run on
+   * @param threads the pool's size (1 runs tasks on the calling thread)
+   * @param limits what each query may take
+   * @param timer fires the deadlines of queries
+   */
+  public QueryEngine(
+      Function<String, Optional<SourceCore>> sources,
+      ExecutorService workers,
+      int threads,
+      QueryLimits limits,
+      ScheduledExecutorService timer) {
+    this.sources = sources;
+    this.workers = workers;
+    this.threads = threads;
+    this.limits = limits;
+    this.timer = timer;
+    this.turns = new Semaphore(limits.maxRunning(), true);
+    for (Reason r : Reason.values()) {
+      aborted.put(r, new LongAdder());
+    }
+  }
+
+  /**
+   * @return counts of the queries run, stopped and refused since the engine started
+   */
+  public QueryCounters counters() {
+    return new QueryCounters(
+        running.size(),
+        completed.sum(),
+        aborted.get(Reason.TIMEOUT).sum(),
+        aborted.get(Reason.CANCELLED).sum(),
+        aborted.get(Reason.MEMORY).sum(),
+        aborted.get(Reason.BUSY).sum());
+  }
+
+  /**
+   * @param query the query
+   * @param options execution options
+   * @return the result
+   * @throws InvalidQueryException when the query is invalid or exceeds the row or group limits
+   * @throws UnknownSourceException when a series names an unknown source
+   * @throws QueryAbortedException when the query was refused (busy), ran past its deadline, was
+   *     cancelled, needed more memory than its budget, or the engine closed
+   */
+  public ChartResult run(ChartQuery query, QueryOptions options) {
+    QueryValidator.validate(query);
+    return govern(options, control -> runAdmitted(query, options, control));
+  }
+
+  /**
+   * Runs work that reads sources under the same rules as a chart query: it waits for a turn (or is
+   * refused as {@link Reason#BUSY}), runs under the deadline and memory budget of its {@link
+   * QueryControl}, is stopped when the engine closes, and is counted.
+   *
+   * @param options execution options (timeout, control)
+   * @param work the work; it calls the control's checkpoints in its loops
+   * @param <T> what the work answers
+   * @return the work's answer
+   * @throws QueryAbortedException when refused, past the deadline, cancelled, over budget or
+   *     stopped by the engine closing
+   */
+  public <T> T govern(QueryOptions options, Function<QueryControl, T> work) {
+    QueryControl control = options.control() != null ? options.control() : new QueryControl();
+    control.budget(limits.memoryBytes());
+    try {
+      awaitTurn();
+    } catch (QueryAbortedException e) {
+      aborted.get(e.reason()).increment();
+      throw e;
+    }
+    running.add(control);
+    Duration timeout = options.timeout() != null ? options.timeout() : limits.timeout();
+    ScheduledFuture<?> deadline =
+        timer.schedule(
+            () ->
+                control.abort(
+                    Reason.TIMEOUT,
+                    "the query ran longer than its limit of "
+                        + describe(timeout)
+                        + "; narrow the time range or the where, or group by fewer fields"),
+            timeout.toNanos(),
+            TimeUnit.NANOSECONDS);
+    try {
+      if (closed) {
+        control.abort(Reason.SHUTDOWN, "the engine is closing");
+      }
+      T result = work.apply(control);
+      completed.increment();
+      return result;
+    } catch (QueryAbortedException e) {
+      aborted.get(e.reason()).increment();
+      throw e;
+    } catch (UnknownSourceException e) {
+      if (closed) {
+        // The engine closed while this query looked its sources up: it dropped them.
+        aborted.get(Reason.SHUTDOWN).increment();
+        throw new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing");
+      }
+      completed.increment();
+      throw e;
+    } catch (RuntimeException e) {
+      completed.increment();
+      throw e;
+    } finally {
+      deadline.cancel(false);
+      running.remove(control);
+      turns.release();
+    }
+  }
+
+  /**
+   * Stops every running query (they throw {@link QueryAbortedException} with reason {@link
+   * Reason#SHUTDOWN}) and refuses new ones.
+   */
+  public void close() {
+    closed = true;
+    for (QueryControl c : running) {
+      c.abort(Reason.SHUTDOWN, "the engine is closing");
+    }
+  }
+
+  /**
+   * Waits until no query runs (after {@link #close}, running queries end quickly), so that their
+   * snapshots are released before the segments they read go away.
+   *
+   * @param timeout the longest wait
+   * @return whether every query ended
+   */
+  public boolean awaitIdle(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!running.isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void awaitTurn() {
+    if (closed) {
+      throw new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing");
+    }
+    if (turns.tryAcquire()) {
+      return;
+    }
+    if (waiting.incrementAndGet() > limits.maxWaiting()) {
+      waiting.decrementAndGet();
+      throw busy();
+    }
+    try {
+      if (!turns.tryAcquire(limits.maxWait().toNanos(), TimeUnit.NANOSECONDS)) {
+        throw busy();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QueryAbortedException(Reason.CANCELLED, "interrupted while waiting for a turn");
+    } finally {
+      waiting.decrementAndGet();
+    }
+  }
+
+  private QueryAbortedException busy() {
+    return new QueryAbortedException(
+        Reason.BUSY,
+        String.format(
+            Locale.ROOT,
+            "too many queries at once (%d running, %d waiting); retry shortly",
+            limits.maxRunning(),
+            limits.maxWaiting()));
+  }
+
+  private static String describe(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
+  }
+
+  private ChartResult runAdmitted(ChartQuery query, QueryOptions options, QueryControl control) {
+    Map<String, SourceCore.Snapshot> snapshots = new HashMap<>();
+    try {
+      return runOnSnapshots(query, options, control, snapshots);
+    } finally {
+      snapshots.values().forEach(SourceCore.Snapshot::close);
+    }
+  }
+
+  private ChartResult runOnSnapshots(
+      ChartQuery query,
+      QueryOptions options,
+      QueryControl control,
+      Map<String, SourceCore.Snapshot> snapshots) {
+    Granularity granularity = query.effectiveGranularity();
+    List<SeriesPlan> plans = new ArrayList<>();
+    List<List<Segment>> segments = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < query.series().size(); i++) {
+      Series s = query.series().get(i);
+      String path = "series[" + i + "]";
+      SourceCore source =
+          sources
+              .apply(s.sourceId())
+              .orElseThrow(() -> new UnknownSourceException(path + ".sourceId", s.sourceId()));
+      SourceCore.Snapshot snapshot = snapshots.computeIfAbsent(s.sourceId(), k -> source.snapshot());
+      Filter filter;
+      try {
+        WhereLanguage language =
+            s.whereLanguage() == null ? WhereLanguage.LUCENE : s.whereLanguage();
+        Expr where = parse(s.where(), language);
+        if (s.metric() != null) {
+          where = metricPoints(where, s.metric());
+        }
+        filter =
+            FilterCompiler.compile(
+                where, snapshot.schema(), source.spec().implicitColumn(), path + ".where");
+      } catch (WhereSyntaxException e) {
+        problems.add(path + ".where: " + e.getMessage());
+        continue;
+      } catch (InvalidQueryException e) {
+        problems.addAll(e.problems());
+        continue;
+      }
+      plans.add(
+          new SeriesPlan(
+              s.aggFn(),
+              s.aggFn().quantileLevel(s.level()),
+              s.field(),
+              s.groupBy(),
+              filter,
+              granularity,
+              query.startTime(),
+              query.endTime(),
+              options.useIndexes(),
+              control));
+      segments.add(snapshot.segments());
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidQueryException(problems);
+    }
+
+    List<Callable<List<Partial>>> tasks = new ArrayList<>();
+    List<Integer> taskSeries = new ArrayList<>();
+    for (int i = 0; i < plans.size(); i++) {
+      MetricSpec metric = query.series().get(i).metric();
+      if (metric != null) {
+        // A metric series needs each time series' points in time order across segments: one
+        // task reads them all.
+        tasks.add(metricTask(plans.get(i), metric, segments.get(i)));
+        taskSeries.add(i);
+        continue;
+      }
+      List<Segment> inRange = new ArrayList<>();
+      for (Segment seg : segments.get(i)) {
+        if (seg.maxTimestamp() >= query.startTime() && seg.minTimestamp() <= query.endTime()) {
+          inRange.add(seg);
+        }
+      }
+      // States that keep every value are finished in the task where no other segment shares
+      // their bucket.
+      boolean early = AggState.keepsValues(plans.get(i).fn());
+      List<SoleSpan> spans = early ? SoleSpan.of(inRange) : null;
+      for (int k = 0; k < inRange.size(); k++) {
+        tasks.add(
+            new SegmentTask(plans.get(i), inRange.get(k), early ? spans.get(k) : SoleSpan.NONE));
+        taskSeries.add(i);
+      }
+    }
+    List<List<Partial>> partials = execute(tasks, control);
+
+    List<List<List<Partial>>> byTask = new ArrayList<>();
+    for (int i = 0; i < plans.size(); i++) {
+      byTask.add(new ArrayList<>());
+    }
+    for (int t = 0; t < partials.size(); t++) {
+      byTask.get(taskSeries.get(t)).add(partials.get(t));
+    }
+    List<List<Partial>> merged = new ArrayList<>();
+    for (List<List<Partial>> tasksOfSeries : byTask) {
+      merged.add(PartialMerge.series(tasksOfSeries, control));
+    }
+    PartialMerge.Rows rows = PartialMerge.rows(merged, control);
+    finishAll(rows.states(), granularity.millis(), control);
+    return ResultRows.renderOrdered(query, granularity, rows.keys(), rows.values());
+  }
+
+  /** The points of a metric: the series' where, and the metric's name. */
+  private static Expr metricPoints(Expr where, MetricSpec metric) {
+    Expr name =
+        new Expr.Compare(Expr.Operand.of(MetricSpec.NAME_COLUMN), Expr.CompareOp.EQ, metric.name());
+    return Expr.and(List.of(name, where));
+  }
+
+  private static Callable<List<Partial>> metricTask(
+      SeriesPlan p, MetricSpec metric, List<Segment> segments) {
+    MetricPlan plan =
+        new MetricPlan(
+            metric,
+            p.fn(),
+            p.level(),
+            p.groupBy(),
+            p.filter(),
+            p.granularity(),
+            p.startTime(),
+            p.endTime(),
+            p.useIndexes(),
+            p.control());
+    return () -> {
+      List<Partial> out = new ArrayList<>();
+      for (MetricSeries.Row r : MetricSeries.compute(plan, segments)) {
+        out.add(new Partial(r.bucket(), r.group(), FixedState.of(r.value())));
+      }
+      out.sort(PartialMerge::compare); // in result order, as PartialMerge expects of every task
+      return out;
+    };
+  }
+
+  /**
+   * @return the error of a query whose result would have more than {@link #MAX_GROUPS} groups
+   */
+  public static InvalidQueryException tooManyGroups() {
+    return new InvalidQueryException(
+        String.format(
+            Locale.ROOT,
+            "series: the query would produce more than %,d groups; group by fewer fields or"
+                + " narrow the where",
+            MAX_GROUPS));
+  }
+
+  /**
+   * @return the error of a query whose result would have more than {@link #MAX_ROWS} rows
+   */
+  public static InvalidQueryException tooManyRows() {
+    return new InvalidQueryException(
+        String.format(
+            Locale.ROOT,
+            "series: the query would produce more than %,d rows; use a coarser granularity, a"
+                + " shorter time range or fewer groups",
+            MAX_ROWS));
+  }
+
+  /**
+   * Finishes every state into its row's values. Exact quantiles and distinct counts do much of
+   * their work here (selection, merging segments' dictionaries), so they are finished in one slice
+   * per worker; other states on this thread, as handing them over would cost more than it saves.
+   */
+  private void finishAll(
+      List<PartialMerge.Finishing> all, long bucketMillis, QueryControl control) {
+    boolean costly = all.stream().anyMatch(f -> f.state().costlyToFinish());
+    int slices = all.isEmpty() ? 0 : costly ? Math.min(threads, all.size()) : 1;
+    List<Callable<Void>> tasks = new ArrayList<>(slices);
+    for (int t = 0; t < slices; t++) {
+      List<PartialMerge.Finishing> slice =
+          all.subList(all.size() * t / slices, all.size() * (t + 1) / slices);
+      tasks.add(
+          () -> {
+            for (PartialMerge.Finishing f : slice) {
+              control.checkpoint();
+              f.values()[f.series()] = f.state().finish(bucketMillis);
+            }
+            return null;
+          });
+    }
+    execute(tasks, control);
+  }
+
+  /**
+   * Runs tasks on the pool (or on this thread when there is one task or one thread). At most one
+   * runner per worker works for this query: a runner runs one task and then queues itself again
+   * behind whatever other queries queued meanwhile, so that concurrent queries interleave task by
+   * task instead of one waiting for all of the other's. While it waits, the query looks at its
+   * control; when a task fails, the runners stop taking tasks.
+   */
+  private <T> List<T> execute(List<Callable<T>> tasks, QueryControl control) {
+    List<T> results = new ArrayList<>(Collections.nCopies(tasks.size(), null));
+    if (threads == 1 || tasks.size() <= 1) {
+      for (int i = 0; i < tasks.size(); i++) {
+        control.checkpoint();
+        results.set(i, call(tasks.get(i)));
+      }
+      return results;
+    }
+    TaskRun<T> run = new TaskRun<>(tasks, results, control);
+    try {
+      for (int i = 0; i < Math.min(threads, tasks.size()); i++) {
+        workers.execute(run::runOne);
+      }
+    } catch (RejectedExecutionException e) {
+      run.fail(new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing"));
+    }
+    try {
+      while (!run.finished.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+        control.checkpoint();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      run.fail(new QueryAbortedException(Reason.CANCELLED, "the query was interrupted"));
+    } catch (QueryAbortedException e) {
+      run.fail(e);
+      run.awaitRunners();
+      throw e;
+    }
+    run.awaitRunners();
+    Throwable failure = run.failure;
+    if (failure instanceof RuntimeException r) {
+      throw r;
+    }
+    if (failure instanceof Error err) {
+      throw err;
+    }
+    if (failure != null) {
+      throw new IllegalStateException(failure);
+    }
+    return results;
+  }
+
+  /** The tasks of one {@link #execute} call and the runners' shared progress. */
+  private final class TaskRun<T> {
+    private final List<Callable<T>> tasks;
+    private final List<T> results;
+    private final QueryControl control;
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger done = new AtomicInteger();
+    private final AtomicInteger active = new AtomicInteger();
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile Throwable failure;
+
+    TaskRun(List<Callable<T>> tasks, List<T> results, QueryControl control) {
+      this.tasks = tasks;
+      this.results = results;
+      this.control = control;
+    }
+
+    /**
+     * Waits until no runner of this run is inside a task. After a failure, runners that start later
+     * see it and touch nothing, so once this returns no task of the query reads its segments any
+     * more and the query may release them.
+     */
+    void awaitRunners() {
+      while (active.get() > 0) {
+        Thread.onSpinWait();
+        Thread.yield();
+      }
+    }
+
+    void runOne() {
+      active.incrementAndGet();
+      try {
+        runTask();
+      } finally {
+        active.decrementAndGet();
+      }
+    }
+
+    private void runTask() {
+      if (failure != null || control.isAborted()) {
+        return;
+      }
+      int i = next.getAndIncrement();
+      if (i >= tasks.size()) {
+        return;
+      }
+      try {
+        results.set(i, tasks.get(i).call());
+      } catch (Throwable t) {
+        fail(t);
+        return;
+      }
+      if (done.incrementAndGet() == tasks.size()) {
+        finished.countDown();
+      } else if (next.get() < tasks.size()) {
+        try {
+          workers.execute(this::runOne);
+        } catch (RejectedExecutionException e) {
+          fail(new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing"));
+        }
+      }
+    }
+
+    void fail(Throwable t) {
+      if (failure == null) {
+        failure = t;
+      }
+      finished.countDown();
+    }
+  }
+
+  private static <T> T call(Callable<T> task) {
+    try {
+      return task.call();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private Expr parse(String where, WhereLanguage language) {
+    if (where == null || where.isBlank()) {
+      return new Expr.MatchAll();
+    }
+    String key = language.wireName() + ':' + where;
+    Expr cached = astCache.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    Expr parsed = WhereParser.parse(where, language);
+    if (astCache.size() >= AST_CACHE_SIZE) {
+      astCache.clear();
+    }
+    astCache.put(key, parsed);
+    return parsed;
+  }
+}

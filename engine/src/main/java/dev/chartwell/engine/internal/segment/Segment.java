@@ -1,0 +1,294 @@
+package dev.chartwell.engine.internal.segment;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
+
+/**
+ * An immutable, time-sorted block of events in columnar form. Rows are numbered in timestamp order,
+ * so a time range is a row range found by binary search, never a scan. A segment is either sealed
+ * (part of a source's history) or a frozen view of the source's head taken for one query.
+ *
+ * <p>A segment lives on the heap (built from a head) or in a memory-mapped {@link SegmentFile}. A
+ * mapped segment is shared by its source and the queries reading it: each holds a reference ({@link
+ * #acquire}, {@link #release}) and the mapping goes when the last is released; before a query reads
+ * it, {@link #verify} checks the file's checksum (once). Its id, row count and time range are on
+ * the heap and can be read without a reference.
+ */
+public final class Segment {
+  private final long id;
+  private final int rows;
+  private final Timestamps timestamps;
+  private final Map<String, Column> columns;
+  private final String implicitColumn;
+  private final TokenIndex tokenIndex;
+  private final long bytes;
+  private final long minTimestamp;
+  private final long maxTimestamp;
+  private final MappedFile file;
+  private final Map<String, Object> derived = new ConcurrentHashMap<>();
+
+  Segment(
+      long id,
+      int rows,
+      Timestamps timestamps,
+      Map<String, Column> columns,
+      String implicitColumn,
+      TokenIndex tokenIndex) {
+    this(
+        id,
+        rows,
+        timestamps,
+        columns,
+        implicitColumn,
+        tokenIndex,
+        rows == 0 ? 0 : timestamps.get(0),
+        rows == 0 ? 0 : timestamps.get(rows - 1),
+        null);
+  }
+
+  Segment(
+      long id,
+      int rows,
+      Timestamps timestamps,
+      Map<String, Column> columns,
+      String implicitColumn,
+      TokenIndex tokenIndex,
+      long minTimestamp,
+      long maxTimestamp,
+      MappedFile file) {
+    this.id = id;
+    this.rows = rows;
+    this.timestamps = timestamps;
+    this.columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+    this.implicitColumn = implicitColumn;
+    this.tokenIndex = tokenIndex;
+    this.minTimestamp = minTimestamp;
+    this.maxTimestamp = maxTimestamp;
+    this.file = file;
+    long total = 64 + timestampBytes() + tokenIndexBytes();
+    for (Column c : this.columns.values()) {
+      total += c.bytes();
+    }
+    this.bytes = file != null ? file.length() : total;
+  }
+
+  /**
+   * @return an id unique within its source, increasing in sealing order
+   */
+  public long id() {
+    return id;
+  }
+
+  /**
+   * @return number of rows
+   */
+  public int rows() {
+    return rows;
+  }
+
+  /**
+   * @param row a row
+   * @return its timestamp, epoch milliseconds
+   */
+  public long timestamp(int row) {
+    return timestamps.get(row);
+  }
+
+  /**
+   * @return the earliest timestamp (undefined when empty); needs no reference
+   */
+  public long minTimestamp() {
+    return minTimestamp;
+  }
+
+  /**
+   * @return the latest timestamp (undefined when empty); needs no reference
+   */
+  public long maxTimestamp() {
+    return maxTimestamp;
+  }
+
+  /** One timestamp in every {@link #SAMPLE_EVERY} rows, read once: a small index on the heap. */
+  private volatile long[] sampled;
+
+  private static final int SAMPLE_SHIFT = 8;
+  private static final int SAMPLE_EVERY = 1 << SAMPLE_SHIFT;
+
+  /**
+   * @param ts a timestamp
+   * @return the first row whose timestamp is at least {@code ts} ({@link #rows()} when none)
+   */
+  public int firstRowAtOrAfter(long ts) {
+    // Narrow the range with the sampled timestamps (heap) before reading packed ones.
+    long[] samples = sampled();
+    int s = java.util.Arrays.binarySearch(samples, ts);
+    // k: the first sample at or after ts (samples[k] is row k << SAMPLE_SHIFT's timestamp); a
+    // match among equal samples may not be the first, so step back
+    int k = s >= 0 ? s : -s - 1;
+    while (k > 0 && samples[k - 1] >= ts) {
+      k--;
+    }
+    int lo = k == 0 ? 0 : ((k - 1) << SAMPLE_SHIFT) + 1;
+    int hi = Math.min(rows, k << SAMPLE_SHIFT); // samples[k] >= ts: the answer is no later
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (timestamps.get(mid) < ts) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  private long[] sampled() {
+    long[] s = sampled;
+    if (s == null) {
+      s = new long[(rows + SAMPLE_EVERY - 1) >> SAMPLE_SHIFT];
+      for (int i = 0; i < s.length; i++) {
+        s[i] = timestamps.get(i << SAMPLE_SHIFT);
+      }
+      sampled = s;
+    }
+    return s;
+  }
+
+  /**
+   * @param name a column name
+   * @return the column, or {@code null} when no event of this segment has the field
+   */
+  public Column column(String name) {
+    return columns.get(name);
+  }
+
+  /**
+   * @return every column by name
+   */
+  public Map<String, Column> columns() {
+    return columns;
+  }
+
+  /**
+   * @return the name of the implicit (full-text) column, or {@code null}
+   */
+  public String implicitColumn() {
+    return implicitColumn;
+  }
+
+  /**
+   * @return the token index of the implicit column, or {@code null} when it has no values here
+   */
+  public TokenIndex tokenIndex() {
+    return tokenIndex;
+  }
+
+  /**
+   * @return bytes of the timestamps
+   */
+  public long timestampBytes() {
+    return timestamps.bytes();
+  }
+
+  /**
+   * @return bytes of the token index
+   */
+  public long tokenIndexBytes() {
+    return tokenIndex == null ? 0 : tokenIndex.bytes();
+  }
+
+  /**
+   * @return bytes of the whole segment: its file's length when mapped, else an estimate of its heap
+   */
+  public long bytes() {
+    return bytes;
+  }
+
+  /**
+   * @return the heap the segment's data takes: 0 when mapped from a file
+   */
+  public long heapBytes() {
+    return file == null ? bytes : 0;
+  }
+
+  /**
+   * @return the segment file this segment is mapped from, or {@code null} when it is on the heap
+   */
+  public Path file() {
+    return file == null ? null : file.path();
+  }
+
+  /**
+   * A value derived from this segment's data (such as the per-block summaries that aggregation
+   * reads instead of rows), computed by the first caller that asks for it under its key and kept,
+   * on the heap, as long as the segment. A mapped segment's caller holds a reference.
+   *
+   * @param key what is derived, and from which column
+   * @param compute computes it from the segment; never returns {@code null}
+   * @param <T> its type (one key, one type)
+   * @return the value
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T derived(String key, Function<Segment, T> compute) {
+    return (T) derived.computeIfAbsent(key, k -> compute.apply(this));
+  }
+
+  /** The timestamps, for writing the segment to a file. */
+  Timestamps timestamps() {
+    return timestamps;
+  }
+
+  /**
+   * Takes a reference on a mapped segment, so that its mapping stays until {@link #release}.
+   *
+   * @return whether the segment can be read (always for a heap segment; false once a mapped segment
+   *     was retired and released by every reader)
+   */
+  public boolean acquire() {
+    return file == null || file.acquire();
+  }
+
+  /** Gives back a reference taken by {@link #acquire} (or the owner's, from opening). */
+  public void release() {
+    if (file != null) {
+      file.release();
+    }
+  }
+
+  /**
+   * The owner lets go of a mapped segment: once no reader holds it, the mapping is released and
+   * then {@code afterRelease} runs (typically: delete the file). Does nothing for a heap segment.
+   *
+   * @param afterRelease what to do with the file once it is unmapped, or {@code null} to keep it
+   */
+  public void retire(Runnable afterRelease) {
+    if (file != null) {
+      file.retire(afterRelease);
+    }
+  }
+
+  /**
+   * Checks a mapped segment's content checksum before its first use (once; later calls answer from
+   * memory). The caller holds a reference.
+   *
+   * @return {@code null} when the segment can be used, else what is wrong with its file
+   */
+  public String verify() {
+    return file == null ? null : file.verify();
+  }
+
+  /**
+   * @return whether the content was verified (always true on the heap)
+   */
+  public boolean isVerified() {
+    return file == null || file.isVerified();
+  }
+
+  static long bitmapBytes(ImmutableRoaringBitmap b) {
+    return b == null ? 0 : 32 + b.serializedSizeInBytes();
+  }
+}

@@ -1,0 +1,497 @@
+package dev.chartwell.engine.internal.segment;
+
+import dev.chartwell.engine.ColumnType;
+import dev.chartwell.engine.EventBatch;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.roaringbitmap.buffer.MutableRoaringBitmap;
+
+/**
+ * The mutable head of a source: rows in arrival order, in growable typed buffers. It is not
+ * thread-safe; the owning source serializes appends and takes {@link #copy() copies} for readers.
+ * {@link #build} seals rows into an immutable, time-sorted {@link Segment}.
+ */
+public final class SegmentBuilder {
+  private long[] timestamps;
+  private int rows;
+  private final List<String> names = new ArrayList<>();
+  private final List<Buffer> buffers = new ArrayList<>();
+
+  /**
+   * @param initialCapacity rows to allocate room for up front
+   */
+  public SegmentBuilder(int initialCapacity) {
+    this.timestamps = new long[Math.max(16, initialCapacity)];
+  }
+
+  private SegmentBuilder(long[] timestamps, int rows) {
+    this.timestamps = timestamps;
+    this.rows = rows;
+  }
+
+  /**
+   * @return rows appended so far
+   */
+  public int rows() {
+    return rows;
+  }
+
+  /**
+   * Adds a column; its ordinal is the number of columns added before it. Rows already appended have
+   * no value in it.
+   *
+   * @param name the column name
+   * @param type the column type
+   */
+  public void addColumn(String name, ColumnType type) {
+    names.add(name);
+    buffers.add(Buffer.of(type, timestamps.length));
+  }
+
+  /**
+   * @return the number of columns
+   */
+  public int columnCount() {
+    return buffers.size();
+  }
+
+  /**
+   * Appends one row.
+   *
+   * @param timestamp epoch milliseconds
+   * @param values by column ordinal: a {@link Long}, {@link Double}, {@link Boolean} or {@link
+   *     String} matching the column type, or {@code null} for no value; may be shorter than the
+   *     column count
+   */
+  public void append(long timestamp, Object[] values) {
+    if (rows == timestamps.length) {
+      int capacity = rows + (rows >> 1) + 16;
+      timestamps = Arrays.copyOf(timestamps, capacity);
+      for (Buffer b : buffers) {
+        b.grow(capacity);
+      }
+    }
+    timestamps[rows] = timestamp;
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] != null) {
+        buffers.get(i).set(rows, values[i]);
+      }
+    }
+    rows++;
+  }
+
+  /**
+   * Appends the events of a batch whose values have their columns' types, a column at a time.
+   *
+   * @param batch the events
+   * @param columnOf per batch field the column it goes to, or -1 for none
+   * @param skipped per event whether to leave it out, or {@code null} for none
+   * @param from the first event
+   * @param to one past the last
+   */
+  public void append(EventBatch batch, int[] columnOf, boolean[] skipped, int from, int to) {
+    int count = 0;
+    for (int row = from; row < to; row++) {
+      if (skipped == null || !skipped[row]) {
+        count++;
+      }
+    }
+    if (rows + count > timestamps.length) {
+      int capacity = Math.max(rows + count, rows + (rows >> 1) + 16);
+      timestamps = Arrays.copyOf(timestamps, capacity);
+      for (Buffer b : buffers) {
+        b.grow(capacity);
+      }
+    }
+    for (int row = from, r = rows; row < to; row++) {
+      if (skipped == null || !skipped[row]) {
+        timestamps[r++] = batch.timestampAt(row);
+      }
+    }
+    for (int f = 0; f < columnOf.length; f++) {
+      if (columnOf[f] >= 0) {
+        buffers.get(columnOf[f]).append(batch, f, skipped, from, to, rows);
+      }
+    }
+    rows += count;
+  }
+
+  /**
+   * @return an independent copy of the rows so far, for sealing outside the owner's lock
+   */
+  public SegmentBuilder copy() {
+    SegmentBuilder c = new SegmentBuilder(Arrays.copyOf(timestamps, rows), rows);
+    c.names.addAll(names);
+    for (Buffer b : buffers) {
+      c.buffers.add(b.copy(rows));
+    }
+    return c;
+  }
+
+  /**
+   * @return an estimate of the heap this head uses
+   */
+  public long bytes() {
+    long total = 64 + 8L * timestamps.length;
+    for (Buffer b : buffers) {
+      total += b.bytes();
+    }
+    return total;
+  }
+
+  /**
+   * Seals the rows into a segment sorted by timestamp (stable for equal timestamps).
+   *
+   * @param segmentId the new segment's id
+   * @param implicitColumn the column to build the token index on, or {@code null}
+   * @return the segment
+   */
+  public Segment build(long segmentId, String implicitColumn) {
+    int[] order = RowOrder.sortedOrNull(timestamps, rows);
+    long[] sortedTs = new long[rows];
+    for (int i = 0; i < rows; i++) {
+      sortedTs[i] = timestamps[order == null ? i : order[i]];
+    }
+    Map<String, Column> columns = new LinkedHashMap<>();
+    TokenIndex tokens = null;
+    for (int c = 0; c < buffers.size(); c++) {
+      Column column;
+      if (names.get(c).equals(implicitColumn) && buffers.get(c) instanceof HeadStrings strings) {
+        HeadStrings.Built built = strings.build(order, rows, true);
+        column = built == null ? null : built.column();
+        tokens = built == null ? null : built.tokens();
+      } else {
+        column = buffers.get(c).build(order, rows);
+      }
+      if (column != null) {
+        columns.put(names.get(c), column);
+      }
+    }
+    return new Segment(
+        segmentId, rows, Timestamps.pack(sortedTs, rows), columns, implicitColumn, tokens);
+  }
+
+  /** One column's values in arrival order. */
+  abstract static class Buffer {
+    /** Rows that have a value, one bit each (numeric buffers; others encode absence inline). */
+    long[] present = new long[0];
+
+    void growPresence(int capacity) {
+      present = Arrays.copyOf(present, (capacity + 63) >>> 6);
+    }
+
+    void markPresent(int row) {
+      present[row >>> 6] |= 1L << row;
+    }
+
+    static Buffer of(ColumnType type, int capacity) {
+      return switch (type) {
+        case LONG -> new LongBuffer(capacity);
+        case DOUBLE -> new DoubleBuffer(capacity);
+        case BOOL -> new BoolBuffer(capacity);
+        case STRING -> new HeadStrings(capacity);
+      };
+    }
+
+    abstract void grow(int capacity);
+
+    abstract void set(int row, Object value);
+
+    /**
+     * Sets the values one batch field has for the events of {@code [from, to)} that are not
+     * skipped, to rows from {@code firstRow} on.
+     */
+    void append(EventBatch batch, int field, boolean[] skipped, int from, int to, int firstRow) {
+      for (int row = from, r = firstRow; row < to; row++) {
+        if (skipped != null && skipped[row]) {
+          continue;
+        }
+        if (batch.tag(field, row) != EventBatch.ABSENT) {
+          set(batch, field, row, r);
+        }
+        r++;
+      }
+    }
+
+    /** Sets row {@code r} to the value of a batch field for one event (it has one). */
+    abstract void set(EventBatch batch, int field, int row, int r);
+
+    abstract Buffer copy(int rows);
+
+    abstract long bytes();
+
+    /** The column in sorted row order, or {@code null} when no row has a value. */
+    abstract Column build(int[] order, int rows);
+
+    static int source(int[] order, int i) {
+      return order == null ? i : order[i];
+    }
+
+    static boolean bit(long[] bits, int row) {
+      return (bits[row >>> 6] & (1L << row)) != 0;
+    }
+
+    static PresenceBits presence(long[] bits, int[] order, int rows) {
+      int count = 0;
+      for (int w = 0; w < rows >>> 6; w++) {
+        count += Long.bitCount(bits[w]);
+      }
+      if ((rows & 63) != 0) {
+        count += Long.bitCount(bits[rows >>> 6] & ((1L << rows) - 1));
+      }
+      if (count == rows) {
+        return new PresenceBits(null, count); // the usual case: no rows to list
+      }
+      int[] present = new int[count];
+      for (int i = 0, p = 0; i < rows; i++) {
+        if (bit(bits, source(order, i))) {
+          present[p++] = i;
+        }
+      }
+      MutableRoaringBitmap bitmap = BitmapList.ofAscending(present, 0, count);
+      bitmap.runOptimize();
+      return new PresenceBits(bitmap, count);
+    }
+  }
+
+  private record PresenceBits(MutableRoaringBitmap bitmap, int count) {}
+
+  /** A numeric buffer: one 64-bit word per row (a long as it is, a double as its bits). */
+  private abstract static class WordBuffer extends Buffer {
+    long[] values;
+
+    WordBuffer(int capacity) {
+      values = new long[capacity];
+      growPresence(capacity);
+    }
+
+    /** An empty buffer of the same kind. */
+    abstract WordBuffer empty();
+
+    @Override
+    void grow(int capacity) {
+      values = Arrays.copyOf(values, capacity);
+      growPresence(capacity);
+    }
+
+    @Override
+    Buffer copy(int rows) {
+      WordBuffer c = empty();
+      c.values = Arrays.copyOf(values, rows);
+      c.present = Arrays.copyOf(present, (rows + 63) >>> 6);
+      return c;
+    }
+
+    @Override
+    long bytes() {
+      return 32 + 8L * values.length + 8L * present.length;
+    }
+  }
+
+  private static final class LongBuffer extends WordBuffer {
+    LongBuffer(int capacity) {
+      super(capacity);
+    }
+
+    @Override
+    WordBuffer empty() {
+      return new LongBuffer(0);
+    }
+
+    @Override
+    void set(int row, Object value) {
+      values[row] = (Long) value;
+      markPresent(row);
+    }
+
+    @Override
+    void set(EventBatch batch, int field, int row, int r) {
+      values[r] = batch.longAt(field, row);
+      markPresent(r);
+    }
+
+    @Override
+    Column build(int[] order, int rows) {
+      PresenceBits p = presence(present, order, rows);
+      if (p.count() == 0) {
+        return null;
+      }
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      long[] sorted = new long[rows];
+      for (int i = 0; i < rows; i++) {
+        int src = source(order, i);
+        if (bit(present, src)) {
+          sorted[i] = values[src];
+          min = Math.min(min, sorted[i]);
+          max = Math.max(max, sorted[i]);
+        }
+      }
+      for (int i = 0; i < rows; i++) {
+        if (!bit(present, source(order, i))) {
+          sorted[i] = min; // keeps the packed range tight
+        }
+      }
+      LongColumn.ValueIndex index = valueIndex(sorted, rows, order);
+      if (index != null) {
+        for (int i = 0; i < rows; i++) {
+          sorted[i] =
+              bit(present, source(order, i))
+                  ? Math.max(0, indexOf(index.values(), sorted[i]))
+                  : 0; // positions in the index
+        }
+      }
+      return new LongColumn(
+          PackedLongs.pack(sorted, rows), p.bitmap(), p.count(), min, max, index, index != null);
+    }
+
+    private static int indexOf(java.nio.LongBuffer values, long v) {
+      int lo = 0;
+      int hi = values.capacity() - 1;
+      while (lo <= hi) {
+        int mid = (lo + hi) >>> 1;
+        long m = values.get(mid);
+        if (m < v) {
+          lo = mid + 1;
+        } else if (m > v) {
+          hi = mid - 1;
+        } else {
+          return mid;
+        }
+      }
+      return -1;
+    }
+
+    /** Postings per distinct value when there are at most {@link LongColumn#MAX_INDEXED_VALUES}. */
+    private LongColumn.ValueIndex valueIndex(long[] sorted, int rows, int[] order) {
+      long[] distinct = new long[LongColumn.MAX_INDEXED_VALUES];
+      int n = 0;
+      for (int i = 0; i < rows; i++) {
+        if (!bit(present, source(order, i))) {
+          continue;
+        }
+        long v = sorted[i];
+        int pos = java.util.Arrays.binarySearch(distinct, 0, n, v);
+        if (pos < 0) {
+          if (n == distinct.length) {
+            return null; // too many values to be worth an index
+          }
+          pos = -pos - 1;
+          System.arraycopy(distinct, pos, distinct, pos + 1, n - pos);
+          distinct[pos] = v;
+          n++;
+        }
+      }
+      long[] values = java.util.Arrays.copyOf(distinct, n);
+      int[] positions = new int[rows];
+      for (int i = 0; i < rows; i++) {
+        positions[i] =
+            bit(present, source(order, i)) ? java.util.Arrays.binarySearch(values, sorted[i]) : -1;
+      }
+      return new LongColumn.ValueIndex(
+          java.nio.LongBuffer.wrap(values), BitmapList.of(GroupedRows.of(positions, rows, n)));
+    }
+  }
+
+  private static final class DoubleBuffer extends WordBuffer {
+    DoubleBuffer(int capacity) {
+      super(capacity);
+    }
+
+    @Override
+    WordBuffer empty() {
+      return new DoubleBuffer(0);
+    }
+
+    @Override
+    void set(int row, Object value) {
+      values[row] = Double.doubleToRawLongBits((Double) value);
+      markPresent(row);
+    }
+
+    @Override
+    void set(EventBatch batch, int field, int row, int r) {
+      values[r] = Double.doubleToRawLongBits(batch.doubleAt(field, row));
+      markPresent(r);
+    }
+
+    @Override
+    Column build(int[] order, int rows) {
+      PresenceBits p = presence(present, order, rows);
+      if (p.count() == 0) {
+        return null;
+      }
+      double min = Double.POSITIVE_INFINITY;
+      double max = Double.NEGATIVE_INFINITY;
+      double[] sorted = new double[rows];
+      for (int i = 0; i < rows; i++) {
+        int src = source(order, i);
+        if (bit(present, src)) {
+          sorted[i] = Double.longBitsToDouble(values[src]);
+          min = Math.min(min, sorted[i]);
+          max = Math.max(max, sorted[i]);
+        }
+      }
+      return new DoubleColumn(java.nio.DoubleBuffer.wrap(sorted), p.bitmap(), p.count(), min, max);
+    }
+  }
+
+  private static final class BoolBuffer extends Buffer {
+    /** 0 absent, 1 false, 2 true. */
+    byte[] values;
+
+    BoolBuffer(int capacity) {
+      values = new byte[capacity];
+    }
+
+    @Override
+    void grow(int capacity) {
+      values = Arrays.copyOf(values, capacity);
+    }
+
+    @Override
+    void set(int row, Object value) {
+      values[row] = (byte) (((Boolean) value) ? 2 : 1);
+    }
+
+    @Override
+    void set(EventBatch batch, int field, int row, int r) {
+      values[r] = (byte) (batch.tag(field, row) == EventBatch.TRUE ? 2 : 1);
+    }
+
+    @Override
+    Buffer copy(int rows) {
+      BoolBuffer c = new BoolBuffer(0);
+      c.values = Arrays.copyOf(values, rows);
+      return c;
+    }
+
+    @Override
+    long bytes() {
+      return 16 + values.length;
+    }
+
+    @Override
+    Column build(int[] order, int rows) {
+      var trues = new MutableRoaringBitmap();
+      var falses = new MutableRoaringBitmap();
+      for (int i = 0; i < rows; i++) {
+        byte v = values[source(order, i)];
+        if (v == 2) {
+          trues.add(i);
+        } else if (v == 1) {
+          falses.add(i);
+        }
+      }
+      if (trues.isEmpty() && falses.isEmpty()) {
+        return null;
+      }
+      trues.runOptimize();
+      falses.runOptimize();
+      return new BoolColumn(trues, falses, rows);
+    }
+  }
+}

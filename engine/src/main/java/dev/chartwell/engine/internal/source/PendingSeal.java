@@ -1,0 +1,158 @@
+package dev.chartwell.engine.internal.source;
+
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.segment.SegmentBuilder;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A full head on its way to becoming a sealed segment. It is built once, by whichever thread gets
+ * there first (a sealing thread building ahead, the source's sealing lane, or a query that needs it
+ * before then; the others wait for that build), and stays visible to queries until the sealed
+ * segment replaces it.
+ */
+final class PendingSeal {
+  private final long id;
+  private final long lastPosition;
+  private final String implicitColumn;
+  private final CountDownLatch done = new CountDownLatch(1);
+  private SegmentBuilder rows; // guarded by this; dropped once built
+  private Segment built; // guarded by this
+  private boolean building; // guarded by this
+  private final long bytes;
+  private final int rowCount;
+  private volatile boolean cancelled;
+
+  /**
+   * @param rows the head's rows, no longer appended to
+   * @param id the segment id
+   * @param lastPosition the log position of the head's last event (0 when not logged)
+   * @param implicitColumn the column to build the token index on, or {@code null}
+   */
+  PendingSeal(SegmentBuilder rows, long id, long lastPosition, String implicitColumn) {
+    this.rows = rows;
+    this.id = id;
+    this.lastPosition = lastPosition;
+    this.implicitColumn = implicitColumn;
+    this.bytes = rows.bytes();
+    this.rowCount = rows.rows();
+  }
+
+  /**
+   * @return the rows handed over
+   */
+  int rows() {
+    return rowCount;
+  }
+
+  long id() {
+    return id;
+  }
+
+  long lastPosition() {
+    return lastPosition;
+  }
+
+  /**
+   * @return the heap the rows take until they are sealed
+   */
+  long bytes() {
+    return bytes;
+  }
+
+  /**
+   * @return the segment, built now unless it was before (or waiting for the thread building it)
+   */
+  Segment segment() {
+    SegmentBuilder toBuild;
+    synchronized (this) {
+      boolean interrupted = false;
+      while ((toBuild = claim()) == null && built == null) {
+        try {
+          wait(); // another thread is building it
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      if (toBuild == null) {
+        return built;
+      }
+    }
+    return build(toBuild);
+  }
+
+  /**
+   * Builds the segment unless another thread builds or built it: a sealing thread working ahead.
+   */
+  void buildAhead() {
+    SegmentBuilder toBuild;
+    synchronized (this) {
+      toBuild = cancelled ? null : claim();
+    }
+    if (toBuild != null) {
+      build(toBuild);
+    }
+  }
+
+  /** The rows to build if nobody has started; the caller holds the monitor. */
+  private SegmentBuilder claim() {
+    if (built != null || building) {
+      return null;
+    }
+    building = true;
+    return rows;
+  }
+
+  private Segment build(SegmentBuilder toBuild) {
+    Segment segment = null;
+    try {
+      segment = toBuild.build(id, implicitColumn);
+      return segment;
+    } finally {
+      synchronized (this) {
+        building = false;
+        if (segment != null) {
+          built = segment;
+          rows = null;
+        }
+        notifyAll();
+      }
+    }
+  }
+
+  /** The source no longer wants it sealed (dropped or closed). */
+  void cancel() {
+    cancelled = true;
+  }
+
+  boolean cancelled() {
+    return cancelled;
+  }
+
+  /** The sealing thread is done with it, whether it succeeded or not. */
+  void finish() {
+    done.countDown();
+  }
+
+  /** Waits until {@link #finish}; an interrupt is kept for the caller. */
+  void awaitFinished() {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        done.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  boolean finished() {
+    return done.getCount() == 0;
+  }
+}

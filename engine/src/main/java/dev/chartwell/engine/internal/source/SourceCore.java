@@ -1,0 +1,889 @@
+package dev.chartwell.engine.internal.source;
+
+import dev.chartwell.engine.AppendResult;
+import dev.chartwell.engine.ColumnSpec;
+import dev.chartwell.engine.ColumnType;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.EventBatch;
+import dev.chartwell.engine.RejectedEventException;
+import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.SourceStats;
+import dev.chartwell.engine.WritesRefusedException;
+
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.segment.SegmentBuilder;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * A named stream of events with a dynamic schema: sealed segments, heads being sealed, and a
+ * mutable head.
+ *
+ * <p>Appends are serialized per source. An event is validated completely before anything of it is
+ * written, so a rejected event leaves no trace (not even a new column): checked, converted and
+ * encoded before the lock against the columns as they are, and checked again under it only when it
+ * brings a new column. Accepted events are logged by the source's {@link SourceStorage} under the
+ * lock and join the head; the append returns once the log is durable (waiting outside the lock, so
+ * that concurrent appends share an fsync).
+ *
+ * <p>When the head reaches the segment size it is handed to the sealing thread, which builds the
+ * time-sorted {@link Segment}, has the storage write and publish it, and then lists it; meanwhile
+ * queries see the handed-over rows through that same build. While more than {@link
+ * #MAX_PENDING_SEALS} heads wait to be sealed, appends wait before they take any event, so that
+ * memory stays bounded when sealing falls behind ingestion (back-pressure, not collapse).
+ *
+ * <p>{@link #snapshot()} gives a query a consistent view: every event acknowledged before the call
+ * and none half-written, with a reference on each mapped segment until the snapshot is closed. The
+ * head's rows are copied under the lock (array copies only) and sealed outside it; that frozen head
+ * is cached until the next append, so repeated queries do not redo it.
+ */
+public final class SourceCore {
+  /** Heads handed to the sealing thread beyond which appenders wait for it. */
+  static final int MAX_PENDING_SEALS = 2;
+
+  private final String id;
+  private final SourceSpec spec;
+  private final int segmentRows;
+  private final Consumer<SourceCore> onSealed;
+  private final Runnable admission;
+  private final long maxHeadBytes;
+  private final SourceStorage storage;
+  private final SerialLane sealer;
+  private final java.util.concurrent.Executor buildAhead;
+
+  private final Object lock = new Object();
+  private volatile Schema schema = Schema.empty();
+  private volatile List<Segment> sealed = List.of(); // written under lock
+  private volatile List<PendingSeal> sealing = List.of(); // written under lock
+  private volatile PendingSeal lastHandedOver; // written under lock; seals finish in order
+  private SegmentBuilder head; // guarded by lock
+  private long headLastPosition; // guarded by lock
+  private long nextSegmentId; // guarded by lock
+  private long version; // guarded by lock
+  private boolean closed; // guarded by lock
+  private volatile FrozenHead frozenHead;
+  private long evictedSegments; // guarded by lock
+  private long evictedRows; // guarded by lock
+  private volatile long headBytes;
+  private volatile long sealedBytes;
+  private long throttledAppends; // guarded by lock
+  private long throttledNanos; // guarded by lock
+  private final IngestMeter ingested = new IngestMeter();
+
+  /** Orders the publications of the source's state (seals, drops) with each other. */
+  private final Object commitLock = new Object();
+
+  private long publishedPosition; // guarded by commitLock
+
+  private record FrozenHead(long version, Segment segment) {}
+
+  /**
+   * How a source is set up: its definition, limits, storage and the engine's hooks.
+   *
+   * @param id the source id
+   * @param spec the definition
+   * @param segmentRows rows per sealed segment
+   * @param maxHeadBytes the head is sealed when it holds this many bytes, even before {@code
+   *     segmentRows} rows ({@link Long#MAX_VALUE}: only by rows)
+   * @param onSealed told after each seal (the engine enforces its memory and disk limits there)
+   * @param admission asked before each append; throws {@link WritesRefusedException} to refuse it
+   * @param storage where accepted events and sealed segments are kept
+   * @param sealers the pool sealing runs on (the source seals one head at a time)
+   */
+  public record Setup(
+      String id,
+      SourceSpec spec,
+      int segmentRows,
+      long maxHeadBytes,
+      Consumer<SourceCore> onSealed,
+      Runnable admission,
+      SourceStorage storage,
+      java.util.concurrent.Executor sealers) {}
+
+  /**
+   * What a source held when it was last published: its columns, sealed segments and next segment
+   * id, and the log position its segments reach (events after it are replayed).
+   *
+   * @param columns the columns in the order they appeared
+   * @param segments the sealed segments, oldest first, each with the source's reference
+   * @param nextSegmentId the id the next sealed segment gets
+   * @param logPosition events logged up to here are in the segments
+   */
+  public record Restored(
+      List<ColumnSpec> columns, List<Segment> segments, long nextSegmentId, long logPosition) {}
+
+  private SourceCore(Setup setup) {
+    this.id = Objects.requireNonNull(setup.id());
+    this.spec = setup.spec();
+    this.segmentRows = setup.segmentRows();
+    this.onSealed = setup.onSealed();
+    this.admission = setup.admission();
+    this.maxHeadBytes = setup.maxHeadBytes();
+    this.storage = setup.storage();
+    this.sealer = new SerialLane(setup.sealers());
+    this.buildAhead = setup.sealers();
+    this.head = newHead();
+    if (spec.implicitColumn() != null) {
+      define(spec.implicitColumn(), ColumnType.STRING);
+    }
+    for (ColumnSpec c : spec.columns()) {
+      if (!c.name().equals(spec.implicitColumn())) {
+        define(c.name(), c.type());
+      }
+    }
+  }
+
+  /**
+   * Creates an empty source; the engine is the usual caller.
+   *
+   * @param setup how the source is set up
+   * @return the source
+   */
+  public static SourceCore create(Setup setup) {
+    return new SourceCore(setup);
+  }
+
+  /**
+   * Creates a source from what its storage held; then {@link #replay} the logged events after
+   * {@link Restored#logPosition}.
+   *
+   * @param setup how the source is set up
+   * @param restored the published state
+   * @return the source
+   */
+  public static SourceCore restore(Setup setup, Restored restored) {
+    SourceCore s = new SourceCore(setup);
+    synchronized (s.lock) {
+      for (ColumnSpec c : restored.columns()) {
+        if (s.schema.column(c.name()).isEmpty()) {
+          s.define(c.name(), c.type());
+        }
+      }
+      s.nextSegmentId = restored.nextSegmentId();
+      s.headLastPosition = restored.logPosition();
+      s.setSealed(restored.segments());
+    }
+    synchronized (s.commitLock) {
+      s.publishedPosition = restored.logPosition();
+    }
+    return s;
+  }
+
+  /**
+   * Adds logged events back into the head after a restart; they are not logged again. The events of
+   * one log record stay in one head, so that a head's last position covers all of them.
+   *
+   * @param batch the events of one log record, as they were logged
+   * @param position the record's log position
+   * @throws RejectedEventException when one no longer fits the source (never for events this source
+   *     logged)
+   */
+  public void replay(EventBatch batch, long position) {
+    synchronized (lock) {
+      BatchCheck.Result checked = BatchCheck.check(batch, schema, spec.timestampColumn());
+      if (!checked.rejections().isEmpty()) {
+        throw new RejectedEventException(checked.rejections().get(0).reason());
+      }
+      appendRowsLocked(batch, checked, 0, batch.size());
+      headLastPosition = position;
+      version++;
+      if (head.rows() >= segmentRows || head.bytes() >= maxHeadBytes) {
+        rotateLocked();
+      }
+      headBytes = head.bytes() + pendingBytes();
+    }
+  }
+
+  /**
+   * @return the source id
+   */
+  public String id() {
+    return id;
+  }
+
+  /**
+   * @return the definition
+   */
+  public SourceSpec spec() {
+    return spec;
+  }
+
+  /**
+   * @return the current schema
+   */
+  public Schema schema() {
+    return schema;
+  }
+
+  /**
+   * Appends one event; when it returns, the event is durable as the storage's fsync policy says.
+   *
+   * @param event the event
+   * @throws RejectedEventException when the event cannot be stored; nothing of it is kept
+   * @throws WritesRefusedException when the engine refuses writes for now (memory)
+   * @throws RuntimeException when the storage failed (nothing of the event is kept)
+   */
+  public void append(Event event) {
+    AppendResult r = append(new EventBatch().add(event));
+    if (!r.rejections().isEmpty()) {
+      throw new RejectedEventException(r.rejections().get(0).reason());
+    }
+  }
+
+  /**
+   * Appends events, keeping the valid ones; when it returns, they are durable as the storage's
+   * fsync policy says.
+   *
+   * @param events the events
+   * @return how many were stored and why the others were not (by position in the list)
+   * @throws WritesRefusedException when the engine refuses writes for now (memory); nothing of the
+   *     batch is kept
+   * @throws RuntimeException when the storage failed (nothing of the batch is kept)
+   */
+  public AppendResult appendBatch(List<Event> events) {
+    EventBatch batch = new EventBatch();
+    for (Event e : events) {
+      batch.add(e);
+    }
+    return append(batch);
+  }
+
+  /**
+   * Appends a batch of events, keeping the valid ones; when it returns, they are durable as the
+   * storage's fsync policy says. The fastest way in: the events are checked, logged and stored a
+   * field at a time. Values may be converted in place; clear the batch before filling it again.
+   *
+   * @param batch the events
+   * @return how many were stored and why the others were not (by position in the batch)
+   * @throws WritesRefusedException when the engine refuses writes for now (memory); nothing of the
+   *     batch is kept
+   * @throws RuntimeException when the storage failed (nothing of the batch is kept)
+   */
+  public AppendResult append(EventBatch batch) {
+    Pending pending = appendPending(batch);
+    pending.awaitDurable();
+    return pending.result();
+  }
+
+  /**
+   * An append whose events are stored (queries see them) and whose log records are written, but
+   * perhaps not yet durable: {@link #awaitDurable()} before acknowledging them.
+   */
+  public final class Pending {
+    private final AppendResult result;
+    private final long position;
+
+    private Pending(AppendResult result, long position) {
+      this.result = result;
+      this.position = position;
+    }
+
+    /**
+     * @return how many were stored and why the others were not
+     */
+    public AppendResult result() {
+      return result;
+    }
+
+    /**
+     * Returns once the events are durable as the storage's fsync policy says.
+     *
+     * @throws RuntimeException when the storage failed before they were
+     */
+    public void awaitDurable() {
+      storage.awaitDurable(position);
+    }
+  }
+
+  /**
+   * {@link #append(EventBatch)} without waiting for the log to be durable, so that a caller reading
+   * a long request can prepare its next batch meanwhile (and wait once per batch, for the one
+   * before). Until {@link Pending#awaitDurable()} returns, the events are not acknowledged: a crash
+   * or power cut may lose them, as the fsync policy says.
+   *
+   * @param batch the events
+   * @return the outcome, to wait on
+   * @throws WritesRefusedException when the engine refuses writes for now (memory); nothing of the
+   *     batch is kept
+   * @throws RuntimeException when the storage failed (nothing of the batch is kept)
+   */
+  public Pending appendPending(EventBatch batch) {
+    admission.run();
+    int n = batch.size();
+    if (n == 0) {
+      return new Pending(new AppendResult(0, List.of()), 0);
+    }
+    // Outside the lock: check and convert the events against the columns as they are now, and
+    // encode their log records. Under the lock that is done again only when a column this batch
+    // defines was defined meanwhile.
+    Schema before = schema;
+    BatchCheck.Result checked = BatchCheck.check(batch, before, spec.timestampColumn());
+    List<byte[]> records = records(batch, checked, 0, n);
+    long position;
+    synchronized (lock) {
+      awaitBacklogLocked();
+      if (schema != before && checked.definesColumns()) {
+        checked.undo(batch);
+        checked = BatchCheck.check(batch, schema, spec.timestampColumn());
+        records = records(batch, checked, 0, n);
+      }
+      if (checked.accepted() == 0) {
+        return new Pending(new AppendResult(0, checked.rejections()), 0);
+      }
+      position = appendLocked(batch, checked, records);
+      headBytes = head.bytes() + pendingBytes();
+    }
+    ingested.record(checked.accepted());
+    return new Pending(new AppendResult(checked.accepted(), checked.rejections()), position);
+  }
+
+  private List<byte[]> records(EventBatch batch, BatchCheck.Result checked, int from, int to) {
+    return checked.accepted() == 0
+        ? List.of()
+        : storage.records(batch, checked.types(), checked.rejected(), from, to);
+  }
+
+  /**
+   * Logs and stores the accepted events, a head at a time: when the head fills up part way through
+   * the batch, the events logged so far are that head's, it is handed over for sealing, and the
+   * rest are logged again as records of their own (so that no record spans two heads).
+   *
+   * @return the log position of the last record written
+   */
+  private long appendLocked(EventBatch batch, BatchCheck.Result checked, List<byte[]> records) {
+    int n = batch.size();
+    long position = 0;
+    int from = 0;
+    while (from < n) {
+      int room = Math.max(1, segmentRows - head.rows());
+      int to = from;
+      for (int taken = 0; to < n && (taken < room || !checked.accepts(to)); to++) {
+        if (checked.accepts(to)) {
+          taken++;
+        }
+      }
+      position = storage.log(from == 0 && to == n ? records : records(batch, checked, from, to));
+      appendRowsLocked(batch, checked, from, to);
+      headLastPosition = position;
+      version++;
+      if (head.rows() >= segmentRows || head.bytes() >= maxHeadBytes) {
+        rotateLocked();
+      }
+      from = to;
+    }
+    return position;
+  }
+
+  /**
+   * Defines the columns the accepted events of {@code [from, to)} bring (in the batch's order of
+   * fields) and adds those events to the head.
+   */
+  private void appendRowsLocked(EventBatch batch, BatchCheck.Result checked, int from, int to) {
+    ColumnType[] types = checked.types();
+    int[] columnOf = new int[types.length];
+    for (int f = 0; f < types.length; f++) {
+      columnOf[f] = -1;
+      if (types[f] == null) {
+        continue;
+      }
+      Schema.Column column = schema.column(batch.name(f)).orElse(null);
+      if (column == null) {
+        if (!hasValue(batch, checked, f, from, to)) {
+          continue; // defined by the events of a later head
+        }
+        define(batch.name(f), types[f]);
+        column = schema.column(batch.name(f)).orElseThrow();
+      }
+      columnOf[f] = column.ordinal();
+    }
+    head.append(batch, columnOf, checked.rejected(), from, to);
+  }
+
+  private static boolean hasValue(EventBatch batch, BatchCheck.Result c, int f, int from, int to) {
+    for (int row = from; row < to; row++) {
+      if (c.accepts(row) && batch.tag(f, row) != EventBatch.ABSENT) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static List<AppendResult.Rejection> sortedByIndex(List<AppendResult.Rejection> r) {
+    r.sort(java.util.Comparator.comparingInt(AppendResult.Rejection::index));
+    return r;
+  }
+
+  /**
+   * Back-pressure: while more than {@link #MAX_PENDING_SEALS} heads wait for the sealing thread, no
+   * append goes on (waiting releases the lock, so sealing and queries go on). Then checks that the
+   * source takes writes at all.
+   */
+  private void awaitBacklogLocked() {
+    boolean waited = false;
+    while (true) {
+      if (closed) {
+        throw new WritesRefusedException("source " + id + " is dropped or its engine is closed");
+      }
+      storage.checkWritable();
+      if (sealing.size() <= MAX_PENDING_SEALS) {
+        break;
+      }
+      if (!waited) {
+        waited = true;
+        throttledAppends++;
+      }
+      long start = System.nanoTime();
+      try {
+        lock.wait();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new WritesRefusedException(
+            "interrupted while waiting for source " + id + " to seal its backlog");
+      } finally {
+        throttledNanos += System.nanoTime() - start;
+      }
+    }
+  }
+
+  /** Seals the head now (if it has rows) and waits until every head handed over is sealed. */
+  public void seal() {
+    synchronized (lock) {
+      rotateLocked();
+      headBytes = head.bytes() + pendingBytes();
+    }
+    awaitSealing();
+  }
+
+  /**
+   * Waits until every head handed to the sealing thread so far is sealed and listed, and the work
+   * after each seal (the engine's memory and disk limits) is done; or until the storage failed,
+   * which it reports.
+   */
+  public void awaitSealing() {
+    awaitSealsBelow(1);
+    PendingSeal last = lastHandedOver;
+    if (last != null) {
+      last.awaitFinished(); // it leaves the list before its after-seal work runs
+    }
+  }
+
+  private void awaitSealsBelow(int count) {
+    while (true) {
+      List<PendingSeal> now = sealing;
+      if (now.size() < count) {
+        return;
+      }
+      PendingSeal oldest = now.get(0);
+      oldest.awaitFinished();
+      if (Thread.currentThread().isInterrupted() || oldest.cancelled()) {
+        return;
+      }
+      synchronized (lock) {
+        if (sealing.contains(oldest)) {
+          return; // finished without being listed: the storage failed
+        }
+      }
+    }
+  }
+
+  /**
+   * A consistent view for one query; {@link Snapshot#close() close} it when done.
+   *
+   * @return the sealed segments, the heads being sealed and the frozen head, oldest first
+   */
+  public Snapshot snapshot() {
+    List<Segment> segments;
+    List<PendingSeal> pending;
+    SegmentBuilder copy = null;
+    long v;
+    long headId;
+    FrozenHead cached;
+    synchronized (lock) {
+      segments = sealed;
+      for (Segment s : segments) {
+        if (!s.acquire()) {
+          throw new IllegalStateException("a listed segment was released: " + s.id());
+        }
+      }
+      pending = sealing;
+      v = version;
+      headId = nextSegmentId;
+      cached = frozenHead;
+      if ((cached == null || cached.version() != v) && head.rows() > 0) {
+        copy = head.copy();
+      }
+    }
+    List<Segment> all = new ArrayList<>(segments.size() + pending.size() + 1);
+    all.addAll(segments);
+    try {
+      for (PendingSeal p : pending) {
+        all.add(p.segment());
+      }
+      Segment headSegment = null;
+      if (cached != null && cached.version() == v) {
+        headSegment = cached.segment();
+      } else if (copy != null) {
+        headSegment = copy.build(headId, spec.implicitColumn());
+        FrozenHead fresh = new FrozenHead(v, headSegment);
+        synchronized (lock) {
+          if (version == v) {
+            frozenHead = fresh;
+          }
+        }
+      }
+      if (headSegment != null && headSegment.rows() > 0) {
+        all.add(headSegment);
+      }
+    } catch (RuntimeException | Error e) {
+      segments.forEach(Segment::release);
+      throw e;
+    }
+    return new Snapshot(schema, List.copyOf(all), segments);
+  }
+
+  /**
+   * The segments and schema a query runs on. Closing releases the references on mapped segments; a
+   * segment must not be read after that.
+   */
+  public static final class Snapshot implements AutoCloseable {
+    private final Schema schema;
+    private final List<Segment> segments;
+    private List<Segment> held;
+
+    Snapshot(Schema schema, List<Segment> segments, List<Segment> held) {
+      this.schema = schema;
+      this.segments = segments;
+      this.held = held;
+    }
+
+    /**
+     * @return the schema at snapshot time
+     */
+    public Schema schema() {
+      return schema;
+    }
+
+    /**
+     * @return sealed segments, heads being sealed and the frozen head, oldest first
+     */
+    public List<Segment> segments() {
+      return segments;
+    }
+
+    /**
+     * @return total rows
+     */
+    public long rows() {
+      long n = 0;
+      for (Segment s : segments) {
+        n += s.rows();
+      }
+      return n;
+    }
+
+    /** Releases the segments' references (once). */
+    @Override
+    public synchronized void close() {
+      if (held != null) {
+        held.forEach(Segment::release);
+        held = null;
+      }
+    }
+  }
+
+  /**
+   * @return sealed segments, oldest first (neither the head nor heads being sealed); read only
+   *     their id, rows and time range without a snapshot
+   */
+  public List<Segment> sealedSegments() {
+    return sealed;
+  }
+
+  /**
+   * Drops a sealed heap segment to free memory (in-memory sources; mapped segments take no heap).
+   *
+   * @param segment a sealed segment of this source
+   * @return whether it was still there
+   */
+  public boolean evict(Segment segment) {
+    if (dropSegments(s -> s == segment, false) == 0) {
+      return false;
+    }
+    synchronized (lock) {
+      evictedSegments++;
+      evictedRows += segment.rows();
+    }
+    return true;
+  }
+
+  /**
+   * Drops the sealed segments that match, publishing the source's state without them; their files
+   * are deleted (or, when corrupt, moved to quarantine) once no query reads them.
+   *
+   * @param which the segments to drop
+   * @param corrupt whether they are dropped because their files do not verify
+   * @return how many were dropped
+   */
+  public int dropSegments(Predicate<Segment> which, boolean corrupt) {
+    List<Segment> gone = new ArrayList<>();
+    synchronized (commitLock) {
+      List<Segment> next = new ArrayList<>();
+      for (Segment s : sealed) {
+        (which.test(s) ? gone : next).add(s);
+      }
+      if (gone.isEmpty()) {
+        return 0;
+      }
+      long nextId;
+      synchronized (lock) {
+        if (closed) {
+          return 0;
+        }
+        nextId = nextSegmentId;
+      }
+      try {
+        storage.publish(next, publishedPosition, nextId, schema);
+      } catch (IOException | RuntimeException e) {
+        storage.fail("publishing source " + id + " without " + gone.size() + " segments", e);
+        return 0;
+      }
+      synchronized (lock) {
+        setSealed(next);
+      }
+    }
+    for (Segment s : gone) {
+      storage.discard(s, corrupt);
+    }
+    return gone.size();
+  }
+
+  /**
+   * @return the bytes the unsealed heads hold (as of the last append or seal), without locking
+   */
+  public long headBytes() {
+    return headBytes;
+  }
+
+  /**
+   * @return the heap bytes of the sealed segments still held (0 for segments mapped from files)
+   */
+  public long sealedBytes() {
+    return sealedBytes;
+  }
+
+  /**
+   * @return bytes of the source's listed segment files and its log (0 without a data directory); a
+   *     dropped segment's file no longer counts, even while a query still reads it
+   */
+  public long diskBytes() {
+    return diskBytes(sealed);
+  }
+
+  private long diskBytes(List<Segment> segments) {
+    long total = storage.logBytes();
+    for (Segment s : segments) {
+      total += s.heapBytes() == 0 ? s.bytes() : 0;
+    }
+    return total;
+  }
+
+  /**
+   * @return rows, segments, bytes (per column), disk, seal backlog and ingestion rate of this
+   *     source
+   */
+  public SourceStats stats() {
+    List<Segment> segments;
+    long headRows;
+    long headBytes;
+    long evSegments;
+    long evRows;
+    int backlog;
+    long backlogRows = 0;
+    long heldBack;
+    long heldBackNanos;
+    synchronized (lock) {
+      segments = sealed;
+      headRows = head.rows();
+      backlog = sealing.size();
+      for (PendingSeal p : sealing) {
+        backlogRows += p.rows();
+      }
+      headRows += backlogRows;
+      headBytes = this.headBytes;
+      evSegments = evictedSegments;
+      evRows = evictedRows;
+      heldBack = throttledAppends;
+      heldBackNanos = throttledNanos;
+    }
+    Map<String, Long> columnBytes = new HashMap<>();
+    long rows = headRows;
+    long timestampBytes = 0;
+    long tokenBytes = 0;
+    long bytes = headBytes;
+    for (Segment s : segments) {
+      rows += s.rows();
+      bytes += s.bytes();
+      timestampBytes += s.timestampBytes();
+      tokenBytes += s.tokenIndexBytes();
+      s.columns().forEach((name, c) -> columnBytes.merge(name, c.bytes(), Long::sum));
+    }
+    List<SourceStats.ColumnBytes> columns = new ArrayList<>();
+    for (Schema.Column c : schema.columns()) {
+      columns.add(
+          new SourceStats.ColumnBytes(c.name(), c.type(), columnBytes.getOrDefault(c.name(), 0L)));
+    }
+    return new SourceStats(
+        id,
+        spec.name(),
+        rows,
+        segments.size(),
+        headRows,
+        bytes,
+        headBytes,
+        timestampBytes,
+        tokenBytes,
+        columns,
+        evSegments,
+        evRows,
+        ingested.total(),
+        ingested.perSecond(),
+        backlog,
+        backlogRows,
+        diskBytes(segments),
+        storage.logBytes(),
+        heldBack,
+        heldBackNanos / 1_000_000);
+  }
+
+  /**
+   * Stops the source for good (the engine drops it or closes): appends are refused, no head is
+   * sealed any more (logged events are replayed at the next start), and the storage closes or drops
+   * everything. Queries holding snapshots keep reading until they close them.
+   *
+   * @param drop whether to delete what the source stored
+   */
+  public void shutdown(boolean drop) {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (PendingSeal p : sealing) {
+        p.cancel();
+      }
+      lock.notifyAll();
+    }
+    sealer.shutdown();
+    for (PendingSeal p : sealing) {
+      p.finish();
+    }
+    List<Segment> owned;
+    synchronized (commitLock) {
+      owned = sealed;
+    }
+    if (drop) {
+      storage.drop();
+      owned.forEach(s -> storage.discard(s, false));
+    } else {
+      storage.close();
+      owned.forEach(s -> s.retire(null));
+    }
+  }
+
+  /** Hands the head to the sealing thread and starts a new one. */
+  private void rotateLocked() {
+    if (head.rows() == 0 || closed) {
+      return;
+    }
+    PendingSeal p = new PendingSeal(head, nextSegmentId++, headLastPosition, spec.implicitColumn());
+    List<PendingSeal> next = new ArrayList<>(sealing);
+    next.add(p);
+    sealing = List.copyOf(next);
+    lastHandedOver = p;
+    head = newHead();
+    for (Schema.Column c : schema.columns()) {
+      head.addColumn(c.name(), c.type());
+    }
+    version++;
+    frozenHead = null;
+    storage.headHandedOver();
+    sealer.execute(() -> complete(p));
+    buildAhead.execute(p::buildAhead); // builds in parallel with the lane's publishing
+  }
+
+  /** On the sealing thread: build, store, publish, list. */
+  private void complete(PendingSeal p) {
+    try {
+      if (p.cancelled()) {
+        return;
+      }
+      Segment stored = storage.persist(p.segment());
+      synchronized (commitLock) {
+        long nextId;
+        synchronized (lock) {
+          if (closed) {
+            stored.retire(null); // its events are still in the log
+            return;
+          }
+          nextId = nextSegmentId;
+        }
+        List<Segment> next = new ArrayList<>(sealed);
+        next.add(stored);
+        long position = Math.max(publishedPosition, p.lastPosition());
+        storage.publish(next, position, nextId, schema);
+        publishedPosition = position;
+        synchronized (lock) {
+          setSealed(next);
+          List<PendingSeal> rest = new ArrayList<>(sealing);
+          rest.remove(p);
+          sealing = List.copyOf(rest);
+          headBytes = head.bytes() + pendingBytes();
+        }
+      }
+      storage.truncateLog(p.lastPosition());
+      onSealed.accept(this);
+    } catch (IOException | RuntimeException e) {
+      storage.fail("sealing segment " + p.id() + " of source " + id, e);
+    } catch (Error e) {
+      storage.fail("sealing segment " + p.id() + " of source " + id, e);
+      throw e;
+    } finally {
+      p.finish();
+      synchronized (lock) {
+        lock.notifyAll(); // appenders held back by the backlog look again
+      }
+    }
+  }
+
+  private long pendingBytes() {
+    long total = 0;
+    for (PendingSeal p : sealing) {
+      total += p.bytes();
+    }
+    return total;
+  }
+
+  private void setSealed(List<Segment> segments) {
+    long total = 0;
+    for (Segment s : segments) {
+      total += s.heapBytes();
+    }
+    sealed = List.copyOf(segments);
+    sealedBytes = total;
+  }
+
+  private SegmentBuilder newHead() {
+    return new SegmentBuilder(Math.min(segmentRows, 1024));
+  }
+
+  private void define(String name, ColumnType type) {
+    schema = schema.with(name, type);
+    head.addColumn(name, type);
+  }
+}
