@@ -1,12 +1,12 @@
 package dev.chartwell.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.SeriesReturnType;
-import dev.chartwell.engine.FsyncPolicy;
-import dev.chartwell.parser.WhereLanguage;
+import dev.chartwell.engine.WhereLanguage;
 import dev.chartwell.server.alerts.AlertSpec;
 import dev.chartwell.server.alerts.Evaluator;
 import dev.chartwell.server.alerts.Schedule;

@@ -2,10 +2,10 @@ package dev.chartwell.bench;
 
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.Event;
+import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceKind;
 import dev.chartwell.engine.SourceSpec;
-import dev.chartwell.engine.FsyncPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

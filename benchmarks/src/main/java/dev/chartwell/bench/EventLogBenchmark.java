@@ -1,8 +1,8 @@
 package dev.chartwell.bench;
 
 import dev.chartwell.engine.Event;
-import dev.chartwell.engine.internal.storage.EventCodec;
 import dev.chartwell.engine.FsyncPolicy;
+import dev.chartwell.engine.internal.storage.EventCodec;
 import dev.chartwell.engine.internal.storage.WriteAheadLog;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package dev.chartwell.bench;
 
-import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.Series;
 import java.util.List;

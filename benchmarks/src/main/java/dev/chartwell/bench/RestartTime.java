@@ -1,12 +1,12 @@
 package dev.chartwell.bench;
 
-import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.Series;
-import dev.chartwell.engine.FsyncPolicy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -79,7 +79,7 @@ public final class RestartTime {
     System.gc();
     java.lang.management.MemoryUsage heap =
         java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-    int segments = engine.source(BenchData.SOURCE).orElseThrow().sealedSegments().size();
+    int segments = (int) engine.source(BenchData.SOURCE).orElseThrow().stats().segments();
     System.out.printf(
         Locale.ROOT,
         "heap in use after a full collection: %,d MB with %,d segment files mapped (%,d MB of"

@@ -2,8 +2,8 @@ package dev.chartwell.bench;
 
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
-import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.FsyncPolicy;
+import dev.chartwell.engine.QueryOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

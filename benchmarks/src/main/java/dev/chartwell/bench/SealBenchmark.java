@@ -1,9 +1,9 @@
 package dev.chartwell.bench;
 
-import dev.chartwell.engine.internal.segment.Segment;
-import dev.chartwell.engine.internal.segment.SegmentBuilder;
 import dev.chartwell.engine.ColumnType;
 import dev.chartwell.engine.Event;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.segment.SegmentBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,7 @@ import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.SearchOrder;
 import dev.chartwell.engine.SearchQuery;
 import dev.chartwell.engine.SearchResult;
-import dev.chartwell.parser.WhereLanguage;
+import dev.chartwell.engine.WhereLanguage;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -1,12 +1,12 @@
 package dev.chartwell.clickhouse;
 
-import dev.chartwell.engine.internal.exec.QueryEngine;
-import dev.chartwell.engine.internal.exec.ResultRows;
-import dev.chartwell.engine.internal.exec.ResultRows.Key;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
 import dev.chartwell.engine.Series;
+import dev.chartwell.engine.internal.exec.QueryEngine;
+import dev.chartwell.engine.internal.exec.ResultRows;
+import dev.chartwell.engine.internal.exec.ResultRows.Key;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

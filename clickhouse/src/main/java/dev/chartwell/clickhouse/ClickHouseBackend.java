@@ -1,16 +1,17 @@
 package dev.chartwell.clickhouse;
 
-import dev.chartwell.engine.internal.query.Backend;
-import dev.chartwell.engine.internal.exec.QueryValidator;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
-import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.InvalidQueryException;
-import dev.chartwell.engine.Series;
-import dev.chartwell.engine.UnknownSourceException;
-import dev.chartwell.engine.internal.search.EventSearch;
+import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.SearchQuery;
 import dev.chartwell.engine.SearchResult;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.internal.exec.QueryValidator;
+import dev.chartwell.engine.internal.query.Backend;
+import dev.chartwell.engine.internal.query.Languages;
+import dev.chartwell.engine.internal.search.EventSearch;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WhereParser;
@@ -70,7 +71,9 @@ public final class ClickHouseBackend implements Backend {
       }
       String where = WhereSql.ALL;
       try {
-        where = WhereSql.compile(parse(s.where(), s.whereLanguage()), b.table(), path + ".where");
+        where =
+            WhereSql.compile(
+                parse(s.where(), Languages.parser(s.whereLanguage())), b.table(), path + ".where");
       } catch (WhereSyntaxException e) {
         problems.add(path + ".where: " + e.getMessage());
       } catch (InvalidQueryException e) {
@@ -102,7 +105,7 @@ public final class ClickHouseBackend implements Backend {
             .orElseThrow(() -> new UnknownSourceException("sourceId", query.sourceId()));
     Expr where;
     try {
-      where = parse(query.where(), query.whereLanguage());
+      where = parse(query.where(), Languages.parser(query.whereLanguage()));
     } catch (WhereSyntaxException e) {
       throw new InvalidQueryException("where: " + e.getMessage());
     }

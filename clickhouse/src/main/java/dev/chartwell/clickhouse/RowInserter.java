@@ -2,8 +2,8 @@ package dev.chartwell.clickhouse;
 
 import dev.chartwell.clickhouse.ClickHouseTable.Column;
 import dev.chartwell.clickhouse.ClickHouseTable.Kind;
-import dev.chartwell.engine.internal.filter.Numbers;
 import dev.chartwell.engine.Event;
+import dev.chartwell.engine.internal.filter.Numbers;
 import dev.chartwell.engine.internal.source.JsonStrings;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;

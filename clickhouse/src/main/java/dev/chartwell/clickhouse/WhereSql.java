@@ -1,8 +1,8 @@
 package dev.chartwell.clickhouse;
 
 import dev.chartwell.clickhouse.ClickHouseTable.Kind;
-import dev.chartwell.engine.internal.filter.Numbers;
 import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.internal.filter.Numbers;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.Expr.CompareOp;
 import dev.chartwell.parser.Expr.Fold;

@@ -3,13 +3,13 @@ package dev.chartwell.clickhouse;
 import static dev.chartwell.engine.testing.Gens.check;
 
 import dev.chartwell.clickhouse.local.LocalClickHouse;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.internal.exec.CaseShrinker;
 import dev.chartwell.engine.internal.exec.DifferentialProperties;
 import dev.chartwell.engine.internal.exec.DifferentialProperties.Case;
 import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
-import dev.chartwell.engine.ChartResult;
-import dev.chartwell.engine.QueryOptions;
-import dev.chartwell.engine.Event;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,17 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.clickhouse.local.LocalClickHouse;
-import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.internal.exec.DifferentialProperties;
-import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Event;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.SeriesReturnType;
-import dev.chartwell.engine.Event;
+import dev.chartwell.engine.internal.exec.DifferentialProperties;
+import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
+import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.Expr.CompareOp;
 import dev.chartwell.parser.Expr.Operand;
@@ -134,7 +135,7 @@ class HostileLiteralsTest {
                             null,
                             null,
                             WherePrinter.print(e, lang),
-                            lang,
+                            Languages.engine(lang),
                             List.of("svc"))),
                     SeriesReturnType.COLUMN);
             ChartResult expected = engine.query(q, QueryOptions.DEFAULT);

@@ -100,7 +100,7 @@ class SqlTextTest {
                     null,
                     null,
                     "Sampled:true",
-                    WhereLanguage.LUCENE,
+                    dev.chartwell.engine.WhereLanguage.LUCENE,
                     List.of("LogAttributes.http.method"))),
             SeriesReturnType.COLUMN);
     String sql =
@@ -127,10 +127,38 @@ class SqlTextTest {
   void seriesWithTheSameWhereShareOneScanAndOthersGetTheirOwn() {
     List<Series> series =
         List.of(
-            new Series("A", AggFn.COUNT, null, null, "", WhereLanguage.LUCENE, List.of()),
-            new Series("B", AggFn.COUNT, null, null, "error", WhereLanguage.LUCENE, List.of()),
-            new Series("C", AggFn.MAX, "Counts", null, "", WhereLanguage.LUCENE, List.of()),
-            new Series("D", AggFn.COUNT, null, null, "error", WhereLanguage.LUCENE, List.of()));
+            new Series(
+                "A",
+                AggFn.COUNT,
+                null,
+                null,
+                "",
+                dev.chartwell.engine.WhereLanguage.LUCENE,
+                List.of()),
+            new Series(
+                "B",
+                AggFn.COUNT,
+                null,
+                null,
+                "error",
+                dev.chartwell.engine.WhereLanguage.LUCENE,
+                List.of()),
+            new Series(
+                "C",
+                AggFn.MAX,
+                "Counts",
+                null,
+                "",
+                dev.chartwell.engine.WhereLanguage.LUCENE,
+                List.of()),
+            new Series(
+                "D",
+                AggFn.COUNT,
+                null,
+                null,
+                "error",
+                dev.chartwell.engine.WhereLanguage.LUCENE,
+                List.of()));
     ChartQuery q =
         new ChartQuery(
             1_700_000_000_000L,

@@ -1,26 +1,11 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.engine.internal.query.Backend;
-
 import dev.chartwell.engine.internal.exec.QueryEngine;
-import dev.chartwell.engine.ChartQuery;
-import dev.chartwell.engine.ChartResult;
-import dev.chartwell.engine.QueryCounters;
-import dev.chartwell.engine.QueryLimits;
-import dev.chartwell.engine.QueryOptions;
-import dev.chartwell.engine.InvalidQueryException;
-import dev.chartwell.engine.UnknownSourceException;
 import dev.chartwell.engine.internal.search.EventSearch;
-import dev.chartwell.engine.SearchQuery;
-import dev.chartwell.engine.SearchResult;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.SourceCore;
-import dev.chartwell.engine.SourceSpec;
-import dev.chartwell.engine.SourceStats;
 import dev.chartwell.engine.internal.source.SourceStorage;
-import dev.chartwell.engine.WritesRefusedException;
 import dev.chartwell.engine.internal.storage.EngineFiles;
-import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.internal.storage.SourceFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,7 +52,7 @@ import java.util.function.Consumer;
  * Retention and a disk limit drop whole sealed segments, oldest first ({@link Builder#retention},
  * {@link Builder#maxDiskBytes}).
  */
-public final class Engine implements Backend, AutoCloseable {
+public final class Engine implements AutoCloseable {
   private final int segmentRows;
   private final long memoryLimitBytes;
   private final ExecutorService workers;
@@ -116,10 +101,10 @@ public final class Engine implements Backend, AutoCloseable {
     timer.setRemoveOnCancelPolicy(true);
     QueryLimits queryLimits =
         b.queryLimits != null ? b.queryLimits : QueryLimits.defaults(b.workerThreads);
-    this.queries = new QueryEngine(this::source, workers, b.workerThreads, queryLimits, timer);
+    this.queries = new QueryEngine(this::core, workers, b.workerThreads, queryLimits, timer);
     this.sealers = daemonPool(b.workerThreads, "chartwell-sealer-");
     this.maintenance = new ScheduledThreadPoolExecutor(1, daemon("chartwell-maintenance"));
-    this.limits = new StorageLimits(b.retention, b.maxDiskBytes, b.clock, this::sources);
+    this.limits = new StorageLimits(b.retention, b.maxDiskBytes, b.clock, this::cores);
     EngineFiles opened = null;
     try {
       if (b.dataDirectory != null) {
@@ -132,7 +117,8 @@ public final class Engine implements Backend, AutoCloseable {
     this.files = opened;
     try {
       if (files != null) {
-        new SourceLoader(files, reporter).loadAll(this::restore, s -> sources.put(s.id(), s));
+        new SourceLoader(files, reporter)
+            .loadAll(this::restore, s -> sources.put(s.id(), new Source(s, this)));
       }
     } catch (IOException e) {
       closeQuietly();
@@ -374,6 +360,7 @@ public final class Engine implements Backend, AutoCloseable {
    * @throws UncheckedIOException when its files cannot be created
    */
   public Source createSource(SourceSpec spec) {
+    Objects.requireNonNull(spec, "spec");
     requireOpen();
     String id = spec.id() != null ? spec.id() : newId();
     SourceSpec withId =
@@ -390,7 +377,8 @@ public final class Engine implements Backend, AutoCloseable {
         throw new IllegalArgumentException("a source with id " + id + " exists");
       }
       if (files == null) {
-        Source source = Source.create(setup(withId, SourceStorage.inMemory()));
+        Source source =
+            new Source(SourceCore.create(setup(withId, SourceStorage.inMemory())), this);
         sources.put(id, source);
         return source;
       }
@@ -400,23 +388,25 @@ public final class Engine implements Backend, AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot create the files of source " + id, e);
       }
-      Source source = Source.create(setup(withId, storage));
-      wire(source, storage);
+      SourceCore core = SourceCore.create(setup(withId, storage));
+      wire(core, storage);
+      Source source = new Source(core, this);
       sources.put(id, source);
       return source;
     }
   }
 
   /** Creates a source from what was found on disk (at start). */
-  private Source restore(SourceFiles.Opened opened) {
+  private SourceCore restore(SourceFiles.Opened opened) {
     SourceFiles storage = opened.files();
-    Source source = Source.restore(setup(opened.manifest().spec(), storage), opened.restored());
+    SourceCore source =
+        SourceCore.restore(setup(opened.manifest().spec(), storage), opened.restored());
     wire(source, storage);
     return source;
   }
 
-  private Source.Setup setup(SourceSpec spec, SourceStorage storage) {
-    return new Source.Setup(
+  private SourceCore.Setup setup(SourceSpec spec, SourceStorage storage) {
+    return new SourceCore.Setup(
         spec.id(),
         spec,
         segmentRows,
@@ -428,7 +418,7 @@ public final class Engine implements Backend, AutoCloseable {
   }
 
   /** A segment found damaged is dropped into quarantine, away from the query that found it. */
-  private void wire(Source source, SourceFiles storage) {
+  private void wire(SourceCore source, SourceFiles storage) {
     storage.onCorrupt(bad -> maintenance.execute(() -> source.dropSegments(s -> s == bad, true)));
   }
 
@@ -445,6 +435,7 @@ public final class Engine implements Backend, AutoCloseable {
    * @return how many segments were dropped
    */
   public int enforceStorageLimits() {
+    requireOpen();
     return limits.enforce();
   }
 
@@ -461,14 +452,31 @@ public final class Engine implements Backend, AutoCloseable {
    * @return the source, if defined
    */
   public Optional<Source> source(String id) {
+    Objects.requireNonNull(id, "id");
+    requireOpen();
     return Optional.ofNullable(sources.get(id));
   }
 
   /**
    * @return every source, in no particular order
+   * @throws EngineClosedException when the engine is closed
    */
   public List<Source> sources() {
+    requireOpen();
     return List.copyOf(sources.values());
+  }
+
+  private Optional<SourceCore> core(String id) {
+    Source s = sources.get(id);
+    return s == null ? Optional.empty() : Optional.of(s.core());
+  }
+
+  private List<SourceCore> cores() {
+    List<SourceCore> all = new ArrayList<>(sources.size());
+    for (Source s : sources.values()) {
+      all.add(s.core());
+    }
+    return all;
   }
 
   /**
@@ -478,11 +486,13 @@ public final class Engine implements Backend, AutoCloseable {
    * @return whether it existed
    */
   public boolean dropSource(String id) {
+    Objects.requireNonNull(id, "id");
+    requireOpen();
     Source s = sources.remove(id);
     if (s == null) {
       return false;
     }
-    s.shutdown(true);
+    s.core().shutdown(true);
     return true;
   }
 
@@ -491,12 +501,27 @@ public final class Engine implements Backend, AutoCloseable {
    *
    * @param query the query
    * @return one row per (bucket, group) where a series matched
-   * @throws InvalidQueryException when the query is invalid (the message names the field path)
-   *     or would exceed 100,000 rows or 10,000 groups
+   * @throws InvalidQueryException when the query is invalid (the message names the field path) or
+   *     would exceed 100,000 rows or 10,000 groups
    * @throws UnknownSourceException when a series names an unknown source
    */
   public ChartResult query(ChartQuery query) {
     return query(query, QueryOptions.DEFAULT);
+  }
+
+  /**
+   * Finds the events of a source that match a where in a time range, newest (or oldest) first, with
+   * the normal options.
+   *
+   * @param query the search
+   * @return the page of events
+   * @throws InvalidQueryException when the search is invalid (the message names the field)
+   * @throws UnknownSourceException when the source does not exist
+   * @throws QueryAbortedException as for {@link #query(ChartQuery, QueryOptions)}
+   * @throws EngineClosedException when the engine is closed
+   */
+  public SearchResult search(SearchQuery query) {
+    return search(query, QueryOptions.DEFAULT);
   }
 
   /**
@@ -505,12 +530,13 @@ public final class Engine implements Backend, AutoCloseable {
    * @param query the query
    * @param options execution options
    * @return the result
-   * @throws dev.chartwell.engine.QueryAbortedException when the query was refused because too
-   *     many run and wait, ran past its deadline, was cancelled through its control, needed more
-   *     memory than its budget, or the engine closed
+   * @throws dev.chartwell.engine.QueryAbortedException when the query was refused because too many
+   *     run and wait, ran past its deadline, was cancelled through its control, needed more memory
+   *     than its budget, or the engine closed
    */
-  @Override
   public ChartResult query(ChartQuery query, QueryOptions options) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(options, "options");
     requireOpen();
     return queries.run(query, options);
   }
@@ -523,17 +549,18 @@ public final class Engine implements Backend, AutoCloseable {
    * @param query the search
    * @param options execution options
    * @return the page of events
-   * @throws dev.chartwell.engine.InvalidQueryException when the search is invalid (the
-   *     message names the field)
+   * @throws dev.chartwell.engine.InvalidQueryException when the search is invalid (the message
+   *     names the field)
    * @throws UnknownSourceException when the source does not exist
    * @throws dev.chartwell.engine.QueryAbortedException as for {@link #query(ChartQuery,
    *     QueryOptions)}
    */
-  @Override
   public SearchResult search(SearchQuery query, QueryOptions options) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(options, "options");
     requireOpen();
-    Source source =
-        source(query.sourceId())
+    SourceCore source =
+        core(query.sourceId())
             .orElseThrow(() -> new UnknownSourceException("sourceId", query.sourceId()));
     return queries.govern(
         options, control -> EventSearch.run(source, query, options.useIndexes(), control));
@@ -543,6 +570,7 @@ public final class Engine implements Backend, AutoCloseable {
    * @return how many queries run now, and how many completed, were stopped or refused so far
    */
   public QueryCounters queryCounters() {
+    requireOpen();
     return queries.counters();
   }
 
@@ -550,9 +578,10 @@ public final class Engine implements Backend, AutoCloseable {
    * @return memory and size of every source
    */
   public EngineStats stats() {
+    requireOpen();
     List<SourceStats> all = new ArrayList<>();
     for (Source s : sources.values()) {
-      all.add(s.stats());
+      all.add(s.core().stats());
     }
     return new EngineStats(all, memoryLimitBytes);
   }
@@ -570,10 +599,10 @@ public final class Engine implements Backend, AutoCloseable {
    */
   private void admitWrite() {
     if (closed) {
-      throw new WritesRefusedException("the engine is closed");
+      throw new EngineClosedException("the engine is closed; appends are refused");
     }
     if (maxMemoryBytes != Long.MAX_VALUE) {
-      long held = heldBytes();
+      long held = heldBytesNow();
       if (held > maxMemoryBytes) {
         throw new WritesRefusedException(
             String.format(
@@ -598,9 +627,14 @@ public final class Engine implements Backend, AutoCloseable {
    * @return the bytes of events held in memory: unsealed heads and sealed segments
    */
   public long heldBytes() {
+    requireOpen();
+    return heldBytesNow();
+  }
+
+  private long heldBytesNow() {
     long total = 0;
     for (Source s : sources.values()) {
-      total += s.headBytes() + s.sealedBytes();
+      total += s.core().headBytes() + s.core().sealedBytes();
     }
     return total;
   }
@@ -612,9 +646,9 @@ public final class Engine implements Backend, AutoCloseable {
     synchronized (evictionLock) {
       long total = totalBytes();
       while (total > memoryLimitBytes) {
-        Source victimSource = null;
+        SourceCore victimSource = null;
         Segment victim = null;
-        for (Source s : sources.values()) {
+        for (SourceCore s : cores()) {
           for (Segment seg : s.sealedSegments()) {
             if (seg.heapBytes() == 0) {
               continue; // mapped from a file: eviction frees no heap
@@ -639,7 +673,7 @@ public final class Engine implements Backend, AutoCloseable {
 
   private long totalBytes() {
     long total = 0;
-    for (Source s : sources.values()) {
+    for (SourceCore s : cores()) {
       for (Segment seg : s.sealedSegments()) {
         total += seg.heapBytes();
       }
@@ -653,9 +687,12 @@ public final class Engine implements Backend, AutoCloseable {
     return HexFormat.of().formatHex(b);
   }
 
-  private void requireOpen() {
+  /**
+   * @throws EngineClosedException once {@link #close()} was called
+   */
+  void requireOpen() {
     if (closed) {
-      throw new IllegalStateException("engine is closed");
+      throw new EngineClosedException("the engine is closed");
     }
   }
 
@@ -664,9 +701,10 @@ public final class Engine implements Backend, AutoCloseable {
    *     without a data directory)
    */
   public long diskBytes() {
+    requireOpen();
     long total = 0;
     for (Source s : sources.values()) {
-      total += s.diskBytes();
+      total += s.core().diskBytes();
     }
     return total;
   }
@@ -695,7 +733,7 @@ public final class Engine implements Backend, AutoCloseable {
       heap.close();
     }
     for (Source s : sources.values()) {
-      s.shutdown(false);
+      s.core().shutdown(false);
     }
     sources.clear();
     for (ExecutorService pool : List.of(sealers, workers)) {

@@ -1,6 +1,5 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.engine.SourceStats;
 import java.util.List;
 
 /**

@@ -1,7 +1,5 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.engine.internal.source.SourceCore;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -601,7 +599,8 @@ public final class EventBatch {
   }
 
   /**
-   * A value as it was stored, to put back exactly ({@link #restore}).
+   * A value as it was stored, to put back exactly ({@link #restore}). The engine's append uses it
+   * to undo the conversions of a batch it checks again; applications do not need it.
    *
    * @param field the field
    * @param row the event
@@ -611,7 +610,7 @@ public final class EventBatch {
    * @param textLength a string's length
    * @param other an {@link #OTHER} value
    */
-  record Cell(
+  public record Cell(
       int field, int row, byte tag, long bits, int textStart, int textLength, Object other) {}
 
   /**
@@ -619,7 +618,7 @@ public final class EventBatch {
    * @param row an event
    * @return its value as stored
    */
-  Cell cell(int field, int row) {
+  public Cell cell(int field, int row) {
     Field f = fields[field];
     byte tag = f.tags[row];
     return new Cell(
@@ -637,7 +636,7 @@ public final class EventBatch {
    *
    * @param cell the value as {@link #cell} saw it
    */
-  void restore(Cell cell) {
+  public void restore(Cell cell) {
     Field f = fields[cell.field()];
     int row = cell.row();
     f.tags[row] = cell.tag();
@@ -662,7 +661,7 @@ public final class EventBatch {
    * @param row an event that has a value in it
    * @param value a {@link String}, {@link Long}, {@link Double} or {@link Boolean}
    */
-  void replace(int field, int row, Object value) {
+  public void replace(int field, int row, Object value) {
     Field f = fields[field];
     if (f.tags[row] == OTHER) {
       f.others[row] = null;

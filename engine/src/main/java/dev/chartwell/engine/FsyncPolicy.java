@@ -1,7 +1,6 @@
 package dev.chartwell.engine;
 
 import dev.chartwell.engine.internal.storage.WriteAheadLog;
-
 import java.util.Objects;
 
 /**

@@ -6,7 +6,7 @@ import java.util.List;
  * A chart query that cannot run as asked. The message names each problem's field path, for example
  * {@code series[1].aggFn: ...}, several joined with {@code "; "}.
  */
-public final class InvalidQueryException extends RuntimeException {
+public final class InvalidQueryException extends ChartwellException {
   private static final long serialVersionUID = 1L;
 
   private final List<String> problems;
@@ -15,7 +15,7 @@ public final class InvalidQueryException extends RuntimeException {
    * @param problems each problem, starting with its field path
    */
   public InvalidQueryException(List<String> problems) {
-    super(summary(problems), null, false, false);
+    super(summary(problems), null, false);
     this.problems = List.copyOf(problems);
   }
 

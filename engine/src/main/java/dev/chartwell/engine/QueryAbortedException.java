@@ -6,7 +6,7 @@ package dev.chartwell.engine;
  * memory than its budget, the engine was too busy to take it, or the engine closed. The message
  * says which limit, in words a user can act on.
  */
-public final class QueryAbortedException extends RuntimeException {
+public final class QueryAbortedException extends ChartwellException {
   private static final long serialVersionUID = 1L;
 
   /** Why a query stopped. */
@@ -30,7 +30,7 @@ public final class QueryAbortedException extends RuntimeException {
    * @param message what happened and which limit applied
    */
   public QueryAbortedException(Reason reason, String message) {
-    super(message, null, false, false);
+    super(message, null, false);
     this.reason = reason;
   }
 
@@ -39,5 +39,13 @@ public final class QueryAbortedException extends RuntimeException {
    */
   public Reason reason() {
     return reason;
+  }
+
+  /**
+   * @return whether the engine was only too busy to start it ({@link Reason#BUSY})
+   */
+  @Override
+  public boolean retryable() {
+    return reason == Reason.BUSY;
   }
 }

@@ -1,6 +1,5 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.parser.WhereLanguage;
 import java.util.List;
 
 /**

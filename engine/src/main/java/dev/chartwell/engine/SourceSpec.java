@@ -1,7 +1,6 @@
 package dev.chartwell.engine;
 
 import dev.chartwell.engine.internal.source.Schema;
-
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;

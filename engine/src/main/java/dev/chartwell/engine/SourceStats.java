@@ -1,7 +1,6 @@
 package dev.chartwell.engine;
 
 import dev.chartwell.engine.internal.source.IngestMeter;
-
 import java.util.List;
 
 /**

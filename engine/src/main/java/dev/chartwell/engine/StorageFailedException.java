@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * again, which recovers exactly the whole records that are on disk. The cause is the original
  * error.
  */
-public final class StorageFailedException extends RuntimeException {
+public final class StorageFailedException extends ChartwellException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path directory;
@@ -19,7 +19,7 @@ public final class StorageFailedException extends RuntimeException {
    * @param cause the error that failed it
    */
   public StorageFailedException(Path directory, Throwable cause) {
-    super(message(directory, cause), cause);
+    super(message(directory, cause), cause, true);
     this.directory = directory;
   }
 
@@ -37,7 +37,8 @@ public final class StorageFailedException extends RuntimeException {
             + " ("
             + describe(cause)
             + "); it refuses writes until the engine is started again",
-        cause);
+        cause,
+        true);
     this.directory = directory;
   }
 

@@ -7,19 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.AggFn;
-import dev.chartwell.engine.ChartQuery;
-import dev.chartwell.engine.ChartResult;
-import dev.chartwell.engine.Granularity;
-import dev.chartwell.engine.Series;
 import dev.chartwell.engine.internal.segment.Segment;
-import dev.chartwell.engine.ColumnSpec;
-import dev.chartwell.engine.ColumnType;
-import dev.chartwell.engine.Event;
 import dev.chartwell.engine.internal.source.SourceCore;
-import dev.chartwell.engine.SourceKind;
-import dev.chartwell.engine.SourceSpec;
-import dev.chartwell.engine.FsyncPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -95,7 +84,7 @@ class DurableEngineTest {
   /** Every row of a source, sorted by seq, as plain maps. */
   static List<Map<String, Object>> rows(Source s) {
     List<Map<String, Object>> out = new ArrayList<>();
-    try (Source.Snapshot snap = s.snapshot()) {
+    try (SourceCore.Snapshot snap = s.core().snapshot()) {
       for (Segment seg : snap.segments()) {
         assertNull(seg.verify(), "every segment verifies");
         out.addAll(dev.chartwell.engine.internal.segment.SegmentRows.read(seg));
@@ -131,8 +120,8 @@ class DurableEngineTest {
         s.append(e);
       }
       s.awaitSealing();
-      assertTrue(s.sealedSegments().size() >= 2, "sealed segments and a head");
-      assertTrue(s.sealedSegments().stream().allMatch(seg -> seg.file() != null));
+      assertTrue(s.core().sealedSegments().size() >= 2, "sealed segments and a head");
+      assertTrue(s.core().sealedSegments().stream().allMatch(seg -> seg.file() != null));
       before = rows(s);
       chartBefore = chart(engine, "s1");
       assertEquals(270, before.size());
@@ -144,7 +133,7 @@ class DurableEngineTest {
       assertEquals(chartBefore, chart(engine, "s1"));
       assertEquals(
           List.of("Body", "status", "ok", "seq", "Duration", "host", "late.column"),
-          s.schema().columns().stream().map(c -> c.name()).toList());
+          s.core().schema().columns().stream().map(c -> c.name()).toList());
       // and it goes on: appends continue after the replayed head
       s.appendBatch(events(270, 400));
       assertEquals(400, rows(s).size());
@@ -234,7 +223,7 @@ class DurableEngineTest {
       Source s = engine.createSource(spec("q"));
       s.appendBatch(events(0, 250));
       s.awaitSealing();
-      try (Source.Snapshot snap = s.snapshot()) {
+      try (SourceCore.Snapshot snap = s.core().snapshot()) {
         engine.dropSource("q");
         assertFalse(Files.exists(dir.resolve("sources/q")), "the id is free at once");
         assertEquals(2, files(dir.resolve("dropped"), ".seg").size(), "a snapshot reads them");
@@ -306,11 +295,11 @@ class DurableEngineTest {
       s.appendBatch(events(0, 250));
       s.awaitSealing();
       long segments = 0;
-      for (Segment seg : s.sealedSegments()) {
+      for (Segment seg : s.core().sealedSegments()) {
         segments += seg.bytes();
       }
       assertTrue(engine.diskBytes() > segments, "logs count too");
-      assertNotNull(s.sealedSegments().get(0).file());
+      assertNotNull(s.core().sealedSegments().get(0).file());
     }
   }
 }

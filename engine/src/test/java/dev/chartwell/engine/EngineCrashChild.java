@@ -1,8 +1,5 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.engine.Event;
-import dev.chartwell.engine.internal.source.SourceCore;
-import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.testing.KilledChild;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -77,7 +77,7 @@ class EngineCrashTest {
   /** The keys of every event of a source; fails when one is there twice or a file is damaged. */
   private static Set<Long> keys(Source s, String what) {
     Set<Long> keys = new HashSet<>();
-    try (Source.Snapshot snap = s.snapshot()) {
+    try (SourceCore.Snapshot snap = s.core().snapshot()) {
       for (Segment seg : snap.segments()) {
         assertNull(seg.verify(), what);
         for (Map<String, Object> row : SegmentRows.read(seg)) {

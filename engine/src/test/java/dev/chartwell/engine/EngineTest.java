@@ -6,12 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.engine.internal.segment.Segment;
-import dev.chartwell.engine.Event;
-import dev.chartwell.engine.internal.source.SourceCore;
-import dev.chartwell.engine.SourceKind;
-import dev.chartwell.engine.SourceSpec;
-import dev.chartwell.engine.SourceStats;
-import dev.chartwell.engine.WritesRefusedException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -106,7 +100,7 @@ class EngineTest {
       Source s = probe.createSource(SourceSpec.logs("probe"));
       fill(s, 0, 1000);
       s.awaitSealing();
-      oneSegment = s.sealedSegments().get(0).bytes();
+      oneSegment = s.core().sealedSegments().get(0).bytes();
     }
     try (Engine engine =
         Engine.builder()
@@ -132,7 +126,7 @@ class EngineTest {
       assertEquals(3000, n.rows());
       assertEquals(
           List.of(10_000L, 11_000L, 12_000L),
-          newer.sealedSegments().stream().map(Segment::minTimestamp).toList());
+          newer.core().sealedSegments().stream().map(Segment::minTimestamp).toList());
     }
   }
 

@@ -7,13 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.AggFn;
-import dev.chartwell.engine.ChartQuery;
-import dev.chartwell.engine.ChartResult;
-import dev.chartwell.engine.Granularity;
-import dev.chartwell.engine.Series;
 import dev.chartwell.engine.internal.segment.Segment;
-import dev.chartwell.engine.internal.source.SourceCore;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -50,7 +44,7 @@ class StorageCorruptionTest {
       Source s = engine.createSource(spec("s"));
       s.appendBatch(events(0, 250));
       s.awaitSealing();
-      assertEquals(2, s.sealedSegments().size());
+      assertEquals(2, s.core().sealedSegments().size());
     }
     return dir;
   }
@@ -127,7 +121,7 @@ class StorageCorruptionTest {
       for (int i = 0; i < 200 && !quarantined(dir).stream().anyMatch(p -> true); i++) {
         Thread.sleep(10);
       }
-      assertEquals(1, engine.source("s").orElseThrow().sealedSegments().size());
+      assertEquals(1, engine.source("s").orElseThrow().core().sealedSegments().size());
       assertEquals(150, count(engine));
     }
     assertEquals(1, quarantined(dir).size());
@@ -137,7 +131,7 @@ class StorageCorruptionTest {
         reports.toString());
     try (Engine engine = open(dir)) {
       assertEquals(150, count(engine));
-      assertEquals(1, engine.source("s").orElseThrow().sealedSegments().size());
+      assertEquals(1, engine.source("s").orElseThrow().core().sealedSegments().size());
     }
   }
 
@@ -148,11 +142,11 @@ class StorageCorruptionTest {
     flip(first, 300);
     try (Engine engine = open(dir)) {
       Source s = engine.source("s").orElseThrow();
-      for (int i = 0; i < 500 && s.sealedSegments().size() == 2; i++) {
+      for (int i = 0; i < 500 && s.core().sealedSegments().size() == 2; i++) {
         Thread.sleep(10);
       }
-      assertEquals(1, s.sealedSegments().size(), "the verifier dropped it: " + reports);
-      for (Segment seg : s.sealedSegments()) {
+      assertEquals(1, s.core().sealedSegments().size(), "the verifier dropped it: " + reports);
+      for (Segment seg : s.core().sealedSegments()) {
         assertTrue(seg.isVerified());
       }
     }

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.internal.source.SourceCore;
-import dev.chartwell.engine.StorageFailedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,7 +40,7 @@ class StorageFailureTest {
       assertTrue(refused.getMessage().contains(dir.resolve("sources/s").toString()));
       assertTrue(reports.contains(refused.getMessage()), "reported once: " + reports);
       assertEquals(150, rows(s).size(), "every acknowledged event still answers");
-      assertEquals(0, s.sealedSegments().size());
+      assertEquals(0, s.core().sealedSegments().size());
     }
     Files.delete(segments);
     Files.createDirectory(segments);
@@ -52,7 +50,7 @@ class StorageFailureTest {
       s.appendBatch(events(150, 160)); // writable again
       s.awaitSealing();
       assertEquals(160, rows(s).size());
-      assertEquals(1, s.sealedSegments().size());
+      assertEquals(1, s.core().sealedSegments().size());
     }
   }
 }

@@ -6,13 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.AggFn;
-import dev.chartwell.engine.ChartQuery;
-import dev.chartwell.engine.ChartResult;
-import dev.chartwell.engine.Granularity;
-import dev.chartwell.engine.Series;
 import dev.chartwell.engine.internal.segment.Segment;
-import dev.chartwell.engine.Event;
 import dev.chartwell.engine.internal.source.SourceCore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -101,10 +95,10 @@ class StorageLimitsTest {
         engine.enforceStorageLimits();
         sizes.add(directorySize(dir));
         long oldest = Long.MAX_VALUE;
-        for (Segment seg : s.sealedSegments()) {
+        for (Segment seg : s.core().sealedSegments()) {
           oldest = Math.min(oldest, seg.maxTimestamp());
         }
-        if (!s.sealedSegments().isEmpty()) {
+        if (!s.core().sealedSegments().isEmpty()) {
           assertTrue(oldest >= clock.millis() - Duration.ofHours(1).toMillis(), "round " + round);
         }
       }
@@ -143,8 +137,8 @@ class StorageLimitsTest {
       long late = sizes.subList(30, 60).stream().mapToLong(Long::longValue).max().orElseThrow();
       assertTrue(late <= early * 1.25, "stopped growing: " + sizes);
       // the older source's events are older: its segments went first
-      assertTrue(older.sealedSegments().isEmpty(), "older source emptied first");
-      assertFalse(newer.sealedSegments().isEmpty());
+      assertTrue(older.core().sealedSegments().isEmpty(), "older source emptied first");
+      assertFalse(newer.core().sealedSegments().isEmpty());
     }
   }
 
@@ -162,14 +156,14 @@ class StorageLimitsTest {
       Source s = engine.createSource(spec("s"));
       s.appendBatch(batch(clock.millis(), 300, 0));
       s.awaitSealing();
-      List<Path> files = s.sealedSegments().stream().map(Segment::file).toList();
+      List<Path> files = s.core().sealedSegments().stream().map(Segment::file).toList();
       assertEquals(3, files.size());
-      try (Source.Snapshot running = s.snapshot()) {
+      try (SourceCore.Snapshot running = s.core().snapshot()) {
         clock.millis.addAndGet(Duration.ofHours(2).toMillis());
         // the retention pass queued after each seal may run on the moved clock before this one,
         // so which pass drops the segments is not fixed; that they are gone is
         engine.enforceStorageLimits();
-        assertTrue(s.sealedSegments().isEmpty());
+        assertTrue(s.core().sealedSegments().isEmpty());
         for (Path f : files) {
           assertTrue(Files.exists(f), "still read by the snapshot: " + f);
         }

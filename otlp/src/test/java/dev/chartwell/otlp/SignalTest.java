@@ -57,8 +57,7 @@ class SignalTest {
         0,
         new RowSink() {
           @Override
-          public void row(
-              OtelTable table, dev.chartwell.engine.Event row, long chars, long n) {
+          public void row(OtelTable table, dev.chartwell.engine.Event row, long chars, long n) {
             throw new AssertionError("stored");
           }
 
@@ -173,8 +172,7 @@ class SignalTest {
         0,
         new RowSink() {
           @Override
-          public void row(
-              OtelTable table, dev.chartwell.engine.Event row, long chars, long n) {
+          public void row(OtelTable table, dev.chartwell.engine.Event row, long chars, long n) {
             tables.add(table);
           }
 

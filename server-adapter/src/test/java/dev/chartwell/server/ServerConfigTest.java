@@ -68,8 +68,7 @@ class ServerConfigTest {
     assertEquals(dev.chartwell.engine.FsyncPolicy.interval(250), c.fsync());
     assertEquals(Optional.of(java.time.Duration.ofDays(30)), c.retention());
     assertEquals(java.util.OptionalLong.of(50L << 30), c.maxDiskBytes());
-    assertEquals(
-        dev.chartwell.engine.FsyncPolicy.NEVER, parse(Map.of(), "--fsync=never").fsync());
+    assertEquals(dev.chartwell.engine.FsyncPolicy.NEVER, parse(Map.of(), "--fsync=never").fsync());
     assertEquals(
         Optional.of(java.time.Duration.ofDays(14)), parse(Map.of(), "--retention=2w").retention());
     assertEquals(

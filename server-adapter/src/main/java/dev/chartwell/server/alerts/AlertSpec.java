@@ -1,8 +1,8 @@
 package dev.chartwell.server.alerts;
 
-import dev.chartwell.engine.internal.query.Backend;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.SeriesReturnType;
+import dev.chartwell.engine.internal.query.Backend;
 import java.util.List;
 
 /**

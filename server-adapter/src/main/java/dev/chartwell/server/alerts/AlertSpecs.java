@@ -3,11 +3,12 @@ package dev.chartwell.server.alerts;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.clickhouse.ClickHouseBackend;
-import dev.chartwell.engine.internal.query.Backend;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.SeriesReturnType;
 import dev.chartwell.engine.Source;
+import dev.chartwell.engine.internal.query.Backend;
+import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WhereParser;
@@ -231,7 +232,7 @@ final class AlertSpecs {
         field,
         level,
         item.path("where").asText(""),
-        language(item.path("whereLanguage").asText("lucene")),
+        Languages.engine(language(item.path("whereLanguage").asText("lucene"))),
         groupBy);
   }
 
@@ -269,7 +270,7 @@ final class AlertSpecs {
             null,
             null,
             WherePrinter.print(all, language),
-            language,
+            Languages.engine(language),
             fields(groupBy));
     return new AlertSpec.Target(
         List.of(count),

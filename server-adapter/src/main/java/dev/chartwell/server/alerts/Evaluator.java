@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.clickhouse.ClickHouseException;
-import dev.chartwell.engine.internal.query.Backend;
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.QueryAbortedException;
 import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.QueryAbortedException;
 import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.internal.query.Backend;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -202,7 +202,8 @@ public final class Evaluator implements AutoCloseable {
     for (Window w : due) {
       Map<String, Double> values;
       try {
-        Backend backend = spec.target().backend() == null ? engine : spec.target().backend();
+        Backend backend =
+            spec.target().backend() == null ? Backend.of(engine) : spec.target().backend();
         values = WindowQuery.values(backend, spec.target(), w, queryTimeout);
       } catch (ClickHouseException e) {
         errors.add(

@@ -1,10 +1,10 @@
 package dev.chartwell.server.alerts;
 
-import dev.chartwell.engine.internal.query.Backend;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.QueryOptions;
+import dev.chartwell.engine.internal.query.Backend;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.clickhouse.ClickHouseBackend;
+import dev.chartwell.engine.ColumnSpec;
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.internal.source.Schema;
 import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.server.http.ApiException;
@@ -679,7 +679,7 @@ public final class Catalog implements AutoCloseable {
     Optional<Source> source = engine.source(t.get("id").asText());
     var schema = v.putArray("schema");
     schema.addObject().put("name", t.get("timestampColumn").asText()).put("type", "timestamp");
-    for (Schema.Column c : source.map(Source::schema).map(Schema::columns).orElse(List.of())) {
+    for (ColumnSpec c : source.map(Source::columns).orElse(List.of())) {
       schema.addObject().put("name", c.name()).put("type", c.type().wireName());
     }
     v.put("rows", source.map(s -> s.stats().rows()).orElse(0L));

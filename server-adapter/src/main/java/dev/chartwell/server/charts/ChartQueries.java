@@ -4,21 +4,22 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.clickhouse.ClickHouseBackend;
 import dev.chartwell.clickhouse.ClickHouseException;
-import dev.chartwell.engine.internal.query.Backend;
-import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.MetricSpec;
 import dev.chartwell.engine.MetricType;
 import dev.chartwell.engine.QueryAbortedException;
 import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.QueryOptions;
-import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.SeriesReturnType;
-import dev.chartwell.engine.UnknownSourceException;
 import dev.chartwell.engine.Source;
+import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.internal.query.Backend;
+import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.MetricTables;
 import dev.chartwell.server.catalog.SourceApi;
@@ -68,7 +69,7 @@ final class ChartQueries {
     }
     Backend backend =
         external == 0
-            ? engine
+            ? Backend.of(engine)
             : new ClickHouseBackend(id -> catalog.clickHouseSourceOf(p.warehouseId(), id));
     ChartQuery q =
         new ChartQuery(
@@ -159,7 +160,14 @@ final class ChartQueries {
         // read where it is: the ClickHouse backend knows the source by its own id
         return problems.size() > before
             ? null
-            : new Series(id, fn, a.field(), a.level(), a.where(), a.whereLanguage(), a.groupBy());
+            : new Series(
+                id,
+                fn,
+                a.field(),
+                a.level(),
+                a.where(),
+                Languages.engine(a.whereLanguage()),
+                a.groupBy());
       }
       Source table =
           catalog
@@ -169,7 +177,13 @@ final class ChartQueries {
       return problems.size() > before
           ? null
           : new Series(
-              table.id(), fn, a.field(), a.level(), a.where(), a.whereLanguage(), a.groupBy());
+              table.id(),
+              fn,
+              a.field(),
+              a.level(),
+              a.where(),
+              Languages.engine(a.whereLanguage()),
+              a.groupBy());
     }
     if ("events".equals(a.dataSource())) {
       problems.add(path + ".dataSource: source " + id + " is a metric source; use metrics");
@@ -223,7 +237,7 @@ final class ChartQueries {
         null,
         a.level(),
         a.where(),
-        a.whereLanguage(),
+        Languages.engine(a.whereLanguage()),
         a.groupBy(),
         new MetricSpec(name, type));
   }

@@ -1,7 +1,7 @@
 package dev.chartwell.server.charts;
 
-import dev.chartwell.engine.WritesRefusedException;
 import dev.chartwell.engine.StorageFailedException;
+import dev.chartwell.engine.WritesRefusedException;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.ErrorCode;
 import java.util.Map;

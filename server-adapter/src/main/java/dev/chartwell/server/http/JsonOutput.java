@@ -9,9 +9,9 @@ import java.util.Arrays;
  * JSON text written as UTF-8 straight into one growing byte array, for a {@link JsonBody}: the
  * caller writes the structure (pre-encoded names, brackets, commas) as raw bytes and the values
  * through {@link #number} and {@link #nul} (strings come pre-encoded, e.g. by {@link
- * dev.chartwell.engine.internal.source.JsonStrings}). Numbers read back as those Jackson's generator writes:
- * doubles in their shortest form by Jackson's fast writer, NaN and the infinities as the strings
- * Jackson writes for them.
+ * dev.chartwell.engine.internal.source.JsonStrings}). Numbers read back as those Jackson's
+ * generator writes: doubles in their shortest form by Jackson's fast writer, NaN and the infinities
+ * as the strings Jackson writes for them.
  */
 public final class JsonOutput {
   private static final byte[] NULL = ascii("null");

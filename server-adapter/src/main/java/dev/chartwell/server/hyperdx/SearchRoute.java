@@ -5,17 +5,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.clickhouse.ClickHouseBackend;
 import dev.chartwell.clickhouse.ClickHouseException;
 import dev.chartwell.clickhouse.Field;
-import dev.chartwell.engine.internal.query.Backend;
 import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.QueryAbortedException;
 import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.QueryOptions;
-import dev.chartwell.engine.InvalidQueryException;
-import dev.chartwell.engine.UnknownSourceException;
 import dev.chartwell.engine.SearchOrder;
 import dev.chartwell.engine.SearchQuery;
 import dev.chartwell.engine.SearchResult;
 import dev.chartwell.engine.Source;
+import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.internal.query.Backend;
+import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.SourceApi;
@@ -152,7 +153,7 @@ final class SearchRoute {
         boolean known =
             external.isPresent()
                 ? Field.resolve(external.get().table(), i.column()).isPresent()
-                : table.schema().column(i.column()).isPresent();
+                : table.columns().stream().anyMatch(c -> c.name().equals(i.column()));
         if (!i.column().equals(timestamp) && !known) {
           problems.add("select: source " + sourceId + " has no column '" + i.column() + "'");
         }
@@ -168,7 +169,7 @@ final class SearchRoute {
             start.toEpochMilli(),
             end.toEpochMilli(),
             where,
-            lang,
+            Languages.engine(lang),
             items.isEmpty()
                 ? null
                 : items.stream().map(SelectList.Item::column).distinct().toList(),
@@ -179,7 +180,8 @@ final class SearchRoute {
     req.onClientDisconnect(() -> control.cancel("the client disconnected"));
     SearchResult result;
     try {
-      Backend backend = external.isPresent() ? new ClickHouseBackend(id -> external) : engine;
+      Backend backend =
+          external.isPresent() ? new ClickHouseBackend(id -> external) : Backend.of(engine);
       result = backend.search(q, QueryOptions.DEFAULT.withControl(control));
     } catch (InvalidQueryException e) {
       throw ApiException.badRequest(e.getMessage());

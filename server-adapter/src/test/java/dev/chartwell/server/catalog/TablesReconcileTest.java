@@ -67,12 +67,6 @@ class TablesReconcileTest {
 
   static SourceSpec spec(String id) {
     return new SourceSpec(
-        id,
-        "x",
-        dev.chartwell.engine.SourceKind.LOG,
-        "Timestamp",
-        "Body",
-        "Body",
-        List.of());
+        id, "x", dev.chartwell.engine.SourceKind.LOG, "Timestamp", "Body", "Body", List.of());
   }
 }

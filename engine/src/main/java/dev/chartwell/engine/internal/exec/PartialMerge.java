@@ -1,7 +1,7 @@
 package dev.chartwell.engine.internal.exec;
 
-import dev.chartwell.engine.internal.agg.AggState;
 import dev.chartwell.engine.QueryControl;
+import dev.chartwell.engine.internal.agg.AggState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -156,8 +156,8 @@ final class PartialMerge {
    * @param series each series' partials from {@link #series}
    * @param control the query's control
    * @return the rows, ordered
-   * @throws dev.chartwell.engine.InvalidQueryException past {@link QueryEngine#MAX_GROUPS}
-   *     or {@link QueryEngine#MAX_ROWS}
+   * @throws dev.chartwell.engine.InvalidQueryException past {@link QueryEngine#MAX_GROUPS} or
+   *     {@link QueryEngine#MAX_ROWS}
    */
   static Rows rows(List<List<Partial>> series, QueryControl control) {
     int k = series.size();

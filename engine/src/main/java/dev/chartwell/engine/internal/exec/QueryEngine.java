@@ -1,14 +1,9 @@
 package dev.chartwell.engine.internal.exec;
 
-import dev.chartwell.engine.internal.agg.AggState;
-import dev.chartwell.engine.internal.agg.FixedState;
-import dev.chartwell.engine.internal.filter.Filter;
-import dev.chartwell.engine.internal.filter.FilterCompiler;
-import dev.chartwell.engine.internal.metrics.MetricPlan;
-import dev.chartwell.engine.internal.metrics.MetricSeries;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
 import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.MetricSpec;
 import dev.chartwell.engine.QueryAbortedException;
 import dev.chartwell.engine.QueryAbortedException.Reason;
@@ -16,9 +11,15 @@ import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.QueryCounters;
 import dev.chartwell.engine.QueryLimits;
 import dev.chartwell.engine.QueryOptions;
-import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.internal.agg.AggState;
+import dev.chartwell.engine.internal.agg.FixedState;
+import dev.chartwell.engine.internal.filter.Filter;
+import dev.chartwell.engine.internal.filter.FilterCompiler;
+import dev.chartwell.engine.internal.metrics.MetricPlan;
+import dev.chartwell.engine.internal.metrics.MetricSeries;
+import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.SourceCore;
 import dev.chartwell.parser.Expr;
@@ -293,12 +294,11 @@ public final class QueryEngine {
           sources
               .apply(s.sourceId())
               .orElseThrow(() -> new UnknownSourceException(path + ".sourceId", s.sourceId()));
-      SourceCore.Snapshot snapshot = snapshots.computeIfAbsent(s.sourceId(), k -> source.snapshot());
+      SourceCore.Snapshot snapshot =
+          snapshots.computeIfAbsent(s.sourceId(), k -> source.snapshot());
       Filter filter;
       try {
-        WhereLanguage language =
-            s.whereLanguage() == null ? WhereLanguage.LUCENE : s.whereLanguage();
-        Expr where = parse(s.where(), language);
+        Expr where = parse(s.where(), Languages.parser(s.whereLanguage()));
         if (s.metric() != null) {
           where = metricPoints(where, s.metric());
         }

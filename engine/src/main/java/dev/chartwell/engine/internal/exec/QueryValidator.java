@@ -1,9 +1,9 @@
 package dev.chartwell.engine.internal.exec;
 
 import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.MetricSpec;
 import dev.chartwell.engine.MetricType;
-import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.SeriesReturnType;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package dev.chartwell.engine.internal.exec;
 
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.internal.agg.AggState;
 import dev.chartwell.engine.internal.agg.FixedState;
 import dev.chartwell.engine.internal.agg.GroupKeys;
 import dev.chartwell.engine.internal.agg.GroupQuantiles;
 import dev.chartwell.engine.internal.agg.ValueReader;
-import dev.chartwell.engine.AggFn;
-import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.internal.segment.BucketRows;
 import dev.chartwell.engine.internal.segment.Column;
 import dev.chartwell.engine.internal.segment.Segment;

@@ -1,9 +1,9 @@
 package dev.chartwell.engine.internal.exec;
 
-import dev.chartwell.engine.internal.filter.Filter;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.QueryControl;
+import dev.chartwell.engine.internal.filter.Filter;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package dev.chartwell.engine.internal.filter;
 
-import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.ColumnType;
+import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.internal.source.Schema;
 import dev.chartwell.parser.Expr;
 import java.util.ArrayList;

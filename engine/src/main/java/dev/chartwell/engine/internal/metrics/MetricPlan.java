@@ -1,10 +1,10 @@
 package dev.chartwell.engine.internal.metrics;
 
-import dev.chartwell.engine.internal.filter.Filter;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.MetricSpec;
 import dev.chartwell.engine.QueryControl;
+import dev.chartwell.engine.internal.filter.Filter;
 import java.util.List;
 
 /**
@@ -40,8 +40,7 @@ public record MetricPlan(
    * @return the first timestamp read
    */
   long readFrom() {
-    long back =
-        metric.type() == dev.chartwell.engine.MetricType.GAUGE ? 0 : granularity.millis();
+    long back = metric.type() == dev.chartwell.engine.MetricType.GAUGE ? 0 : granularity.millis();
     return startTime - back;
   }
 }

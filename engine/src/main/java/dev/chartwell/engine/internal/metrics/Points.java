@@ -1,10 +1,10 @@
 package dev.chartwell.engine.internal.metrics;
 
-import dev.chartwell.engine.internal.agg.GroupKeys;
-import dev.chartwell.engine.internal.agg.ValueReader;
 import dev.chartwell.engine.MetricSpec;
 import dev.chartwell.engine.MetricType;
 import dev.chartwell.engine.QueryControl;
+import dev.chartwell.engine.internal.agg.GroupKeys;
+import dev.chartwell.engine.internal.agg.ValueReader;
 import dev.chartwell.engine.internal.search.ColumnValues;
 import dev.chartwell.engine.internal.segment.Column;
 import dev.chartwell.engine.internal.segment.Segment;

@@ -1,9 +1,8 @@
 package dev.chartwell.engine.internal.query;
 
-import dev.chartwell.engine.Engine;
-
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.SearchQuery;
 import dev.chartwell.engine.SearchResult;
@@ -20,8 +19,8 @@ public interface Backend {
    * @param query the query (series name sources by the ids this backend knows them by)
    * @param options execution options (deadline, cancellation)
    * @return the rows, ordered by bucket then group, as §4.2 of the contract says
-   * @throws dev.chartwell.engine.InvalidQueryException when the query is invalid or
-   *     exceeds the row or group limits
+   * @throws dev.chartwell.engine.InvalidQueryException when the query is invalid or exceeds the row
+   *     or group limits
    * @throws dev.chartwell.engine.UnknownSourceException when a series names an unknown source
    * @throws dev.chartwell.engine.QueryAbortedException when it was stopped or refused
    */
@@ -35,4 +34,23 @@ public interface Backend {
    * @return the page of events
    */
   SearchResult search(SearchQuery query, QueryOptions options);
+
+  /**
+   * @param engine an engine
+   * @return the backend answering from that engine
+   */
+  static Backend of(Engine engine) {
+    java.util.Objects.requireNonNull(engine, "engine");
+    return new Backend() {
+      @Override
+      public ChartResult query(ChartQuery query, QueryOptions options) {
+        return engine.query(query, options);
+      }
+
+      @Override
+      public SearchResult search(SearchQuery query, QueryOptions options) {
+        return engine.search(query, options);
+      }
+    };
+  }
 }

@@ -1,13 +1,13 @@
 package dev.chartwell.engine.internal.search;
 
+import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.SearchOrder;
 import dev.chartwell.engine.SearchQuery;
 import dev.chartwell.engine.SearchResult;
-
 import dev.chartwell.engine.internal.filter.Filter;
 import dev.chartwell.engine.internal.filter.FilterCompiler;
-import dev.chartwell.engine.QueryControl;
-import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.Schema;
 import dev.chartwell.engine.internal.source.SourceCore;
@@ -124,7 +124,7 @@ public final class EventSearch {
       where =
           q.where() == null || q.where().isBlank()
               ? new Expr.MatchAll()
-              : WhereParser.parse(q.where(), q.whereLanguage());
+              : WhereParser.parse(q.where(), Languages.parser(q.whereLanguage()));
     } catch (WhereSyntaxException e) {
       throw new InvalidQueryException("where: " + e.getMessage());
     }

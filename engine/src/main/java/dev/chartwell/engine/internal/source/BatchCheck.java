@@ -4,7 +4,8 @@ import dev.chartwell.engine.AppendResult;
 import dev.chartwell.engine.ColumnType;
 import dev.chartwell.engine.EventBatch;
 import dev.chartwell.engine.RejectedEventException;
-
+import dev.chartwell.engine.Source;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -78,9 +79,13 @@ final class BatchCheck {
    * @param batch the events (values that need converting are converted in place)
    * @param schema the source's columns
    * @param timestampColumn the source's timestamp column, which no field may name
+   * @param newEvents whether the events are appended now ({@code true}: timestamps must be within
+   *     {@link Source#MIN_TIMESTAMP} and {@link Source#MAX_TIMESTAMP}) or replayed from the log
+   *     ({@code false}: an earlier version took any timestamp from 1970 on, and logged events are
+   *     replayed as they were)
    * @return what was accepted, rejected and converted
    */
-  static Result check(EventBatch batch, Schema schema, String timestampColumn) {
+  static Result check(EventBatch batch, Schema schema, String timestampColumn, boolean newEvents) {
     int fields = batch.fieldCount();
     int rows = batch.size();
     ColumnType[] types = new ColumnType[fields];
@@ -113,9 +118,9 @@ final class BatchCheck {
       int newCount = 0;
       rowConversions.clear();
       converted.clear();
-      if (batch.timestampAt(row) < 0) {
-        problem =
-            "timestamp " + batch.timestampAt(row) + " is before 1970; epoch milliseconds expected";
+      long ts = batch.timestampAt(row);
+      if (ts < 0 || (newEvents && (ts < Source.MIN_TIMESTAMP || ts > Source.MAX_TIMESTAMP))) {
+        problem = timestampProblem(ts);
       }
       long textBytes = 0;
       for (int f = 0; f < fields && problem == null; f++) {
@@ -199,5 +204,36 @@ final class BatchCheck {
       case DOUBLE -> tag == EventBatch.DOUBLE && Double.isFinite(batch.doubleAt(field, row));
       case BOOL -> tag == EventBatch.TRUE || tag == EventBatch.FALSE;
     };
+  }
+
+  /**
+   * Why a timestamp is refused, in words that say which bound it broke and what it looks like.
+   *
+   * @param ts a timestamp outside {@link Source#MIN_TIMESTAMP} .. {@link Source#MAX_TIMESTAMP}
+   * @return the reason
+   */
+  public static String timestampProblem(long ts) {
+    if (ts < 0) {
+      return "timestamp " + ts + " is before 1970; epoch milliseconds expected";
+    }
+    if (ts < Source.MIN_TIMESTAMP) {
+      String reason =
+          "timestamp "
+              + ts
+              + " is before 2001-09-09T01:46:40Z, the earliest time a chart query addresses;"
+              + " epoch milliseconds expected";
+      if (ts >= Source.MIN_TIMESTAMP / 1000 && ts <= Source.MAX_TIMESTAMP / 1000) {
+        reason +=
+            " (" + ts + " looks like seconds: as seconds it is " + Instant.ofEpochSecond(ts) + ")";
+      }
+      return reason;
+    }
+    String reason = "timestamp " + ts + " is after the year 9999; epoch milliseconds expected";
+    if (ts / 1000 >= Source.MIN_TIMESTAMP && ts / 1000 <= Source.MAX_TIMESTAMP) {
+      reason += " (it looks like microseconds: " + Instant.ofEpochMilli(ts / 1000) + ")";
+    } else if (ts / 1_000_000 >= Source.MIN_TIMESTAMP && ts / 1_000_000 <= Source.MAX_TIMESTAMP) {
+      reason += " (it looks like nanoseconds: " + Instant.ofEpochMilli(ts / 1_000_000) + ")";
+    }
+    return reason;
   }
 }

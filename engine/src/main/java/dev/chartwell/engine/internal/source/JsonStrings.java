@@ -1,7 +1,5 @@
 package dev.chartwell.engine.internal.source;
 
-import dev.chartwell.engine.Event;
-
 /**
  * Event text written inside JSON strings (rows sent to an external store, webhook bodies): quotes,
  * backslashes and control characters escaped, and U+2028/U+2029, which JavaScript source does not

@@ -1,7 +1,6 @@
 package dev.chartwell.engine.internal.source;
 
 import dev.chartwell.engine.ColumnType;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -3,13 +3,14 @@ package dev.chartwell.engine.internal.source;
 import dev.chartwell.engine.AppendResult;
 import dev.chartwell.engine.ColumnSpec;
 import dev.chartwell.engine.ColumnType;
+import dev.chartwell.engine.EngineClosedException;
 import dev.chartwell.engine.Event;
 import dev.chartwell.engine.EventBatch;
 import dev.chartwell.engine.RejectedEventException;
 import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.engine.SourceStats;
+import dev.chartwell.engine.UnknownSourceException;
 import dev.chartwell.engine.WritesRefusedException;
-
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentBuilder;
 import java.io.IOException;
@@ -22,8 +23,8 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * A named stream of events with a dynamic schema: sealed segments, heads being sealed, and a
- * mutable head.
+ * The mechanics of a source behind the public {@link dev.chartwell.engine.Source}: a named stream
+ * of events with a dynamic schema, held as sealed segments, heads being sealed, and a mutable head.
  *
  * <p>Appends are serialized per source. An event is validated completely before anything of it is
  * written, so a rejected event leaves no trace (not even a new column): checked, converted and
@@ -67,6 +68,7 @@ public final class SourceCore {
   private long nextSegmentId; // guarded by lock
   private long version; // guarded by lock
   private boolean closed; // guarded by lock
+  private boolean dropped; // guarded by lock
   private volatile FrozenHead frozenHead;
   private long evictedSegments; // guarded by lock
   private long evictedRows; // guarded by lock
@@ -186,7 +188,7 @@ public final class SourceCore {
    */
   public void replay(EventBatch batch, long position) {
     synchronized (lock) {
-      BatchCheck.Result checked = BatchCheck.check(batch, schema, spec.timestampColumn());
+      BatchCheck.Result checked = BatchCheck.check(batch, schema, spec.timestampColumn(), false);
       if (!checked.rejections().isEmpty()) {
         throw new RejectedEventException(checked.rejections().get(0).reason());
       }
@@ -323,14 +325,14 @@ public final class SourceCore {
     // encode their log records. Under the lock that is done again only when a column this batch
     // defines was defined meanwhile.
     Schema before = schema;
-    BatchCheck.Result checked = BatchCheck.check(batch, before, spec.timestampColumn());
+    BatchCheck.Result checked = BatchCheck.check(batch, before, spec.timestampColumn(), true);
     List<byte[]> records = records(batch, checked, 0, n);
     long position;
     synchronized (lock) {
       awaitBacklogLocked();
       if (schema != before && checked.definesColumns()) {
         checked.undo(batch);
-        checked = BatchCheck.check(batch, schema, spec.timestampColumn());
+        checked = BatchCheck.check(batch, schema, spec.timestampColumn(), true);
         records = records(batch, checked, 0, n);
       }
       if (checked.accepted() == 0) {
@@ -428,7 +430,9 @@ public final class SourceCore {
     boolean waited = false;
     while (true) {
       if (closed) {
-        throw new WritesRefusedException("source " + id + " is dropped or its engine is closed");
+        throw dropped
+            ? UnknownSourceException.dropped(id)
+            : new EngineClosedException("the engine of source " + id + " is closed");
       }
       storage.checkWritable();
       if (sealing.size() <= MAX_PENDING_SEALS) {
@@ -774,6 +778,7 @@ public final class SourceCore {
         return;
       }
       closed = true;
+      dropped = drop;
       for (PendingSeal p : sealing) {
         p.cancel();
       }

@@ -2,7 +2,6 @@ package dev.chartwell.engine.internal.source;
 
 import dev.chartwell.engine.ColumnType;
 import dev.chartwell.engine.EventBatch;
-
 import dev.chartwell.engine.internal.segment.Segment;
 import java.io.IOException;
 import java.util.List;

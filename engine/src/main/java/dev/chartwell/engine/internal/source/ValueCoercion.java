@@ -2,7 +2,6 @@ package dev.chartwell.engine.internal.source;
 
 import dev.chartwell.engine.ColumnType;
 import dev.chartwell.engine.RejectedEventException;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Locale;

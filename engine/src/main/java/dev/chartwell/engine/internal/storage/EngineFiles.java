@@ -1,9 +1,8 @@
 package dev.chartwell.engine.internal.storage;
 
 import dev.chartwell.engine.FsyncPolicy;
-
-import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.internal.segment.Segment;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -2,7 +2,6 @@ package dev.chartwell.engine.internal.storage;
 
 import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.StorageFailedException;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;

@@ -1,17 +1,16 @@
 package dev.chartwell.engine.internal.storage;
 
-import dev.chartwell.engine.FsyncPolicy;
-import dev.chartwell.engine.StorageFailedException;
-
-import dev.chartwell.engine.internal.segment.Segment;
-import dev.chartwell.engine.internal.segment.SegmentFile;
-import dev.chartwell.engine.internal.segment.SegmentFileException;
 import dev.chartwell.engine.ColumnSpec;
 import dev.chartwell.engine.ColumnType;
 import dev.chartwell.engine.EventBatch;
+import dev.chartwell.engine.FsyncPolicy;
+import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.StorageFailedException;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.segment.SegmentFile;
+import dev.chartwell.engine.internal.segment.SegmentFileException;
 import dev.chartwell.engine.internal.source.Schema;
 import dev.chartwell.engine.internal.source.SourceCore;
-import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.engine.internal.source.SourceStorage;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,6 @@
 package dev.chartwell.engine.internal.storage;
 
 import dev.chartwell.engine.FsyncPolicy;
-
 import dev.chartwell.engine.internal.segment.Segment;
 import java.io.IOException;
 import java.nio.file.Files;

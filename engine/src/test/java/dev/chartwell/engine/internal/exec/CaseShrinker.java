@@ -1,11 +1,12 @@
 package dev.chartwell.engine.internal.exec;
 
-import dev.chartwell.engine.internal.exec.DifferentialProperties.Case;
-import dev.chartwell.engine.internal.exec.DifferentialProperties.Dataset;
-import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.SeriesReturnType;
+import dev.chartwell.engine.internal.exec.DifferentialProperties.Case;
+import dev.chartwell.engine.internal.exec.DifferentialProperties.Dataset;
+import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
+import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WhereParser;
@@ -209,7 +210,7 @@ public final class CaseShrinker {
             s.field(),
             s.level(),
             WherePrinter.print(where, language),
-            language,
+            Languages.engine(language),
             s.groupBy()));
     List<Expr> wheres = new ArrayList<>(c.wheres());
     wheres.set(i, where);

@@ -11,19 +11,20 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Event;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.SeriesReturnType;
-import dev.chartwell.engine.Event;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceKind;
 import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
+import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.engine.testing.Gens;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.Expr.CompareOp;
@@ -251,7 +252,7 @@ public class DifferentialProperties {
         s.field(),
         s.level(),
         WherePrinter.print(where, language),
-        language,
+        Languages.engine(language),
         s.groupBy());
   }
 
@@ -469,7 +470,15 @@ public class DifferentialProperties {
       boolean withField = countWithField.generate(in);
       Expr w = where.get(lang).generate(in);
       String useField = f.isCount() && !withField ? null : fld;
-      Series s = new Series(src, f, useField, lvl, WherePrinter.print(w, lang), lang, List.of());
+      Series s =
+          new Series(
+              src,
+              f,
+              useField,
+              lvl,
+              WherePrinter.print(w, lang),
+              Languages.engine(lang),
+              List.of());
       return new OneSeries(s, w, lang);
     };
   }

@@ -3,14 +3,14 @@ package dev.chartwell.engine.internal.exec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Event;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.Series;
-import dev.chartwell.engine.Event;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceSpec;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.quicktheories.QuickTheory.qt;
 
-import dev.chartwell.engine.internal.agg.AggState;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.QueryControl;
+import dev.chartwell.engine.internal.agg.AggState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

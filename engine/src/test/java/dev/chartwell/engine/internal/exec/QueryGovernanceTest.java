@@ -4,21 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Event;
 import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.QueryAbortedException;
 import dev.chartwell.engine.QueryAbortedException.Reason;
 import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.QueryLimits;
 import dev.chartwell.engine.QueryOptions;
-import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.Series;
-import dev.chartwell.engine.Event;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceSpec;
-import dev.chartwell.parser.WhereLanguage;
+import dev.chartwell.engine.TestAccess;
+import dev.chartwell.engine.WhereLanguage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -188,7 +189,7 @@ class QueryGovernanceTest {
                   inside.countDown();
                   await(release);
                 }
-                return Optional.of(real);
+                return Optional.of(TestAccess.core(real));
               },
               workers,
               2,

@@ -11,11 +11,12 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
 import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.SearchOrder;
 import dev.chartwell.engine.SearchQuery;
 import dev.chartwell.engine.SearchResult;
+import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
+import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WherePrinter;
@@ -28,11 +29,12 @@ import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 
 /**
- * The engine's event search ({@link dev.chartwell.engine.internal.search.EventSearch}) against a naive scan:
- * every event filtered by time and by {@link ReferenceEvaluator#eval}, sorted by time and arrival,
- * then paged. Random events (out-of-order times, sparse fields of every type) in one and several
- * segments, random where trees in both languages, both orders, random limits, offsets and columns,
- * indexes on and off. It lives beside the chart query's reference evaluator, which it shares.
+ * The engine's event search ({@link dev.chartwell.engine.internal.search.EventSearch}) against a
+ * naive scan: every event filtered by time and by {@link ReferenceEvaluator#eval}, sorted by time
+ * and arrival, then paged. Random events (out-of-order times, sparse fields of every type) in one
+ * and several segments, random where trees in both languages, both orders, random limits, offsets
+ * and columns, indexes on and off. It lives beside the chart query's reference evaluator, which it
+ * shares.
  */
 class SearchDifferentialProperties {
   private static final List<String> COLUMNS =
@@ -76,7 +78,7 @@ class SearchDifferentialProperties {
               c.start(),
               c.end(),
               WherePrinter.print(c.where(), c.language()),
-              c.language(),
+              Languages.engine(c.language()),
               c.columns(),
               c.order(),
               c.limit(),

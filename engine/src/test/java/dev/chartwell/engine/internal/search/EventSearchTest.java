@@ -1,24 +1,23 @@
 package dev.chartwell.engine.internal.search;
 
-import dev.chartwell.engine.SearchOrder;
-import dev.chartwell.engine.SearchQuery;
-import dev.chartwell.engine.SearchResult;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.QueryAbortedException;
 import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.QueryOptions;
-import dev.chartwell.engine.InvalidQueryException;
-import dev.chartwell.engine.UnknownSourceException;
-import dev.chartwell.engine.Event;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.SearchOrder;
+import dev.chartwell.engine.SearchQuery;
+import dev.chartwell.engine.SearchResult;
+import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceKind;
 import dev.chartwell.engine.SourceSpec;
-import dev.chartwell.parser.WhereLanguage;
+import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.WhereLanguage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,9 @@
 package dev.chartwell.engine.internal.source;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.longs;
+
 import dev.chartwell.engine.AppendResult;
 import dev.chartwell.engine.ColumnSpec;
 import dev.chartwell.engine.ColumnType;
@@ -7,11 +11,6 @@ import dev.chartwell.engine.Event;
 import dev.chartwell.engine.RejectedEventException;
 import dev.chartwell.engine.SourceKind;
 import dev.chartwell.engine.SourceSpec;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.quicktheories.QuickTheory.qt;
-import static org.quicktheories.generators.SourceDSL.longs;
-
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentRows;
 import java.math.BigDecimal;
@@ -74,7 +73,7 @@ class BatchAppendProperties {
         expected.add(i + (e.fields().size() <= 1 ? ": " + x.getMessage() : ""));
       }
     }
-    Source oneByOne = source(segmentRows, declared);
+    SourceCore oneByOne = source(segmentRows, declared);
     for (Event e : events) {
       try {
         oneByOne.append(e);
@@ -82,7 +81,7 @@ class BatchAppendProperties {
         // counted by the reference
       }
     }
-    Source batched = source(segmentRows, declared);
+    SourceCore batched = source(segmentRows, declared);
     List<String> actual = new ArrayList<>();
     for (AppendResult.Rejection r : batched.appendBatch(events).rejections()) {
       int i = r.index();
@@ -147,9 +146,9 @@ class BatchAppendProperties {
     };
   }
 
-  private static Source source(int segmentRows, ColumnSpec... declared) {
-    return Source.create(
-        new Source.Setup(
+  private static SourceCore source(int segmentRows, ColumnSpec... declared) {
+    return SourceCore.create(
+        new SourceCore.Setup(
             "s",
             new SourceSpec(null, "s", SourceKind.LOG, "Timestamp", null, null, List.of(declared)),
             segmentRows,
@@ -160,7 +159,7 @@ class BatchAppendProperties {
             Runnable::run));
   }
 
-  private static Map<String, ColumnType> columns(Source s) {
+  private static Map<String, ColumnType> columns(SourceCore s) {
     Map<String, ColumnType> out = new TreeMap<>();
     for (Schema.Column c : s.schema().columns()) {
       out.put(c.name(), c.type());
@@ -168,9 +167,9 @@ class BatchAppendProperties {
     return out;
   }
 
-  private static List<String> rows(Source s) {
+  private static List<String> rows(SourceCore s) {
     List<String> out = new ArrayList<>();
-    try (Source.Snapshot snap = s.snapshot()) {
+    try (SourceCore.Snapshot snap = s.snapshot()) {
       for (Segment seg : snap.segments()) {
         for (Map<String, Object> row : SegmentRows.read(seg)) {
           out.add(new TreeMap<>(row).toString());

@@ -1,12 +1,12 @@
 package dev.chartwell.engine.internal.source;
 
-import dev.chartwell.engine.Event;
-import dev.chartwell.engine.SourceSpec;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.TestAccess;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentRows;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ class ConcurrentAppendTest {
   @Test
   void snapshotsAreConsistentUnderConcurrentAppends() throws Exception {
     try (Engine engine = Engine.builder().segmentRows(1_000).build()) {
-      Source source = engine.createSource(SourceSpec.logs("c"));
+      SourceCore source = TestAccess.core(engine.createSource(SourceSpec.logs("c")));
       ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 2);
       long[] acknowledged = new long[WRITERS];
       CountDownLatch start = new CountDownLatch(1);
@@ -71,7 +71,7 @@ class ConcurrentAppendTest {
                     synchronized (acknowledged) {
                       before = acknowledged.clone();
                     }
-                    Source.Snapshot snap = source.snapshot();
+                    SourceCore.Snapshot snap = source.snapshot();
                     Set<Long> ids = check(snap);
                     for (int w = 0; w < WRITERS; w++) {
                       for (long i = 0; i < before[w]; i++) {
@@ -104,7 +104,7 @@ class ConcurrentAppendTest {
   }
 
   /** Every row is whole (its three fields agree) and no id appears twice. */
-  private static Set<Long> check(Source.Snapshot snap) {
+  private static Set<Long> check(SourceCore.Snapshot snap) {
     Set<Long> ids = new HashSet<>();
     for (Segment s : snap.segments()) {
       for (Map<String, Object> row : SegmentRows.read(s)) {

@@ -1,17 +1,16 @@
 package dev.chartwell.engine.internal.source;
 
-import dev.chartwell.engine.AppendResult;
-import dev.chartwell.engine.Event;
-import dev.chartwell.engine.SourceKind;
-import dev.chartwell.engine.SourceSpec;
-import dev.chartwell.engine.WritesRefusedException;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.chartwell.engine.AppendResult;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.SourceKind;
+import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.WritesRefusedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,11 +58,11 @@ class SealBackPressureTest {
     }
   }
 
-  private static Source source(Executor sealers) {
+  private static SourceCore source(Executor sealers) {
     SourceSpec spec =
         new SourceSpec(null, "logs", SourceKind.LOG, "Timestamp", "Body", "Body", List.of());
-    return Source.create(
-        new Source.Setup(
+    return SourceCore.create(
+        new SourceCore.Setup(
             "s1",
             spec,
             ROWS,
@@ -83,7 +82,8 @@ class SealBackPressureTest {
   }
 
   /** Appends one batch on its own thread, returning the thread and the append's outcome. */
-  private static CompletableFuture<AppendResult> appendAsync(Source s, int first, List<Thread> t) {
+  private static CompletableFuture<AppendResult> appendAsync(
+      SourceCore s, int first, List<Thread> t) {
     CompletableFuture<AppendResult> f = new CompletableFuture<>();
     Thread thread =
         new Thread(
@@ -110,10 +110,10 @@ class SealBackPressureTest {
   @Test
   void appendsWaitWhileTheBacklogIsFullAndAllGoOnOnceSealingCatchesUp() throws Exception {
     Gate gate = new Gate();
-    Source s = source(gate);
+    SourceCore s = source(gate);
     int first = 0;
     // A backlog of up to MAX_PENDING_SEALS + 1 heads is taken without waiting.
-    for (int i = 0; i <= Source.MAX_PENDING_SEALS; i++) {
+    for (int i = 0; i <= SourceCore.MAX_PENDING_SEALS; i++) {
       assertEquals(ROWS, s.appendBatch(batch(first)).accepted());
       first += ROWS;
     }
@@ -130,7 +130,7 @@ class SealBackPressureTest {
       assertFalse(f.isDone(), "no append goes on while the backlog is full");
     }
     assertEquals(
-        (Source.MAX_PENDING_SEALS + 1) * ROWS,
+        (SourceCore.MAX_PENDING_SEALS + 1) * ROWS,
         s.stats().rows(),
         "the waiting appends took no event");
 
@@ -147,9 +147,9 @@ class SealBackPressureTest {
   @Test
   void shuttingDownWakesTheWaitingAppendersWithAClearRefusal() throws Exception {
     Gate gate = new Gate(); // shut: nothing is sealed
-    Source s = source(gate);
+    SourceCore s = source(gate);
     int first = 0;
-    for (int i = 0; i <= Source.MAX_PENDING_SEALS; i++) {
+    for (int i = 0; i <= SourceCore.MAX_PENDING_SEALS; i++) {
       s.appendBatch(batch(first));
       first += ROWS;
     }

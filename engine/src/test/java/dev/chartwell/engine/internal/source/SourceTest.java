@@ -1,5 +1,10 @@
 package dev.chartwell.engine.internal.source;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.chartwell.engine.AppendResult;
 import dev.chartwell.engine.ColumnSpec;
 import dev.chartwell.engine.ColumnType;
@@ -8,12 +13,6 @@ import dev.chartwell.engine.RejectedEventException;
 import dev.chartwell.engine.SourceKind;
 import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.engine.SourceStats;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentRows;
 import java.math.BigDecimal;
@@ -35,17 +34,17 @@ class SourceTest {
           });
   private final AtomicInteger seals = new AtomicInteger();
 
-  private Source source(int segmentRows, ColumnSpec... declared) {
+  private SourceCore source(int segmentRows, ColumnSpec... declared) {
     return source(SEALER, segmentRows, declared);
   }
 
-  private Source source(
+  private SourceCore source(
       java.util.concurrent.Executor sealer, int segmentRows, ColumnSpec... declared) {
     SourceSpec spec =
         new SourceSpec(
             null, "logs", SourceKind.LOG, "Timestamp", "Body", "Body", List.of(declared));
-    return Source.create(
-        new Source.Setup(
+    return SourceCore.create(
+        new SourceCore.Setup(
             "s1",
             spec,
             segmentRows,
@@ -64,7 +63,7 @@ class SourceTest {
     return new Event(ts, fields);
   }
 
-  private static List<Map<String, Object>> allRows(Source s) {
+  private static List<Map<String, Object>> allRows(SourceCore s) {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (Segment seg : s.snapshot().segments()) {
       rows.addAll(SegmentRows.read(seg));
@@ -74,7 +73,7 @@ class SourceTest {
 
   @Test
   void appendsAndReadsBackEveryType() {
-    Source s = source(100);
+    SourceCore s = source(100);
     s.append(event(1000, "Body", "hello", "status", 200, "duration", 1.25, "ok", true));
     s.append(event(2000, "Body", "world", "status", 500L, "duration", 3.5f, "ok", false));
     assertEquals(
@@ -95,14 +94,14 @@ class SourceTest {
 
   @Test
   void declaredColumnsFixTheType() {
-    Source s = source(100, new ColumnSpec("status", ColumnType.STRING));
+    SourceCore s = source(100, new ColumnSpec("status", ColumnType.STRING));
     s.append(event(1, "status", 404));
     assertEquals(List.of(Map.of("@ts", 1L, "status", "404")), allRows(s));
   }
 
   @Test
   void implicitColumnIsAlwaysAString() {
-    Source s = source(100);
+    SourceCore s = source(100);
     s.append(event(1, "Body", 42));
     assertEquals(ColumnType.STRING, s.schema().column("Body").orElseThrow().type());
     assertEquals(List.of(Map.of("@ts", 1L, "Body", "42")), allRows(s));
@@ -110,7 +109,7 @@ class SourceTest {
 
   @Test
   void losslessValuesAreCoercedOthersRejectTheEvent() {
-    Source s = source(100);
+    SourceCore s = source(100);
     s.append(event(1, "str", "a", "n", 1L, "d", 1.5, "b", true));
     // lossless
     s.append(event(2, "str", 7L, "n", "42", "d", 3L, "b", "false"));
@@ -188,7 +187,7 @@ class SourceTest {
 
   @Test
   void rejectedEventDefinesNoColumn() {
-    Source s = source(100);
+    SourceCore s = source(100);
     s.append(event(1, "n", 1L));
     assertThrows(RejectedEventException.class, () -> s.append(event(2, "fresh", "x", "n", "bad")));
     assertTrue(s.schema().column("fresh").isEmpty());
@@ -198,7 +197,7 @@ class SourceTest {
 
   @Test
   void otherRejections() {
-    Source s = source(100);
+    SourceCore s = source(100);
     assertEquals(
         "timestamp -1 is before 1970; epoch milliseconds expected",
         assertThrows(RejectedEventException.class, () -> s.append(event(-1))).getMessage());
@@ -215,7 +214,7 @@ class SourceTest {
 
   @Test
   void stringsMustBeValidUnicodeAndAreKeptExactly() {
-    Source s = source(2);
+    SourceCore s = source(2);
     String emoji = "ok \uD83D\uDE00 \uE000 done"; // a surrogate pair and a private-use character
     s.append(event(1, "Body", emoji));
     // Stored as UTF-8, an unpaired surrogate would silently come back as '?'.
@@ -257,7 +256,7 @@ class SourceTest {
 
   @Test
   void batchKeepsValidEventsAndReportsTheOthers() {
-    Source s = source(100);
+    SourceCore s = source(100);
     AppendResult r =
         s.appendBatch(
             List.of(
@@ -279,7 +278,7 @@ class SourceTest {
 
   @Test
   void lateEventsAreSortedIntoTheSegmentTheyAreSealedIn() {
-    Source s = source(4);
+    SourceCore s = source(4);
     long[] times = {50, 10, 40, 20, 30, 5, 60};
     for (int i = 0; i < times.length; i++) {
       s.append(event(times[i], "i", (long) i));
@@ -299,7 +298,7 @@ class SourceTest {
 
   @Test
   void sealingBoundaries() {
-    Source s = source(10);
+    SourceCore s = source(10);
     for (int i = 0; i < 25; i++) {
       s.append(event(i, "i", (long) i));
     }
@@ -338,9 +337,10 @@ class SourceTest {
                 });
     SourceSpec spec =
         new SourceSpec(null, "logs", SourceKind.LOG, "Timestamp", "Body", "Body", List.of());
-    Source s =
-        Source.create(
-            new Source.Setup("f", spec, 100, Long.MAX_VALUE, x -> {}, () -> {}, storage, SEALER));
+    SourceCore s =
+        SourceCore.create(
+            new SourceCore.Setup(
+                "f", spec, 100, Long.MAX_VALUE, x -> {}, () -> {}, storage, SEALER));
     s.appendBatch(List.of(event(1, "Body", "kept")));
     failing.set(true);
     IllegalStateException e =
@@ -354,19 +354,19 @@ class SourceTest {
 
   @Test
   void frozenHeadIsReusedUntilTheNextAppend() {
-    Source s = source(100);
+    SourceCore s = source(100);
     s.append(event(1, "a", "x"));
     Segment first = s.snapshot().segments().get(0);
     assertSame(first, s.snapshot().segments().get(0));
     s.append(event(2, "a", "y"));
-    Source.Snapshot next = s.snapshot();
+    SourceCore.Snapshot next = s.snapshot();
     assertEquals(2, next.segments().get(0).rows());
     assertEquals(1, first.rows(), "an earlier snapshot does not change");
   }
 
   @Test
   void statsCountRowsSegmentsAndBytesPerColumn() {
-    Source s = source(10);
+    SourceCore s = source(10);
     for (int i = 0; i < 25; i++) {
       s.append(event(i, "Body", "msg " + i, "status", 200L + i % 3));
     }
@@ -393,7 +393,7 @@ class SourceTest {
   @Test
   void statsCountOnlyAcceptedEventsAndShowTheSealBacklog() {
     List<Runnable> held = new ArrayList<>(); // the sealing pool, stopped until the test runs it
-    Source s = source(held::add, 10);
+    SourceCore s = source(held::add, 10);
     List<Event> batch = new ArrayList<>();
     for (int i = 0; i < 12; i++) {
       batch.add(event(i, "Body", "msg " + i, "n", 1L));

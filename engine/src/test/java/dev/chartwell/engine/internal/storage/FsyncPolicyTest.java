@@ -1,11 +1,10 @@
 package dev.chartwell.engine.internal.storage;
 
-import dev.chartwell.engine.FsyncPolicy;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.chartwell.engine.FsyncPolicy;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,13 +1,12 @@
 package dev.chartwell.engine.internal.storage;
 
-import dev.chartwell.engine.FsyncPolicy;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.chartwell.engine.FsyncPolicy;
+import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentBuilder;
-import dev.chartwell.engine.SourceSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

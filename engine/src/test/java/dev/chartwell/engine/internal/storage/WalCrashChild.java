@@ -1,7 +1,6 @@
 package dev.chartwell.engine.internal.storage;
 
 import dev.chartwell.engine.FsyncPolicy;
-
 import dev.chartwell.engine.testing.KilledChild;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

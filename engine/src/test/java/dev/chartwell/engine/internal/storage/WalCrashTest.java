@@ -1,13 +1,12 @@
 package dev.chartwell.engine.internal.storage;
 
-import dev.chartwell.engine.FsyncPolicy;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.testing.KilledChild;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,12 +1,11 @@
 package dev.chartwell.engine.internal.storage;
 
-import dev.chartwell.engine.FsyncPolicy;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.chartwell.engine.FsyncPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
