@@ -12,6 +12,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class EngineTest {
+  static final long T0 = 1_700_000_000_000L;
 
   @Test
   void createsFindsListsAndDropsSources() {
@@ -55,7 +56,7 @@ class EngineTest {
       for (int batch = 0; batch < 1000 && refused == null; batch++) {
         List<Event> events = new java.util.ArrayList<>();
         for (int i = 0; i < 1000; i++) {
-          events.add(new Event(batch * 1000L + i, Map.of("Body", "event " + batch + "-" + i)));
+          events.add(new Event(T0 + batch * 1000L + i, Map.of("Body", "event " + batch + "-" + i)));
         }
         try {
           accepted += a.appendBatch(events).accepted();
@@ -69,18 +70,19 @@ class EngineTest {
       // every seal done, until the held events are over the limit for good.
       a.awaitSealing();
       for (int i = 0; i < 100_000 && engine.heldBytes() <= 1 << 20; i++) {
-        a.append(new Event(1, Map.of("Body", "more " + i)));
+        a.append(new Event(T0, Map.of("Body", "more " + i)));
         accepted++;
         a.awaitSealing();
       }
       // Everything accepted is still there (nothing was evicted), nothing of the refused batch.
       assertEquals(accepted, a.stats().rows());
       assertEquals(0, a.stats().evictedRows());
-      assertThrows(WritesRefusedException.class, () -> a.append(new Event(1, Map.of("Body", "x"))));
+      assertThrows(
+          WritesRefusedException.class, () -> a.append(new Event(T0, Map.of("Body", "x"))));
       // Dropping data makes room again.
       engine.dropSource(a.id());
       Source b = engine.createSource(SourceSpec.logs("b"));
-      b.append(new Event(1, Map.of("Body", "x")));
+      b.append(new Event(T0, Map.of("Body", "x")));
       assertEquals(1, b.stats().rows());
     }
   }
@@ -89,7 +91,7 @@ class EngineTest {
   void closedEngineRefusesNewSources() {
     Engine engine = Engine.builder().build();
     engine.close();
-    assertThrows(IllegalStateException.class, () -> engine.createSource(SourceSpec.logs("x")));
+    assertThrows(EngineClosedException.class, () -> engine.createSource(SourceSpec.logs("x")));
   }
 
   @Test
@@ -125,7 +127,7 @@ class EngineTest {
       assertEquals(0, n.evictedSegments());
       assertEquals(3000, n.rows());
       assertEquals(
-          List.of(10_000L, 11_000L, 12_000L),
+          List.of(T0 + 10_000L, T0 + 11_000L, T0 + 12_000L),
           newer.core().sealedSegments().stream().map(Segment::minTimestamp).toList());
     }
   }
@@ -136,7 +138,7 @@ class EngineTest {
 
   private static void fill(Source s, long start, int n) {
     for (int i = 0; i < n; i++) {
-      s.append(new Event(start + i, Map.of("Body", "event number " + i, "status", 200L)));
+      s.append(new Event(T0 + start + i, Map.of("Body", "event number " + i, "status", 200L)));
     }
   }
 }

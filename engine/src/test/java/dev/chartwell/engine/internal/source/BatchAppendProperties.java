@@ -9,6 +9,7 @@ import dev.chartwell.engine.ColumnSpec;
 import dev.chartwell.engine.ColumnType;
 import dev.chartwell.engine.Event;
 import dev.chartwell.engine.RejectedEventException;
+import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceKind;
 import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.engine.internal.segment.Segment;
@@ -50,7 +51,7 @@ class BatchAppendProperties {
             random.nextInt(10) == 0 ? NAMES[4 + random.nextInt(3)] : NAMES[random.nextInt(4)];
         fields.put(name, value(random));
       }
-      events.add(new Event(random.nextInt(30) == 0 ? -1 : 1_000 + i, fields));
+      events.add(new Event(timestamp(random, i), fields));
     }
     int segmentRows = 1 + random.nextInt(20);
     ColumnSpec[] declared =
@@ -94,11 +95,22 @@ class BatchAppendProperties {
     assertEquals(expectedRows.stream().sorted().toList(), stored.stream().sorted().toList());
   }
 
+  /** Mostly valid timestamps; now and then one before 1970, in seconds, or after 9999. */
+  private static long timestamp(java.util.Random random, int i) {
+    return switch (random.nextInt(40)) {
+      case 0 -> -1;
+      case 1 -> 1_700_000_000L + i; // seconds
+      case 2 -> Source.MAX_TIMESTAMP + 1;
+      case 3 -> Source.MIN_TIMESTAMP - 1;
+      case 4 -> Source.MIN_TIMESTAMP;
+      default -> 1_700_000_000_000L + i;
+    };
+  }
+
   /** Checks and converts one event as the rules say, defining its new columns when it fits. */
   private static String check(Event e, Map<String, ColumnType> schema) {
-    if (e.timestamp() < 0) {
-      throw new RejectedEventException(
-          "timestamp " + e.timestamp() + " is before 1970; epoch milliseconds expected");
+    if (e.timestamp() < Source.MIN_TIMESTAMP || e.timestamp() > Source.MAX_TIMESTAMP) {
+      throw new RejectedEventException(BatchCheck.timestampProblem(e.timestamp()));
     }
     Map<String, ColumnType> added = new LinkedHashMap<>();
     Map<String, Object> row = new TreeMap<>();

@@ -100,7 +100,8 @@ class ConcurrentAppendTest {
   }
 
   private static Event event(long id) {
-    return new Event(id % 977, Map.of("id", id, "double", id * 2, "Body", "event " + id));
+    return new Event(
+        1_700_000_000_000L + id % 977, Map.of("id", id, "double", id * 2, "Body", "event " + id));
   }
 
   /** Every row is whole (its three fields agree) and no id appears twice. */
@@ -111,7 +112,7 @@ class ConcurrentAppendTest {
         long id = (Long) row.get("id");
         assertEquals(id * 2, row.get("double"));
         assertEquals("event " + id, row.get("Body"));
-        assertEquals(id % 977, row.get("@ts"));
+        assertEquals(1_700_000_000_000L + id % 977, row.get("@ts"));
         assertTrue(ids.add(id), "duplicate event " + id);
       }
     }

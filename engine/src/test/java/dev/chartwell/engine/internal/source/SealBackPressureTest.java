@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.engine.AppendResult;
+import dev.chartwell.engine.EngineClosedException;
 import dev.chartwell.engine.Event;
 import dev.chartwell.engine.SourceKind;
 import dev.chartwell.engine.SourceSpec;
-import dev.chartwell.engine.WritesRefusedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,7 +76,7 @@ class SealBackPressureTest {
   private static List<Event> batch(int first) {
     List<Event> events = new ArrayList<>();
     for (int i = first; i < first + ROWS; i++) {
-      events.add(new Event(1_000L + i, Map.of("Body", "event " + i)));
+      events.add(new Event(1_700_000_001_000L + i, Map.of("Body", "event " + i)));
     }
     return events;
   }
@@ -160,7 +160,7 @@ class SealBackPressureTest {
     CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> s.shutdown(false));
     ExecutionException e =
         assertThrows(ExecutionException.class, () -> waiting.get(30, TimeUnit.SECONDS));
-    WritesRefusedException refused = assertInstanceOf(WritesRefusedException.class, e.getCause());
+    EngineClosedException refused = assertInstanceOf(EngineClosedException.class, e.getCause());
     assertTrue(refused.getMessage().contains("closed"), refused.getMessage());
     gate.open();
     closing.get(30, TimeUnit.SECONDS);

@@ -25,6 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class SourceTest {
+  /** Timestamps in tests are offsets from here: events must be in 2001 or later. */
+  static final long T0 = 1_700_000_000_000L;
+
   private static final java.util.concurrent.Executor SEALER =
       java.util.concurrent.Executors.newSingleThreadExecutor(
           r -> {
@@ -60,13 +63,16 @@ class SourceTest {
     for (int i = 0; i < kv.length; i += 2) {
       fields.put((String) kv[i], kv[i + 1]);
     }
-    return new Event(ts, fields);
+    return new Event(ts < 0 ? ts : T0 + ts, fields);
   }
 
   private static List<Map<String, Object>> allRows(SourceCore s) {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (Segment seg : s.snapshot().segments()) {
-      rows.addAll(SegmentRows.read(seg));
+      for (Map<String, Object> row : SegmentRows.read(seg)) {
+        row.put("@ts", (Long) row.get("@ts") - T0);
+        rows.add(row);
+      }
     }
     return rows;
   }
@@ -292,8 +298,8 @@ class SourceTest {
         SegmentRows.read(segments.get(0)).stream().map(r -> (Long) r.get("@ts")).toList();
     List<Long> head =
         SegmentRows.read(segments.get(1)).stream().map(r -> (Long) r.get("@ts")).toList();
-    assertEquals(List.of(10L, 20L, 40L, 50L), first);
-    assertEquals(List.of(5L, 30L, 60L), head);
+    assertEquals(List.of(T0 + 10, T0 + 20, T0 + 40, T0 + 50), first);
+    assertEquals(List.of(T0 + 5, T0 + 30, T0 + 60), head);
   }
 
   @Test
