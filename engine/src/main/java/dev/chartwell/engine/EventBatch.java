@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Events to append, held by field: per field one typed array and one array of UTF-8 bytes, with no
@@ -161,6 +162,7 @@ public final class EventBatch {
    * @throws IllegalStateException when an event is being built
    */
   public EventBatch add(Event event) {
+    Objects.requireNonNull(event, "event");
     startEvent();
     timestamp(event.timestamp());
     for (Map.Entry<String, Object> f : event.fields().entrySet()) {

@@ -16,24 +16,75 @@ public record Granularity(String name, long millis) {
   private static final long H = 60 * M;
   private static final long D = 24 * H;
 
+  /** 15-second buckets (chosen by {@link #AUTO} for short ranges; not requestable by name). */
+  public static final Granularity FIFTEEN_SECONDS = new Granularity("15s", 15 * S);
+
+  /** 30-second buckets. */
+  public static final Granularity THIRTY_SECONDS = new Granularity("30s", 30 * S);
+
+  /** 1-minute buckets. */
+  public static final Granularity MINUTE = new Granularity("1m", M);
+
+  /** 5-minute buckets. */
+  public static final Granularity FIVE_MINUTES = new Granularity("5m", 5 * M);
+
+  /** 10-minute buckets. */
+  public static final Granularity TEN_MINUTES = new Granularity("10m", 10 * M);
+
+  /** 15-minute buckets. */
+  public static final Granularity FIFTEEN_MINUTES = new Granularity("15m", 15 * M);
+
+  /** 30-minute buckets. */
+  public static final Granularity THIRTY_MINUTES = new Granularity("30m", 30 * M);
+
+  /** 1-hour buckets. */
+  public static final Granularity HOUR = new Granularity("1h", H);
+
+  /** 2-hour buckets. */
+  public static final Granularity TWO_HOURS = new Granularity("2h", 2 * H);
+
+  /** 6-hour buckets. */
+  public static final Granularity SIX_HOURS = new Granularity("6h", 6 * H);
+
+  /** 12-hour buckets. */
+  public static final Granularity TWELVE_HOURS = new Granularity("12h", 12 * H);
+
+  /** 1-day buckets (UTC days). */
+  public static final Granularity DAY = new Granularity("1d", D);
+
+  /** 2-day buckets. */
+  public static final Granularity TWO_DAYS = new Granularity("2d", 2 * D);
+
+  /** 7-day buckets (aligned on the epoch, a Thursday, not on Mondays). */
+  public static final Granularity SEVEN_DAYS = new Granularity("7d", 7 * D);
+
+  /** 30-day buckets (aligned on the epoch, not on calendar months). */
+  public static final Granularity THIRTY_DAYS = new Granularity("30d", 30 * D);
+
+  /**
+   * Let the engine choose from the query's range ({@link #auto(long, long)}): about 60 buckets or
+   * fewer. Not a bucket length itself; {@link ChartResult#granularity()} says which was chosen.
+   */
+  public static final Granularity AUTO = new Granularity("auto", 0);
+
   /** Every granularity, finest first. */
   private static final List<Granularity> ALL =
       List.of(
-          new Granularity("15s", 15 * S),
-          new Granularity("30s", 30 * S),
-          new Granularity("1m", M),
-          new Granularity("5m", 5 * M),
-          new Granularity("10m", 10 * M),
-          new Granularity("15m", 15 * M),
-          new Granularity("30m", 30 * M),
-          new Granularity("1h", H),
-          new Granularity("2h", 2 * H),
-          new Granularity("6h", 6 * H),
-          new Granularity("12h", 12 * H),
-          new Granularity("1d", D),
-          new Granularity("2d", 2 * D),
-          new Granularity("7d", 7 * D),
-          new Granularity("30d", 30 * D));
+          FIFTEEN_SECONDS,
+          THIRTY_SECONDS,
+          MINUTE,
+          FIVE_MINUTES,
+          TEN_MINUTES,
+          FIFTEEN_MINUTES,
+          THIRTY_MINUTES,
+          HOUR,
+          TWO_HOURS,
+          SIX_HOURS,
+          TWELVE_HOURS,
+          DAY,
+          TWO_DAYS,
+          SEVEN_DAYS,
+          THIRTY_DAYS);
 
   /** The granularities a request may name (besides {@code auto}): all but 15s. */
   public static final List<Granularity> REQUESTABLE =
@@ -49,6 +100,13 @@ public record Granularity(String name, long millis) {
    */
   public boolean builtIn() {
     return ALL.contains(this);
+  }
+
+  /**
+   * @return whether this is {@link #AUTO}
+   */
+  public boolean isAuto() {
+    return millis == 0 && name.equals("auto");
   }
 
   /**
