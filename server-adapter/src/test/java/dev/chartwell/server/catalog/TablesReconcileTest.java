@@ -36,7 +36,7 @@ class TablesReconcileTest {
       tables.put(table("bbbbbbbbbbbbbbbbbbbbbbbb", "new"));
       try (Engine engine = Engine.builder().workerThreads(1).build()) {
         Source kept = engine.createSource(spec("aaaaaaaaaaaaaaaaaaaaaaaa"));
-        kept.append(new Event(1L, Map.of("Body", "x")));
+        kept.append(new Event(1_700_000_000_000L, Map.of("Body", "x")));
         engine.createSource(spec("cccccccccccccccccccccccc")); // no table: a leftover
         LegacySources.migrate(sources, tables, MAPPER);
         tables.reconcile(engine);
