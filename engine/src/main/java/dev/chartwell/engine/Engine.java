@@ -34,10 +34,11 @@ import java.util.function.Consumer;
  *
  * <pre>{@code
  * try (Engine engine = Engine.builder().dataDirectory(Path.of("data")).build()) {
- *   Source logs = engine.source("app-logs").orElseGet(() -> engine.createSource(
- *       new SourceSpec("app-logs", "app logs", SourceKind.LOG, "Timestamp", "Body", "Body",
- *           List.of())));
- *   logs.append(new Event(System.currentTimeMillis(), Map.of("Body", "GET /health 200")));
+ *   Source logs = engine.source("app-logs")
+ *       .orElseGet(() -> engine.createSource(SourceSpec.log("app-logs").build()));
+ *   logs.append(Event.now(Map.of("Body", "GET /health 200")));
+ *   ChartResult chart = engine.query(ChartQuery.last(Duration.ofHours(1))
+ *       .source("app-logs").every(Granularity.MINUTE).series(Series.count()).build());
  * }
  * }</pre>
  *
@@ -47,10 +48,11 @@ import java.util.function.Consumer;
  * append returns, sealed segments are written to checksummed files that queries read through memory
  * mappings, and {@link #builder()}{@code .build()} opens what an earlier engine stored.
  *
- * <p>The engine is thread-safe. When the heap held by in-memory segments exceeds the memory limit,
- * the sealed segments holding the oldest events are evicted first (across sources), and counted.
- * Retention and a disk limit drop whole sealed segments, oldest first ({@link Builder#retention},
- * {@link Builder#maxDiskBytes}).
+ * <p>The engine is thread-safe. After {@link #close()} every method that needs it open throws
+ * {@link EngineClosedException}; {@code close()} itself may be called again. When the heap held by
+ * in-memory segments exceeds the memory limit, the sealed segments holding the oldest events are
+ * evicted first (across sources), and counted. Retention and a disk limit drop whole sealed
+ * segments, oldest first ({@link Builder#retention}, {@link Builder#maxDiskBytes}).
  */
 public final class Engine implements AutoCloseable {
   private final int segmentRows;

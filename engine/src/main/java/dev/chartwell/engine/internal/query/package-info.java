@@ -1,7 +1,10 @@
 /**
- * The chart query model: {@link dev.chartwell.engine.ChartQuery} with up to five {@link
- * dev.chartwell.engine.Series}, {@link dev.chartwell.engine.Granularity} (including auto), {@link
- * dev.chartwell.engine.AggFn}, and the {@link dev.chartwell.engine.ChartResult}. Invalid queries
- * raise {@link dev.chartwell.engine.InvalidQueryException} naming the field path.
+ * Internal (not part of the API; it changes without notice). What the server and the other backends
+ * share with the engine around a query: {@link dev.chartwell.engine.internal.query.Backend}, where
+ * a source's queries run (the embedded engine through {@code Backend.of(engine)}, or ClickHouse),
+ * so that the server renders every backend's answers with one code path; and {@link
+ * dev.chartwell.engine.internal.query.Languages}, which maps the API's {@link
+ * dev.chartwell.engine.WhereLanguage} to the parser module's, so that users never import parser
+ * types.
  */
 package dev.chartwell.engine.internal.query;

@@ -1,9 +1,10 @@
 /**
- * Columnar storage. A {@link dev.chartwell.engine.internal.segment.SegmentBuilder} (a source's
- * head) takes rows in arrival order; sealing sorts them by time and encodes each column compactly:
- * frame-of-reference bit-packed longs and timestamps, doubles with zone maps, booleans as bitmaps,
- * strings as a sorted dictionary with bit-packed ids and one Roaring bitmap of rows per value, and
- * a token index over the implicit column. Bitmaps are serialized back to back in one buffer ({@link
+ * Internal (not part of the API; it changes without notice). Columnar storage. A {@link
+ * dev.chartwell.engine.internal.segment.SegmentBuilder} (a source's head) takes rows in arrival
+ * order; sealing sorts them by time and encodes each column compactly: frame-of-reference
+ * bit-packed longs and timestamps, doubles with zone maps, booleans as bitmaps, strings as a sorted
+ * dictionary with bit-packed ids and one Roaring bitmap of rows per value, and a token index over
+ * the implicit column. Bitmaps are serialized back to back in one buffer ({@link
  * dev.chartwell.engine.internal.segment.BitmapList}) so that a value costs bytes, not objects.
  * Sealing sorts strings as UTF-8 bytes with a radix sort ({@code Utf8Sort}) and gathers tokens
  * without an object per occurrence ({@code Utf8Table}); a head stops deduplicating a column once it

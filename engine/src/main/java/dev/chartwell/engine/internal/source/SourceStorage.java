@@ -7,11 +7,11 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Where a {@link Source} keeps what it accepted: nowhere beyond memory ({@link #inMemory}), or a
- * write-ahead log, segment files and a manifest on disk (the engine's storage package). The source
- * calls these in a fixed order: {@link #record} outside its lock, {@link #log} under it, {@link
- * #awaitDurable} after releasing it, and, on its sealing thread, {@link #persist} then {@link
- * #publish} then {@link #truncateLog}.
+ * Where a {@link SourceCore} keeps what it accepted: nowhere beyond memory ({@link #inMemory}), or
+ * a write-ahead log, segment files and a manifest on disk (the engine's storage package). The
+ * source calls these in a fixed order: {@link #record} outside its lock, {@link #log} under it,
+ * {@link #awaitDurable} after releasing it, and, on its sealing thread, {@link #persist} then
+ * {@link #publish} then {@link #truncateLog}.
  */
 public interface SourceStorage {
   /**

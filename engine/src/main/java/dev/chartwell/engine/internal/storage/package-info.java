@@ -1,6 +1,7 @@
 /**
- * Durable storage of sources' events. {@link dev.chartwell.engine.internal.storage.WriteAheadLog}
- * is the first step of a write: appended events, encoded many to a record by {@link
+ * Internal (not part of the API; it changes without notice). Durable storage of sources' events.
+ * {@link dev.chartwell.engine.internal.storage.WriteAheadLog} is the first step of a write:
+ * appended events, encoded many to a record by {@link
  * dev.chartwell.engine.internal.storage.BatchCodec} (logs written before it hold one event a
  * record, {@link dev.chartwell.engine.internal.storage.EventCodec}), reach the log's files (and,
  * per {@link dev.chartwell.engine.FsyncPolicy}, the disk) before an append is acknowledged. {@link
