@@ -1,6 +1,8 @@
 package dev.chartwell.server.charts;
 
+import dev.chartwell.engine.EngineClosedException;
 import dev.chartwell.engine.StorageFailedException;
+import dev.chartwell.engine.UnknownSourceException;
 import dev.chartwell.engine.WritesRefusedException;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.ErrorCode;
@@ -21,16 +23,20 @@ public final class WriteRefusals {
    * @param e what the engine threw while appending
    * @param stored what of the request was stored before, appended to the engine's reason
    * @return the answer: 503 with {@code Retry-After} when the engine refuses writes for now (its
-   *     memory limit or a full heap), 503 without it when the disk failed (no retry helps until the
-   *     disk is fixed and the server restarted)
+   *     memory limit or a full heap) or is closed (the server is stopping), 503 without it when the
+   *     disk failed (no retry helps until the disk is fixed and the server restarted), 404 when the
+   *     source was dropped meanwhile
    * @throws RuntimeException {@code e} itself when it is neither
    */
   public static ApiException answer(RuntimeException e, String stored) {
-    if (e instanceof WritesRefusedException) {
+    if (e instanceof WritesRefusedException || e instanceof EngineClosedException) {
       return new ApiException(
           ErrorCode.SERVICE_UNAVAILABLE,
           e.getMessage() + "; " + stored,
           Map.of("Retry-After", String.valueOf(RETRY_AFTER_SECONDS)));
+    }
+    if (e instanceof UnknownSourceException) {
+      return ApiException.notFound(e.getMessage() + "; " + stored); // dropped meanwhile
     }
     if (e instanceof StorageFailedException) {
       return new ApiException(ErrorCode.SERVICE_UNAVAILABLE, e.getMessage() + "; " + stored);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.EngineClosedException;
 import dev.chartwell.engine.Event;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.InvalidQueryException;
@@ -242,7 +243,7 @@ class QueryGovernanceTest {
       assertEquals(Reason.SHUTDOWN, ((QueryAbortedException) e.getCause()).reason());
     }
     // Whether it finished first or was stopped, no new query is taken.
-    assertThrows(IllegalStateException.class, () -> engine.query(slow));
+    assertThrows(EngineClosedException.class, () -> engine.query(slow));
   }
 
   private static void await(CountDownLatch latch) {
