@@ -67,7 +67,9 @@ public final class EngineFiles implements Closeable {
       lock.close();
       throw e;
     }
-    ReadAhead.warning(root).ifPresent(reporter);
+    if (lock.firstInThisProcess()) {
+      ReadAhead.note(root).ifPresent(reporter);
+    }
     return new EngineFiles(root, lock, policy, reporter);
   }
 
