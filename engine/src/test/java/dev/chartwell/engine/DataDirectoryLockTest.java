@@ -191,6 +191,40 @@ class DataDirectoryLockTest {
     open(dir).close(); // the failed build let go of the directory
   }
 
+  @Test
+  void aDamagedLogIsSetAsideUnderItsLockAndTheNewLogIsLocked() throws Exception {
+    Path dir = tmp.resolve("data");
+    try (Engine a = open(dir)) {
+      Source logs = a.createSource(spec());
+      for (long i = 0; i < 3; i++) {
+        logs.appendBatch(batch(i * 10, 10)); // three records in one log file
+      }
+    }
+    Path log;
+    try (Stream<Path> files = Files.list(dir.resolve("sources/logs/wal"))) {
+      log = files.filter(p -> p.toString().endsWith(".log")).findFirst().orElseThrow();
+    }
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(log.toFile(), "rw")) {
+      f.seek(40); // inside the first record, good ones follow: not a torn tail
+      int b = f.read();
+      f.seek(40);
+      f.write(b ^ 0x10);
+    }
+    try (Engine a = open(dir)) {
+      Source logs = a.source("logs").orElseThrow();
+      assertEquals(0, logs.stats().rows(), "the damaged log's events are lost, and reported");
+      logs.appendBatch(batch(100, 5));
+      UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> open(dir));
+      assertTrue(e.getMessage().contains("this process"), e.getMessage());
+      try (Stream<Path> q = Files.list(dir.resolve("quarantine"))) {
+        assertEquals(1, q.filter(p -> p.getFileName().toString().contains("wal")).count());
+      }
+    }
+    try (Engine b = open(dir)) {
+      assertEquals(5, b.source("logs").orElseThrow().stats().rows());
+    }
+  }
+
   /** Every file under a directory: its size and modification time, by relative path. */
   private static Map<String, String> files(Path dir) throws IOException {
     Map<String, String> out = new TreeMap<>();

@@ -67,11 +67,12 @@ public final class DirectoryLock implements Closeable {
   private final FileLock lock;
   private final Instant since;
   private final String thread;
+  private final boolean first;
   private boolean closed; // guarded by HELD
-  private boolean first;
 
-  private DirectoryLock(Key key, Path file, FileChannel channel, FileLock lock) {
+  private DirectoryLock(Key key, Path file, FileChannel channel, FileLock lock, boolean first) {
     this.key = key;
+    this.first = first;
     this.file = file;
     this.channel = channel;
     this.lock = lock;
@@ -136,14 +137,15 @@ public final class DirectoryLock implements Closeable {
         }
         throw new IOException(refusal + " (" + holder + ")");
       }
-      DirectoryLock taken = new DirectoryLock(key, file, channel, lock);
+      DirectoryLock taken =
+          new DirectoryLock(key, file, channel, lock, !LOCKED_BEFORE.contains(key));
       try {
         taken.recordHolder();
       } catch (IOException | RuntimeException e) {
         channel.close(); // releases the lock just taken; no one else here holds one
         throw e;
       }
-      taken.first = LOCKED_BEFORE.add(key);
+      LOCKED_BEFORE.add(key);
       HELD.put(key, taken);
       return taken;
     }
