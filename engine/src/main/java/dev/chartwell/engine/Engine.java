@@ -258,9 +258,9 @@ public final class Engine implements Backend, AutoCloseable {
     /**
      * @param reporter told, one line each, about start-up progress with a data directory and every
      *     storage problem: files that failed verification and were moved to quarantine, torn log
-     *     tails that were cut, storage that failed (default: the {@link System.Logger} {@value
-     *     EngineLog#NAME}, progress at {@code INFO} and problems at {@code WARNING}; the engine
-     *     never prints to standard output or error)
+     *     tails that were cut, storage that failed (default: the {@link System.Logger} named {@code
+     *     dev.chartwell.engine}, progress at {@code INFO} and problems at {@code WARNING}; the
+     *     engine never prints to standard output or error)
      * @return this builder
      */
     public Builder reporter(Consumer<String> reporter) {

@@ -17,6 +17,9 @@ public final class EngineLog implements Consumer<String> {
 
   private final System.Logger logger = System.getLogger(NAME);
 
+  /** A reporter that logs to the engine's logger. */
+  public EngineLog() {}
+
   /**
    * @param line progress or a note, in our words, logged at {@code INFO}
    */
