@@ -162,6 +162,7 @@ public final class Engine implements Backend, AutoCloseable {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);
+      t.setUncaughtExceptionHandler(EngineLog::uncaught);
       return t;
     };
   }

@@ -95,6 +95,26 @@ class EngineLoggingTest {
   }
 
   @Test
+  void anExceptionNothingCaughtInAnEngineThreadIsLoggedNotPrinted() throws Exception {
+    try (Captured log = new Captured()) {
+      Thread t =
+          new Thread(
+              () -> {
+                throw new IllegalStateException("a bug");
+              },
+              "chartwell-test");
+      t.setUncaughtExceptionHandler(dev.chartwell.engine.storage.EngineLog::uncaught);
+      t.start();
+      t.join();
+      List<LogRecord> severe =
+          log.records.stream().filter(r -> r.getLevel() == Level.SEVERE).toList();
+      assertEquals(1, severe.size());
+      assertTrue(severe.get(0).getMessage().contains("chartwell-test"), severe.get(0).getMessage());
+      assertEquals("a bug", severe.get(0).getThrown().getMessage());
+    }
+  }
+
+  @Test
   void buildingAndUsingAnEngineWritesNothingToStandardOutputOrError() throws Exception {
     // The application's logging may print (java.util.logging's console handler does, to the real
     // standard error, bound when it was created); the engine itself must not.

@@ -29,6 +29,18 @@ public final class EngineLog implements Consumer<String> {
   }
 
   /**
+   * What the engine's threads do with an exception nothing caught: log it at {@code ERROR} with its
+   * stack trace, instead of the JVM's default of printing it on standard error.
+   *
+   * @param thread the thread that ends
+   * @param failure what it threw
+   */
+  public static void uncaught(Thread thread, Throwable failure) {
+    System.getLogger(NAME)
+        .log(Level.ERROR, "thread " + thread.getName() + " failed: " + failure, failure);
+  }
+
+  /**
    * Reports a problem: at {@code WARNING} to the engine's logger when the reporter is the default,
    * else to the application's reporter like any other line.
    *
