@@ -18,6 +18,7 @@ import dev.chartwell.engine.source.SourceStats;
 import dev.chartwell.engine.source.SourceStorage;
 import dev.chartwell.engine.source.WritesRefusedException;
 import dev.chartwell.engine.storage.EngineFiles;
+import dev.chartwell.engine.storage.EngineLog;
 import dev.chartwell.engine.storage.FsyncPolicy;
 import dev.chartwell.engine.storage.SourceFiles;
 import java.io.IOException;
@@ -161,6 +162,7 @@ public final class Engine implements Backend, AutoCloseable {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);
+      t.setUncaughtExceptionHandler(EngineLog::uncaught);
       return t;
     };
   }
@@ -186,7 +188,7 @@ public final class Engine implements Backend, AutoCloseable {
     private Duration retention;
     private long maxDiskBytes = Long.MAX_VALUE;
     private Clock clock = Clock.systemUTC();
-    private Consumer<String> reporter = line -> System.err.println("chartwell: " + line);
+    private Consumer<String> reporter = new EngineLog();
 
     private Builder() {}
 
@@ -257,7 +259,9 @@ public final class Engine implements Backend, AutoCloseable {
     /**
      * @param reporter told, one line each, about start-up progress with a data directory and every
      *     storage problem: files that failed verification and were moved to quarantine, torn log
-     *     tails that were cut, storage that failed (default: standard error)
+     *     tails that were cut, storage that failed (default: the {@link System.Logger} named {@code
+     *     dev.chartwell.engine}, progress at {@code INFO} and problems at {@code WARNING}; the
+     *     engine never prints to standard output or error)
      * @return this builder
      */
     public Builder reporter(Consumer<String> reporter) {
@@ -450,7 +454,7 @@ public final class Engine implements Backend, AutoCloseable {
     try {
       limits.enforce();
     } catch (RuntimeException e) {
-      reporter.accept("applying retention and the disk limit failed: " + e);
+      EngineLog.problem(reporter, "applying retention and the disk limit failed: " + e);
     }
   }
 
@@ -712,7 +716,7 @@ public final class Engine implements Backend, AutoCloseable {
       try {
         f.close();
       } catch (IOException e) {
-        reporter.accept("releasing the data directory failed: " + e);
+        EngineLog.problem(reporter, "releasing the data directory failed: " + e);
       }
     }
   }
