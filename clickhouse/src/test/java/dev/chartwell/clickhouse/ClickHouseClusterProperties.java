@@ -4,7 +4,6 @@ import static dev.chartwell.engine.testing.Gens.check;
 
 import dev.chartwell.clickhouse.local.LocalClickHouse;
 import dev.chartwell.engine.ChartResult;
-import dev.chartwell.engine.Event;
 import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.internal.exec.CaseShrinker;
 import dev.chartwell.engine.internal.exec.DifferentialProperties;
@@ -13,6 +12,7 @@ import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,24 +80,46 @@ class ClickHouseClusterProperties {
         expected, backend.query(c.query(), QueryOptions.DEFAULT), "ClickHouse, 2 shards", c);
   }
 
+  /** The Distributed tables made so far, by name: made once, their local tables emptied. */
+  private static final Map<String, ClickHouseTable> TABLES = new HashMap<>();
+
   /** A local table on each shard with every other event, and a Distributed table over them. */
   private static ClickHouseTable distributed(String name, List<Ev> events) {
+    ClickHouseTable table = TABLES.computeIfAbsent(name, ClickHouseClusterProperties::create);
     for (int shard = 0; shard < 2; shard++) {
       ClickHouseClient client = CLIENTS.get(shard);
+      client.query("TRUNCATE TABLE default." + name + "_local", null);
+      List<Ev> part = new ArrayList<>();
+      for (int i = shard; i < events.size(); i += 2) {
+        part.add(events.get(i));
+      }
+      ClickHouseDifferentialProperties.insert(client, LOCAL_TABLES.get(name).get(shard), part);
+    }
+    // the Distributed table sees both shards' rows; the first shard alone holds only its half
+    long all = Long.parseLong(first.query("SELECT count() FROM default." + name, null).trim());
+    long half =
+        Long.parseLong(first.query("SELECT count() FROM default." + name + "_local", null).trim());
+    if (all != events.size() || half != (events.size() + 1) / 2) {
+      throw new AssertionError(
+          "expected " + events.size() + " rows over 2 shards, got " + all + " (" + half + ")");
+    }
+    return table;
+  }
+
+  /** Each shard's local table, by the Distributed table's name. */
+  private static final Map<String, List<ClickHouseTable>> LOCAL_TABLES = new HashMap<>();
+
+  /** Makes the local table on each shard and the Distributed table over them. */
+  private static ClickHouseTable create(String name) {
+    List<ClickHouseTable> locals = new ArrayList<>();
+    for (ClickHouseClient client : CLIENTS) {
       client.query("DROP TABLE IF EXISTS default." + name + "_local", null);
       client.query(
           "CREATE TABLE default." + name + "_local " + ClickHouseDifferentialProperties.COLUMNS,
           null);
-      ClickHouseTable local = describe(client, name + "_local");
-      List<Event> part = new ArrayList<>();
-      for (int i = shard; i < events.size(); i += 2) {
-        part.add(new Event(events.get(i).ts(), events.get(i).fields()));
-      }
-      List<Map.Entry<Integer, String>> rejected = new RowInserter(client, local).insert(part);
-      if (!rejected.isEmpty()) {
-        throw new AssertionError("rows rejected: " + rejected);
-      }
+      locals.add(describe(client, name + "_local"));
     }
+    LOCAL_TABLES.put(name, locals);
     first.query("DROP TABLE IF EXISTS default." + name, null);
     first.query(
         "CREATE TABLE default."
@@ -110,14 +132,6 @@ class ClickHouseClusterProperties {
             + name
             + "_local, rand())",
         null);
-    // the Distributed table sees both shards' rows; the first shard alone holds only its half
-    long all = Long.parseLong(first.query("SELECT count() FROM default." + name, null).trim());
-    long half =
-        Long.parseLong(first.query("SELECT count() FROM default." + name + "_local", null).trim());
-    if (all != events.size() || half != (events.size() + 1) / 2) {
-      throw new AssertionError(
-          "expected " + events.size() + " rows over 2 shards, got " + all + " (" + half + ")");
-    }
     return describe(first, name);
   }
 

@@ -16,6 +16,7 @@ import dev.chartwell.engine.internal.exec.DifferentialProperties.Dataset;
 import dev.chartwell.engine.internal.exec.ReferenceEvaluator.Ev;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -145,17 +146,31 @@ class ClickHouseDifferentialProperties {
     }
   }
 
-  /** Creates (afresh) and fills a table. */
+  /** The tables made so far, by name: made once, emptied for each example. */
+  private static final Map<String, ClickHouseTable> TABLES = new HashMap<>();
+
+  /** Empties (making it the first time) and fills a table. */
   private static ClickHouseTable table(String name, List<Ev> events) {
-    client.query("DROP TABLE IF EXISTS default." + name, null);
-    client.query("CREATE TABLE default." + name + " " + COLUMNS, null);
     ClickHouseTable t =
-        ClickHouseTable.fromDescribe(
-            "default",
+        TABLES.computeIfAbsent(
             name,
-            client.query("DESCRIBE TABLE default." + name + " FORMAT TabSeparated", null),
-            "Timestamp",
-            "Body");
+            n -> {
+              client.query("DROP TABLE IF EXISTS default." + n, null);
+              client.query("CREATE TABLE default." + n + " " + COLUMNS, null);
+              return ClickHouseTable.fromDescribe(
+                  "default",
+                  n,
+                  client.query("DESCRIBE TABLE default." + n + " FORMAT TabSeparated", null),
+                  "Timestamp",
+                  "Body");
+            });
+    client.query("TRUNCATE TABLE default." + name, null);
+    insert(client, t, events);
+    return t;
+  }
+
+  /** Inserts the events into a table; fails if it rejects any. */
+  static void insert(ClickHouseClient client, ClickHouseTable t, List<Ev> events) {
     List<Event> batch = new ArrayList<>();
     for (Ev e : events) {
       batch.add(new Event(e.ts(), e.fields()));
@@ -164,7 +179,6 @@ class ClickHouseDifferentialProperties {
     if (!rejected.isEmpty()) {
       throw new AssertionError("rows rejected: " + rejected);
     }
-    return t;
   }
 
   /** The events, a timestamp met before moved a millisecond later until it is unique. */

@@ -6,6 +6,7 @@ import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.SourceCore;
 import dev.chartwell.engine.internal.source.SourceStorage;
 import dev.chartwell.engine.internal.storage.EngineFiles;
+import dev.chartwell.engine.internal.storage.EngineLog;
 import dev.chartwell.engine.internal.storage.SourceFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -151,6 +152,7 @@ public final class Engine implements AutoCloseable {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);
+      t.setUncaughtExceptionHandler(EngineLog::uncaught);
       return t;
     };
   }
@@ -176,7 +178,7 @@ public final class Engine implements AutoCloseable {
     private Duration retention;
     private long maxDiskBytes = Long.MAX_VALUE;
     private Clock clock = Clock.systemUTC();
-    private Consumer<String> reporter = line -> System.err.println("chartwell: " + line);
+    private Consumer<String> reporter = new EngineLog();
 
     private Builder() {}
 
@@ -247,7 +249,9 @@ public final class Engine implements AutoCloseable {
     /**
      * @param reporter told, one line each, about start-up progress with a data directory and every
      *     storage problem: files that failed verification and were moved to quarantine, torn log
-     *     tails that were cut, storage that failed (default: standard error)
+     *     tails that were cut, storage that failed (default: the {@link System.Logger} named {@code
+     *     dev.chartwell.engine}, progress at {@code INFO} and problems at {@code WARNING}; the
+     *     engine never prints to standard output or error)
      * @return this builder
      */
     public Builder reporter(Consumer<String> reporter) {
@@ -445,7 +449,7 @@ public final class Engine implements AutoCloseable {
     try {
       limits.enforce();
     } catch (RuntimeException e) {
-      reporter.accept("applying retention and the disk limit failed: " + e);
+      EngineLog.problem(reporter, "applying retention and the disk limit failed: " + e);
     }
   }
 
@@ -754,7 +758,7 @@ public final class Engine implements AutoCloseable {
       try {
         f.close();
       } catch (IOException e) {
-        reporter.accept("releasing the data directory failed: " + e);
+        EngineLog.problem(reporter, "releasing the data directory failed: " + e);
       }
     }
   }

@@ -47,7 +47,13 @@ final class SourceLoader {
       if (opened == null) {
         continue;
       }
-      SourceCore source = restore.apply(opened);
+      SourceCore source;
+      try {
+        source = restore.apply(opened);
+      } catch (RuntimeException | Error e) {
+        opened.files().close(); // its log and the log's lock: the failed build lets go of them
+        throw e;
+      }
       long[] count = new long[1];
       try {
         count[0] = opened.files().replayInto(source);

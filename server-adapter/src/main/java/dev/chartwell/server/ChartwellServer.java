@@ -25,6 +25,7 @@ import dev.chartwell.server.management.OrganizationRoutes;
 import dev.chartwell.server.management.ServiceRoutes;
 import dev.chartwell.server.management.Services;
 import dev.chartwell.server.management.SingleMachineRoutes;
+import dev.chartwell.server.management.TransitionTimer;
 import dev.chartwell.server.otlp.OtlpRoutes;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
@@ -94,20 +95,41 @@ public final class ChartwellServer implements AutoCloseable {
    * @throws IOException when the data directory or the address cannot be used
    */
   public static ChartwellServer start(ServerConfig config, PrintStream log) throws IOException {
-    return start(config, log, null);
+    return start(config, log, Overrides.NONE);
   }
 
   /**
-   * Starts a server whose alerts follow a clock of the caller's, for tests: no scheduler or
-   * delivery threads run; the caller drives evaluation and delivery through {@link #alerts()}.
+   * What a test sets that a running server otherwise takes from the system. The defaults ({@link
+   * #NONE}) are the system's clock, the alerts' own threads and one-second service transitions.
+   *
+   * @param clock the time alerts and API keys follow (evaluation windows, retries, expiry, last
+   *     use)
+   * @param alertThreads whether the alerts' scheduler and delivery threads run; without them the
+   *     test drives evaluation and delivery through {@link #alerts()}
+   * @param serviceTransition how long a service takes to provision, start, stop or terminate
+   * @param transitions ends those transitions; {@code null} for a timer on a thread of its own
+   */
+  public record Overrides(
+      Clock clock, boolean alertThreads, Duration serviceTransition, TransitionTimer transitions) {
+    /** A server as users run it. */
+    public static final Overrides NONE =
+        new Overrides(Clock.systemUTC(), true, SERVICE_TRANSITION, null);
+
+    TransitionTimer timer() {
+      return transitions == null ? TransitionTimer.realTime() : transitions;
+    }
+  }
+
+  /**
+   * Starts a server with some of what it takes from the system set by the caller, for tests.
    *
    * @param config the configuration
    * @param log where unexpected request failures are logged
-   * @param alertClock the clock alerts follow, or {@code null} for the system's (and the threads)
+   * @param overrides clocks and timers
    * @return the running server
    * @throws IOException when the data directory or the address cannot be used
    */
-  public static ChartwellServer start(ServerConfig config, PrintStream log, Clock alertClock)
+  public static ChartwellServer start(ServerConfig config, PrintStream log, Overrides overrides)
       throws IOException {
     Json json = new Json();
     // The ports first: a server that cannot listen must not touch the data directory.
@@ -148,7 +170,7 @@ public final class ChartwellServer implements AutoCloseable {
       throw e;
     }
     try {
-      accounts = Accounts.open(dir.root(), json.mapper(), Clock.systemUTC());
+      accounts = Accounts.open(dir.root(), json.mapper(), overrides.clock());
       catalog = Catalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC());
       Catalog sources = catalog;
       resources = Resources.open(dir.root(), json.mapper(), Clock.systemUTC());
@@ -159,7 +181,8 @@ public final class ChartwellServer implements AutoCloseable {
               dir.root(),
               json.mapper(),
               Clock.systemUTC(),
-              SERVICE_TRANSITION,
+              overrides.serviceTransition(),
+              overrides.timer(),
               gone -> {
                 // A service's dashboards, alerts and webhooks go with it; a warehouse's sources
                 // and events with its last service.
@@ -178,7 +201,7 @@ public final class ChartwellServer implements AutoCloseable {
               services,
               engine,
               json.mapper(),
-              alertClock == null ? Clock.systemUTC() : alertClock,
+              overrides.clock(),
               config.alerts(),
               line -> log.println("chartwell: " + line));
       resources.alertStatus(alerts);
@@ -241,7 +264,7 @@ public final class ChartwellServer implements AutoCloseable {
         otlpRoutes.register(otlpOnly);
         otlp.start(otlpOnly);
       }
-      if (alertClock == null) {
+      if (overrides.alertThreads()) {
         alerts.start();
       }
 

@@ -27,7 +27,6 @@ public final class LocalClickHouses {
       Assumptions.abort(message);
     }
     Path dir = Files.createTempDirectory("chartwell-ch-" + testClass.getSimpleName());
-    return LocalClickHouse.start(
-        command.get(), dir, LocalClickHouse.freePort(), LocalClickHouse.freePort(), password, "");
+    return LocalClickHouse.start(command.get(), dir, password);
   }
 }

@@ -3,6 +3,8 @@ package dev.chartwell.server;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,18 +22,41 @@ public final class TestServers {
    * @return a running server with key {@code ADMIN:adminsecret1}; its log output is discarded
    */
   public static ChartwellServer start(Path dataDir, String... extra) throws Exception {
-    return start(dataDir, null, extra);
+    return start(dataDir, FAST, extra);
   }
 
   /**
    * @param dataDir the server's data directory
-   * @param alertClock the clock its alerts follow (no alert threads run: the test drives them), or
-   *     {@code null} for the system clock and the threads
+   * @param alertClock the clock its alerts and API keys follow (no alert threads run: the test
+   *     drives them), or {@code null} for the system clock and the threads
    * @param extra further command-line options
    * @return a running server with key {@code ADMIN:adminsecret1}
    */
   public static ChartwellServer start(Path dataDir, java.time.Clock alertClock, String... extra)
       throws Exception {
+    return start(
+        dataDir,
+        alertClock == null
+            ? FAST
+            : new ChartwellServer.Overrides(alertClock, false, Duration.ZERO, null),
+        extra);
+  }
+
+  /**
+   * Services of test servers end their transitions at once: a test that looks at a service in the
+   * middle of one holds them with its own {@link ChartwellServer.Overrides#transitions()}.
+   */
+  public static final ChartwellServer.Overrides FAST =
+      new ChartwellServer.Overrides(Clock.systemUTC(), true, Duration.ZERO, null);
+
+  /**
+   * @param dataDir the server's data directory
+   * @param overrides its clocks and timers
+   * @param extra further command-line options
+   * @return a running server with key {@code ADMIN:adminsecret1}
+   */
+  public static ChartwellServer start(
+      Path dataDir, ChartwellServer.Overrides overrides, String... extra) throws Exception {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -49,6 +74,6 @@ public final class TestServers {
         Boolean.getBoolean("TEST_SERVER_LOG")
             ? System.err
             : new PrintStream(new ByteArrayOutputStream(), true),
-        alertClock);
+        overrides);
   }
 }

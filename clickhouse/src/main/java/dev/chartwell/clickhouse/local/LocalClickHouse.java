@@ -145,7 +145,30 @@ public final class LocalClickHouse implements AutoCloseable {
    */
   public static LocalClickHouse start(List<String> command, Path dir)
       throws IOException, InterruptedException {
-    return start(command, dir, freePort(), freePort(), "", "");
+    return start(command, dir, "");
+  }
+
+  /**
+   * Starts a server on free ports with user {@code default}. A port found free can be taken by
+   * another process before the server binds it (tests run in parallel JVMs): the server then exits
+   * saying so, and is started again on other ports, up to three times.
+   *
+   * @param command from {@link #find}
+   * @param dir an empty folder for its configuration, data and log
+   * @param password the password of user {@code default} (empty: none)
+   * @return the running server
+   */
+  public static LocalClickHouse start(List<String> command, Path dir, String password)
+      throws IOException, InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return start(command, dir, freePort(), freePort(), password, "");
+      } catch (IllegalStateException e) {
+        if (attempt == 3 || !String.valueOf(e.getMessage()).contains("Address already in use")) {
+          throw e;
+        }
+      }
+    }
   }
 
   /**

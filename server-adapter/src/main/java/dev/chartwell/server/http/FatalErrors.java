@@ -1,6 +1,8 @@
 package dev.chartwell.server.http;
 
 import java.io.PrintStream;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What the process does with an error it cannot survive. After an {@link OutOfMemoryError} any
@@ -21,6 +23,13 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
   private static final int RESERVE_BYTES = 1 << 20;
 
   private static volatile byte[] reserve = new byte[RESERVE_BYTES];
+
+  /**
+   * Set by the first thread that halts. Several threads can run out of memory at once (the request
+   * that filled the heap, a selector, a timer); only the first may write the line, or the process
+   * would say it twice before it is gone. Made before any error, so taking it allocates nothing.
+   */
+  private static final AtomicBoolean HALTING = new AtomicBoolean();
 
   private final PrintStream err;
 
@@ -73,12 +82,20 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
   }
 
   /**
-   * Lets the reserve go, writes the one line if it can, and halts whether it could or not. Its
-   * callers pass no string literal: until the reserve is let go, resolving one could fail.
+   * Lets the reserve go, writes the one line if it can, and halts whether it could or not; a second
+   * thread that gets here meanwhile waits for the first to halt. Its callers pass no string
+   * literal: until the reserve is let go, resolving one could fail.
    *
    * @param thread whether {@code name} is a thread's (else a request's id)
    */
   private void halt(boolean thread, String name) {
+    if (!HALTING.compareAndSet(false, true)) {
+      // Another thread is writing the line and halting: wait for it rather than halt first (the
+      // line would be lost) or write a second one.
+      while (true) {
+        LockSupport.park(this);
+      }
+    }
     reserve = null; // before anything that allocates
     try {
       err.println(

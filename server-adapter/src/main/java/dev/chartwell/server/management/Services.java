@@ -22,9 +22,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Services and their warehouses, durable in Chronicle Map. A service document holds the public
@@ -50,7 +47,7 @@ public final class Services implements AutoCloseable {
   private final SecretHasher hasher;
   private final Clock clock;
   private final Duration transition;
-  private final ScheduledExecutorService timer;
+  private final TransitionTimer timer;
   private final java.util.function.Consumer<ObjectNode> onTerminated;
 
   /**
@@ -69,6 +66,7 @@ public final class Services implements AutoCloseable {
       SecretHasher hasher,
       Clock clock,
       Duration transition,
+      TransitionTimer timer,
       java.util.function.Consumer<ObjectNode> onTerminated) {
     this.onTerminated = onTerminated;
     this.services = services;
@@ -77,13 +75,7 @@ public final class Services implements AutoCloseable {
     this.hasher = hasher;
     this.clock = clock;
     this.transition = transition;
-    this.timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "chartwell-lifecycle");
-              t.setDaemon(true);
-              return t;
-            });
+    this.timer = timer;
   }
 
   /**
@@ -93,6 +85,7 @@ public final class Services implements AutoCloseable {
    * @param mapper JSON codec
    * @param clock time source
    * @param transition how long a lifecycle transition takes
+   * @param timer ends transitions when their time is up ({@link TransitionTimer#realTime()})
    * @param onTerminated told about each service once it is gone (to drop what it owned)
    * @return the services
    * @throws IOException when a store cannot be opened
@@ -102,19 +95,33 @@ public final class Services implements AutoCloseable {
       ObjectMapper mapper,
       Clock clock,
       Duration transition,
+      TransitionTimer timer,
       java.util.function.Consumer<ObjectNode> onTerminated)
       throws IOException {
-    JsonStore services = JsonStore.open(dataDir, Collection.SERVICES, mapper);
+    JsonStore services;
     JsonStore warehouses;
     try {
-      warehouses = JsonStore.open(dataDir, Collection.WAREHOUSES, mapper);
+      services = JsonStore.open(dataDir, Collection.SERVICES, mapper);
+      try {
+        warehouses = JsonStore.open(dataDir, Collection.WAREHOUSES, mapper);
+      } catch (IOException | RuntimeException e) {
+        services.close();
+        throw e;
+      }
     } catch (IOException | RuntimeException e) {
-      services.close();
+      timer.close();
       throw e;
     }
     Services s =
         new Services(
-            services, warehouses, mapper, new SecretHasher(), clock, transition, onTerminated);
+            services,
+            warehouses,
+            mapper,
+            new SecretHasher(),
+            clock,
+            transition,
+            timer,
+            onTerminated);
     s.resumeTransitions();
     return s;
   }
@@ -139,8 +146,11 @@ public final class Services implements AutoCloseable {
     ObjectNode s = ServiceDocument.create(mapper, id, warehouse, c, body, org.id(), now());
     String password = hasher.randomToken(24);
     setPassword(s, sha256(password));
-    scheduleTransition(s);
+    // Stored before its timer starts: a transition that ended first would find no service to move
+    // on, and the service would stay provisioning for good.
+    markTransition(s);
     services.put(id, s);
+    endTransitionLater(s);
     return new Created(ServiceDocument.view(s), password);
   }
 
@@ -278,7 +288,8 @@ public final class Services implements AutoCloseable {
                     "cannot " + command + " the service in state '" + state + "'");
               }
               s.put("state", next);
-              scheduleTransition(s);
+              markTransition(s);
+              endTransitionLater(s); // its end waits for this compute to be stored
               return s;
             }));
   }
@@ -335,7 +346,8 @@ public final class Services implements AutoCloseable {
                 "the service must be stopped before it is deleted. Current state: '" + state + "'");
           }
           s.put("state", "terminating");
-          scheduleTransition(s);
+          markTransition(s);
+          endTransitionLater(s); // its end waits for this compute to be stored
           return s;
         });
   }
@@ -404,13 +416,21 @@ public final class Services implements AutoCloseable {
     return result[0];
   }
 
-  private void scheduleTransition(ObjectNode s) {
-    long endsAt = clock.millis() + transition.toMillis();
-    s.put("_transitionEndsAt", endsAt);
+  /** Records when the transition the service has just begun ends. */
+  private void markTransition(ObjectNode s) {
+    s.put("_transitionEndsAt", clock.millis() + transition.toMillis());
+  }
+
+  /**
+   * Starts the timer that ends the service's transition. Call it once the marked document is
+   * stored, or from inside the {@code compute} that stores it (the end's own {@code compute} waits
+   * for that one): a transition that ended first would find nothing to move on, and the service
+   * would stay in its transitional state for good.
+   */
+  private void endTransitionLater(ObjectNode s) {
     String id = s.get("id").asText();
     String from = s.get("state").asText();
-    timer.schedule(
-        () -> completeTransition(id, from), transition.toMillis(), TimeUnit.MILLISECONDS);
+    timer.schedule(() -> completeTransition(id, from), transition.toMillis());
   }
 
   private void completeTransition(String id, String from) {
@@ -449,7 +469,7 @@ public final class Services implements AutoCloseable {
       if (TRANSITIONS.containsKey(state)) {
         long delay = Math.max(0, s.path("_transitionEndsAt").asLong(0) - clock.millis());
         String id = s.get("id").asText();
-        timer.schedule(() -> completeTransition(id, state), delay, TimeUnit.MILLISECONDS);
+        timer.schedule(() -> completeTransition(id, state), delay);
       }
     }
   }
@@ -491,7 +511,7 @@ public final class Services implements AutoCloseable {
 
   @Override
   public void close() {
-    timer.shutdownNow();
+    timer.close();
     services.close();
     warehouses.close();
   }

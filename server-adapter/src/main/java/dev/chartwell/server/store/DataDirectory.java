@@ -1,32 +1,30 @@
 package dev.chartwell.server.store;
 
+import dev.chartwell.engine.internal.storage.DirectoryLock;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The {@code --data-dir}: created when missing and locked for the life of the server, so that two
- * servers never share (and corrupt each other's view of) the same state.
+ * servers never share (and corrupt each other's view of) the same state. The lock is the engine's
+ * {@link DirectoryLock}: a second open in this process is refused without touching the lock file
+ * (closing a channel on it would release the lock), and every refusal names the holder.
  */
 public final class DataDirectory implements AutoCloseable {
   private final Path root;
-  private final FileChannel lockChannel;
-  private final FileLock lock;
+  private final DirectoryLock lock;
 
-  private DataDirectory(Path root, FileChannel lockChannel, FileLock lock) {
+  private DataDirectory(Path root, DirectoryLock lock) {
     this.root = root;
-    this.lockChannel = lockChannel;
     this.lock = lock;
   }
 
   /**
    * @param root the directory
    * @return the opened, locked directory
-   * @throws IOException with a one-line reason when it cannot be created, written or locked
+   * @throws IOException with a one-line reason when it cannot be created, written or locked (naming
+   *     the holder: this process, or the process id recorded in {@code chartwell.lock})
    */
   public static DataDirectory open(Path root) throws IOException {
     Path dir = root.toAbsolutePath().normalize();
@@ -38,20 +36,12 @@ public final class DataDirectory implements AutoCloseable {
     if (!Files.isWritable(dir)) {
       throw new IOException("data directory " + dir + " is not writable");
     }
-    FileChannel channel =
-        FileChannel.open(
-            dir.resolve("chartwell.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
-    }
-    if (lock == null) {
-      channel.close();
-      throw new IOException("data directory " + dir + " is in use by another Chartwell server");
-    }
-    return new DataDirectory(dir, channel, lock);
+    DirectoryLock lock =
+        DirectoryLock.acquire(
+            dir,
+            "chartwell.lock",
+            "data directory " + dir + " is in use by another Chartwell server");
+    return new DataDirectory(dir, lock);
   }
 
   /**
@@ -63,7 +53,6 @@ public final class DataDirectory implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    lock.release();
-    lockChannel.close();
+    lock.close();
   }
 }

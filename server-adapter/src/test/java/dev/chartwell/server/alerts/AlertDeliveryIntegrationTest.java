@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.MutableClock;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.server.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

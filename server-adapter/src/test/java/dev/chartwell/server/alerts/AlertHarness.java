@@ -10,6 +10,7 @@ import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -24,6 +25,7 @@ final class AlertHarness implements AutoCloseable {
 
   final Path dataDir;
   final Clock clock;
+  final ChartwellServer.Overrides overrides;
   final String[] flags;
   final Receiver receiver;
   ChartwellServer server;
@@ -34,8 +36,17 @@ final class AlertHarness implements AutoCloseable {
   String webhook;
 
   AlertHarness(Path dataDir, Clock clock, String... flags) throws Exception {
+    this(dataDir, new ChartwellServer.Overrides(clock, false, Duration.ZERO, null), flags);
+  }
+
+  /**
+   * @param overrides the server's clock (alerts follow it) and whether its alert threads run
+   */
+  AlertHarness(Path dataDir, ChartwellServer.Overrides overrides, String... flags)
+      throws Exception {
     this.dataDir = dataDir;
-    this.clock = clock;
+    this.clock = overrides.clock();
+    this.overrides = overrides;
     this.flags = flags;
     this.receiver = new Receiver();
     start();
@@ -67,7 +78,7 @@ final class AlertHarness implements AutoCloseable {
   }
 
   void start() throws Exception {
-    server = TestServers.start(dataDir, clock, flags);
+    server = TestServers.start(dataDir, overrides, flags);
     http = new HttpTestClient(server.port());
   }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.chartwell.clickhouse.local.LocalClickHouse;
 import dev.chartwell.server.LocalClickHouses;
+import dev.chartwell.server.MutableClock;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

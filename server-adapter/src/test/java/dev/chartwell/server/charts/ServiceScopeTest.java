@@ -13,6 +13,7 @@ import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.Organization;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.management.TransitionTimer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.http.HttpResponse;
@@ -53,7 +54,14 @@ class ServiceScopeTest {
     Accounts.Bootstrap boot =
         accounts.bootstrap(
             Optional.of(ORG_A), Optional.of("KEYA"), Optional.of("secret-of-a-1"), "SCALE", true);
-    services = Services.open(dir, json.mapper(), Clock.systemUTC(), Duration.ZERO, gone -> {});
+    services =
+        Services.open(
+            dir,
+            json.mapper(),
+            Clock.systemUTC(),
+            Duration.ZERO,
+            TransitionTimer.realTime(),
+            gone -> {});
     JsonNode body =
         MAPPER.readTree("{\"name\":\"A\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     serviceA = services.create(boot.organization(), body).service().get("id").asText();

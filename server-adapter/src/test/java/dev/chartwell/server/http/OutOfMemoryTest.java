@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -53,6 +54,33 @@ class OutOfMemoryTest {
       List<String> lines = lines(err);
       assertEquals(1, lines.size(), String.join("\n", lines));
       assertTrue(lines.get(0).startsWith("chartwell: out of memory in request "), lines.get(0));
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+
+  /**
+   * Two threads that run out of memory at once write one line between them: the second waits for
+   * the first to halt (both once wrote a line, now and then, and the test above failed on it).
+   */
+  @Test
+  void twoThreadsOutOfMemoryAtOnceWriteOneLine(@TempDir Path dir) throws Exception {
+    Path err = dir.resolve("err.txt");
+    Process child =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                OutOfMemoryRaceChild.class.getName())
+            .redirectError(err.toFile())
+            .start();
+    try {
+      assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not exit");
+      assertEquals(FatalErrors.EXIT_OUT_OF_MEMORY, child.exitValue());
+      List<String> lines = lines(err);
+      assertEquals(1, lines.size(), String.join("\n", lines));
+      assertTrue(
+          lines.get(0).startsWith("chartwell: out of memory in thread racer-"), lines.get(0));
     } finally {
       child.destroyForcibly();
     }

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.MutableClock;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.DocumentStore;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,8 +34,12 @@ class KeyLifecycleIntegrationTest {
   ChartwellServer server;
   HttpTestClient http;
 
+  /** The time keys expire by, moved by the test rather than waited for. */
+  final MutableClock clock = new MutableClock(Instant.now());
+
   void start() throws Exception {
-    server = TestServers.start(dataDir);
+    server =
+        TestServers.start(dataDir, new ChartwellServer.Overrides(clock, true, Duration.ZERO, null));
     http = new HttpTestClient(server.port());
   }
 
@@ -139,12 +145,12 @@ class KeyLifecycleIntegrationTest {
     JsonNode used = ok(http.send("GET", KEYS + "/" + uuid, null, "Authorization", ADMIN));
     assertTrue(used.get("usedAt").textValue().endsWith(":00Z"), used.toString());
 
-    String soon = Instant.now().plusMillis(1500).toString();
+    String soon = clock.instant().plusMillis(1500).toString();
     JsonNode expiring =
         create("{\"name\":\"brief\",\"roles\":[\"developer\"],\"expireAt\":\"" + soon + "\"}");
     assertEquals(soon, expiring.get("key").get("expireAt").textValue());
     ok(http.send("GET", KEYS, null, "Authorization", basic(expiring)));
-    Thread.sleep(1700);
+    clock.advance(Duration.ofMillis(1700));
     String e = error(http.send("GET", KEYS, null, "Authorization", basic(expiring)), 401);
     assertTrue(e.contains("expired at " + soon), e);
     // null clears the expiry ("never expires")

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.HeldTransitions;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
@@ -39,8 +40,11 @@ class ServiceApiIntegrationTest {
   ChartwellServer server;
   HttpTestClient http;
 
+  /** Transitions end when {@link #awaitState} lets them, so a test sees every state in between. */
+  final HeldTransitions transitions = new HeldTransitions();
+
   void start(String... extra) throws Exception {
-    server = TestServers.start(dataDir, extra);
+    server = TestServers.start(dataDir, transitions.overrides(), extra);
     http = new HttpTestClient(server.port());
   }
 
@@ -73,6 +77,7 @@ class ServiceApiIntegrationTest {
     Set<String> states = Set.of(wanted);
     long deadline = System.currentTimeMillis() + 10_000;
     while (System.currentTimeMillis() < deadline) {
+      transitions.releaseAll();
       HttpResponse<String> r = send("GET", SERVICES + "/" + id, null);
       String state = r.statusCode() == 404 ? "gone" : result(r).get("state").textValue();
       if (states.contains(state)) {

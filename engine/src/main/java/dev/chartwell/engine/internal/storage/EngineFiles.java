@@ -5,13 +5,9 @@ import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.engine.internal.segment.Segment;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -19,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * The data directory of an engine: one folder per source, a quarantine folder, and a lock that
- * keeps a second engine (in this process or another) out.
+ * keeps a second engine (in this process or another) out ({@link DirectoryLock}: a refused open
+ * names the holder and never loosens its lock).
  *
  * <pre>
  * &lt;root&gt;/engine.lock          locked while an engine has the directory open
@@ -34,11 +31,12 @@ public final class EngineFiles implements Closeable {
   private static final String DROPPED = "dropped";
 
   private final Path sources;
-  private final FileChannel lock;
+  private final DirectoryLock lock;
   private final Verifier verifier;
   private final StorageContext context;
 
-  private EngineFiles(Path root, FileChannel lock, FsyncPolicy policy, Consumer<String> reporter) {
+  private EngineFiles(
+      Path root, DirectoryLock lock, FsyncPolicy policy, Consumer<String> reporter) {
     this.sources = root.resolve("sources");
     this.lock = lock;
     this.verifier = new Verifier(reporter);
@@ -54,35 +52,26 @@ public final class EngineFiles implements Closeable {
    * @param policy when to fsync the write-ahead logs
    * @param reporter told about problems found and progress, one line each
    * @return the open directory
-   * @throws IOException when it cannot be created or read, or another engine has it open
+   * @throws IOException when it cannot be created or read, or another engine has it open (in this
+   *     process or another: the message names the directory and the holder's process id)
    */
   public static EngineFiles open(Path root, FsyncPolicy policy, Consumer<String> reporter)
       throws IOException {
-    Files.createDirectories(root.resolve("sources"));
-    FileChannel ch =
-        FileChannel.open(root.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock held;
+    // The lock first: nothing in the directory is read, deleted or recovered before it is ours.
+    DirectoryLock lock =
+        DirectoryLock.acquire(
+            root, LOCK, "the data directory " + root + " is in use by another engine");
     try {
-      held = ch.tryLock();
-    } catch (OverlappingFileLockException e) {
-      held = null;
-    } catch (IOException | RuntimeException e) {
-      ch.close();
-      throw e;
-    }
-    if (held == null) {
-      ch.close();
-      throw new IOException(
-          "the data directory " + root + " is in use by another engine (" + LOCK + " is locked)");
-    }
-    try {
+      Files.createDirectories(root.resolve("sources"));
       Durable.deleteTree(root.resolve(DROPPED)); // sources dropped before the last stop
     } catch (IOException | RuntimeException e) {
-      ch.close();
+      lock.close();
       throw e;
     }
-    ReadAhead.warning(root).ifPresent(reporter);
-    return new EngineFiles(root, ch, policy, reporter);
+    if (lock.firstInThisProcess()) {
+      ReadAhead.note(root).ifPresent(reporter);
+    }
+    return new EngineFiles(root, lock, policy, reporter);
   }
 
   /**
@@ -176,7 +165,10 @@ public final class EngineFiles implements Closeable {
 
   @Override
   public void close() throws IOException {
-    verifier.close();
-    lock.close(); // releases the lock
+    try {
+      verifier.close();
+    } finally {
+      lock.close(); // releases the lock and this process's registry entry
+    }
   }
 }

@@ -168,6 +168,7 @@ final class GroupCommit {
   void startPeriodic(long millis) {
     periodic = new Thread(() -> syncEvery(millis), "chartwell-wal-sync " + dir.getFileName());
     periodic.setDaemon(true);
+    periodic.setUncaughtExceptionHandler(EngineLog::uncaught);
     periodic.start();
   }
 

@@ -1,12 +1,8 @@
 package dev.chartwell.engine.internal.storage;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,31 +41,16 @@ final class LogFiles {
   static final String LOCK_FILE = "wal.lock";
 
   /**
-   * Locks a log directory.
+   * Locks a log directory (see {@link DirectoryLock}: a refused lock names the holder and never
+   * loosens its lock).
    *
    * @param dir the directory
-   * @return the channel holding the lock; closing it releases the lock
+   * @return the lock; closing it releases it
    * @throws IOException when the directory is locked by another log, here or in another process
    */
-  static FileChannel lock(Path dir) throws IOException {
-    FileChannel ch =
-        FileChannel.open(
-            dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock lock;
-    try {
-      lock = ch.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
-    } catch (IOException | RuntimeException e) {
-      ch.close();
-      throw e;
-    }
-    if (lock == null) {
-      ch.close();
-      throw new IOException(
-          "the write-ahead log in " + dir + " is open elsewhere (" + LOCK_FILE + " is locked)");
-    }
-    return ch;
+  static DirectoryLock lock(Path dir) throws IOException {
+    return DirectoryLock.acquire(
+        dir, LOCK_FILE, "the write-ahead log in " + dir + " is open elsewhere");
   }
 
   /**

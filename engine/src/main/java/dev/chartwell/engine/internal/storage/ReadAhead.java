@@ -13,24 +13,26 @@ import java.util.OptionalLong;
  * that; some virtual machines set 8 MB, and then every touched page of a file not in memory pulls
  * in 8 MB: with more data than memory, a restart read 61 GB to open a billion events' 3,815 files
  * (63 s, against 1.5 s at 128 KB), and queries kept rereading whole files. The engine cannot advise
- * the kernel per mapping from Java 17, so it says so at start instead.
+ * the kernel per mapping from Java 17, so it explains the setting instead: once per data directory
+ * and process, at {@code INFO}, as a note on speed, not as a command (nothing is wrong, and whether
+ * to change a disk's setting is the machine owner's choice).
  */
 final class ReadAhead {
-  /** Above this the engine warns. */
-  static final long WARN_KB = 1024;
+  /** Above this the engine says what the setting means. */
+  static final long NOTE_KB = 1024;
 
   private ReadAhead() {}
 
   /**
    * @param dir a directory
-   * @return the warning to print for it, if its disk reads ahead more than {@link #WARN_KB}
+   * @return the note to log about it, if its disk reads ahead more than {@link #NOTE_KB}
    */
-  static Optional<String> warning(Path dir) {
+  static Optional<String> note(Path dir) {
     return device(dir)
         .flatMap(
             name -> {
               OptionalLong kb = kilobytes(Path.of("/sys/class/block", name));
-              if (kb.isEmpty() || kb.getAsLong() <= WARN_KB) {
+              if (kb.isEmpty() || kb.getAsLong() <= NOTE_KB) {
                 return Optional.empty();
               }
               return Optional.of(message(dir, name, kb.getAsLong()));
@@ -38,17 +40,23 @@ final class ReadAhead {
   }
 
   static String message(Path dir, String device, long kb) {
-    return "the disk of "
+    return "note on read speed: the disk of "
         + dir
         + " ("
         + device
-        + ") reads ahead "
+        + ") has a read-ahead of "
         + kb
-        + " KB around every page a query touches: with more data than memory, queries and"
-        + " restarts reread whole segment files. 128 KB suits Chartwell: as root, echo 128 >"
-        + " /sys/class/block/"
+        + " KB, which means that each time a query touches a part of a segment file that is not"
+        + " in memory, the kernel reads "
+        + kb
+        + " KB of that file around it. Segment files are read through memory mappings, so once"
+        + " the data outgrows the memory, queries over files not read recently (and the first"
+        + " start after a reboot) read far more from disk than they use and take longer; most"
+        + " disks read ahead 128 KB, about what a query needs. Nothing is wrong and no data is at"
+        + " risk: lowering the setting (/sys/class/block/"
         + device
-        + "/queue/read_ahead_kb (a partition's setting is its disk's)";
+        + "/queue/read_ahead_kb, see docs/storage.md) is optional and only speeds up queries over"
+        + " data that is not in memory. (Logged once per data directory and process.)";
   }
 
   /** The block device holding a directory, as named under {@code /sys/class/block}. */

@@ -125,23 +125,32 @@ public final class SourceFiles implements SourceStorage {
    * @throws IOException when the files cannot be read
    */
   public static Opened open(Path dir, StorageContext context) throws IOException {
-    if (!Manifest.exists(dir)) {
-      return null;
+    // The log's lock first: nothing in the folder is read, deleted or recovered before it is ours.
+    DirectoryLock walLock = WriteAheadLog.lock(dir.resolve(WAL), context.policy());
+    Manifest m;
+    try {
+      if (!Manifest.exists(dir)) {
+        walLock.close();
+        return null;
+      }
+      List<String> problems = new ArrayList<>();
+      m = Manifest.readLatest(dir, problems::add).orElse(null);
+      problems.forEach(context::report);
+      if (m == null) {
+        throw new UnreadableException(
+            "no manifest of source directory " + dir + " verifies: " + String.join("; ", problems));
+      }
+      Manifest.removeTemporaries(dir);
+    } catch (IOException | RuntimeException e) {
+      walLock.close();
+      throw e;
     }
-    List<String> problems = new ArrayList<>();
-    Manifest m = Manifest.readLatest(dir, problems::add).orElse(null);
-    problems.forEach(context::report);
-    if (m == null) {
-      throw new UnreadableException(
-          "no manifest of source directory " + dir + " verifies: " + String.join("; ", problems));
-    }
-    Manifest.removeTemporaries(dir);
     Path segmentsDir = dir.resolve(SEGMENTS);
-    Files.createDirectories(segmentsDir);
-    removeUnlisted(segmentsDir, m);
     SourceFiles files = new SourceFiles(dir, context, m);
     List<Segment> segments = new ArrayList<>();
     try {
+      Files.createDirectories(segmentsDir);
+      removeUnlisted(segmentsDir, m);
       List<Manifest.SegmentEntry> kept = new ArrayList<>();
       for (Manifest.SegmentEntry e : m.segments()) {
         Path file = segmentsDir.resolve(e.file());
@@ -167,7 +176,9 @@ public final class SourceFiles implements SourceStorage {
           context.quarantine(file, m.spec().id(), ex.getMessage());
         }
       }
-      files.wal = openLog(dir, context, m);
+      DirectoryLock lock = walLock;
+      walLock = null; // openLog owns it now
+      files.wal = openLog(dir, context, m, lock);
       if (kept.size() != m.segments().size()) {
         Manifest next = m.next(m.logPosition(), m.nextSegmentId(), m.columns(), kept);
         next.publish(dir);
@@ -176,23 +187,49 @@ public final class SourceFiles implements SourceStorage {
       return new Opened(files, files.manifest, segments);
     } catch (IOException | RuntimeException e) {
       segments.forEach(s -> s.retire(null));
+      closeQuietly(files.wal, walLock, e);
       throw e;
     }
   }
 
-  /** Opens the log after the manifest's position; a corrupt log is moved to quarantine. */
-  private static WriteAheadLog openLog(Path dir, StorageContext context, Manifest m)
-      throws IOException {
+  /** After a failed open: releases the log (and its lock) or the lock alone, whichever it holds. */
+  private static void closeQuietly(WriteAheadLog wal, DirectoryLock lock, Exception failure) {
+    try {
+      if (wal != null) {
+        wal.close();
+      } else if (lock != null) {
+        lock.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  /**
+   * Opens the log after the manifest's position; a corrupt log is moved to quarantine. Owns the
+   * lock: the log holds it when this returns, and it is released when this throws.
+   */
+  private static WriteAheadLog openLog(
+      Path dir, StorageContext context, Manifest m, DirectoryLock lock) throws IOException {
     String id = m.spec().id();
+    Path walDir = dir.resolve(WAL);
     WriteAheadLog wal;
     try {
-      wal = WriteAheadLog.openAfter(dir.resolve(WAL), context.policy(), m.logPosition());
-    } catch (StorageCorruptedException ex) {
-      context.quarantine(
-          dir.resolve(WAL),
-          id,
-          ex.getMessage() + "; the events in it that were not yet in segment files are lost");
-      wal = WriteAheadLog.openAfter(dir.resolve(WAL), context.policy(), m.logPosition());
+      try {
+        wal = WriteAheadLog.openAfter(walDir, context.policy(), m.logPosition(), lock);
+      } catch (StorageCorruptedException ex) {
+        // Moved aside while still locked (its lock file goes with it), then a new, empty log.
+        context.quarantine(
+            walDir,
+            id,
+            ex.getMessage() + "; the events in it that were not yet in segment files are lost");
+        lock.close();
+        lock = WriteAheadLog.lock(walDir, context.policy());
+        wal = WriteAheadLog.openAfter(walDir, context.policy(), m.logPosition(), lock);
+      }
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      throw e;
     }
     if (!wal.recovery().cut().isEmpty()) {
       context.report(

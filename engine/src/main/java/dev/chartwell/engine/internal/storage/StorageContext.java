@@ -30,7 +30,7 @@ public record StorageContext(
    * @param line a problem, in our words
    */
   public void report(String line) {
-    reporter.accept(line);
+    EngineLog.problem(reporter, line);
   }
 
   /**

@@ -27,6 +27,7 @@ final class Verifier implements AutoCloseable {
     this.reporter = reporter;
     this.thread = new Thread(this::run, "chartwell-verifier");
     thread.setDaemon(true);
+    thread.setUncaughtExceptionHandler(EngineLog::uncaught);
     thread.setPriority(Thread.MIN_PRIORITY);
     thread.start();
   }

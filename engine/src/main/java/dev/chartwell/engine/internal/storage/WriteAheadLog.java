@@ -115,7 +115,7 @@ public final class WriteAheadLog implements Closeable {
   private final long rollBytes;
   private final ChannelFactory io;
   private final Recovery recovery;
-  private final FileChannel lockChannel;
+  private final DirectoryLock directoryLock;
   private final LogFiles files;
   private final GroupCommit commit;
 
@@ -136,14 +136,14 @@ public final class WriteAheadLog implements Closeable {
       long rollBytes,
       ChannelFactory io,
       LogRecovery.Result recovered,
-      FileChannel lockChannel) {
+      DirectoryLock directoryLock) {
     this.dir = dir;
     this.policy = policy;
     this.forces = policy.mode() != FsyncPolicy.Mode.NEVER;
     this.rollBytes = rollBytes;
     this.io = io;
     this.recovery = recovered.report();
-    this.lockChannel = lockChannel;
+    this.directoryLock = directoryLock;
     this.files = new LogFiles(dir, io, forces, recovered.files());
     this.current = files.newest();
     this.nextSeq = recovered.lastSeq() + 1;
@@ -228,22 +228,72 @@ public final class WriteAheadLog implements Closeable {
       throw new IllegalArgumentException(
           "the roll size must be at least " + MIN_ROLL_BYTES + " bytes, got " + rollBytes);
     }
-    boolean sync = policy.mode() != FsyncPolicy.Mode.NEVER;
+    createDirectory(dir, policy, io);
+    DirectoryLock lock = LogFiles.lock(dir);
+    try {
+      return recover(dir, policy, rollBytes, io, startAfter, lock);
+    } catch (IOException | RuntimeException | Error e) {
+      lock.close(); // releases the lock
+      throw e;
+    }
+  }
+
+  /**
+   * Locks a log directory (creating it when missing), so that its owner can take the lock before it
+   * reads or deletes anything around it, and open the log later with {@link #openAfter(Path,
+   * FsyncPolicy, long, DirectoryLock)}.
+   *
+   * @param dir the log's directory
+   * @param policy the fsync policy the log will have (whether a new directory is forced)
+   * @return the lock
+   * @throws IOException when the directory cannot be created, or another log has it open (the
+   *     message names the directory and the holder)
+   */
+  public static DirectoryLock lock(Path dir, FsyncPolicy policy) throws IOException {
+    createDirectory(dir, policy, ChannelFactory.FILES);
+    return LogFiles.lock(dir);
+  }
+
+  /**
+   * Like {@link #openAfter(Path, FsyncPolicy, long)}, in a directory the caller has locked with
+   * {@link #lock}: the log owns the lock once it returns (and releases it on {@link #close}); when
+   * it throws, the caller still does.
+   *
+   * @param dir the log's directory
+   * @param policy when to fsync
+   * @param startAfter the last position kept elsewhere (0: none)
+   * @param lock the directory's lock, from {@link #lock}
+   * @return the open log
+   * @throws StorageCorruptedException when the files hold bad bytes that are not a torn tail
+   * @throws IOException when the directory cannot be read or written
+   */
+  public static WriteAheadLog openAfter(
+      Path dir, FsyncPolicy policy, long startAfter, DirectoryLock lock) throws IOException {
+    return recover(dir, policy, DEFAULT_ROLL_BYTES, ChannelFactory.FILES, startAfter, lock);
+  }
+
+  private static void createDirectory(Path dir, FsyncPolicy policy, ChannelFactory io)
+      throws IOException {
     if (!Files.isDirectory(dir)) {
       Files.createDirectories(dir);
       Path parent = dir.toAbsolutePath().getParent();
-      if (sync && parent != null) {
+      if (policy.mode() != FsyncPolicy.Mode.NEVER && parent != null) {
         io.syncDirectory(parent);
       }
     }
-    FileChannel lockChannel = LogFiles.lock(dir);
-    try {
-      LogRecovery.Result recovered = LogRecovery.recover(dir, io, sync, startAfter);
-      return new WriteAheadLog(dir, policy, rollBytes, io, recovered, lockChannel);
-    } catch (IOException | RuntimeException | Error e) {
-      lockChannel.close(); // releases the lock
-      throw e;
-    }
+  }
+
+  private static WriteAheadLog recover(
+      Path dir,
+      FsyncPolicy policy,
+      long rollBytes,
+      ChannelFactory io,
+      long startAfter,
+      DirectoryLock lock)
+      throws IOException {
+    boolean sync = policy.mode() != FsyncPolicy.Mode.NEVER;
+    LogRecovery.Result recovered = LogRecovery.recover(dir, io, sync, startAfter);
+    return new WriteAheadLog(dir, policy, rollBytes, io, recovered, lock);
   }
 
   /**
@@ -467,7 +517,7 @@ public final class WriteAheadLog implements Closeable {
         ioLock.unlock();
       }
     } finally {
-      lockChannel.close(); // releases the lock
+      directoryLock.close(); // releases the lock
     }
     if (error != null && !failedBefore) {
       throw error;

@@ -1,6 +1,7 @@
 package dev.chartwell.engine.internal.storage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -26,16 +27,20 @@ class ReadAheadTest {
   }
 
   @Test
-  void theWarningSaysWhatAndHow() {
+  void theNoteSaysWhatTheSettingMeansNotACommand() {
     String m = ReadAhead.message(Path.of("/data"), "vda", 8192);
-    assertTrue(m.contains("/data (vda) reads ahead 8192 KB"), m);
-    assertTrue(m.contains("echo 128 > /sys/class/block/vda/queue/read_ahead_kb"), m);
+    assertTrue(m.contains("/data (vda) has a read-ahead of 8192 KB"), m);
+    assertTrue(m.contains("the kernel reads 8192 KB of that file around it"), m);
+    assertTrue(m.contains("queries over files not read recently"), m);
+    assertTrue(m.contains("optional"), m);
+    assertTrue(m.contains("/sys/class/block/vda/queue/read_ahead_kb"), m);
+    assertFalse(m.contains("echo") || m.contains("as root"), "not a command to run: " + m);
   }
 
   @Test
   void anyDirectoryIsAnsweredWithoutFailing() {
     // on this machine's disk the answer depends on its setting; it must never throw
-    ReadAhead.warning(sys);
-    ReadAhead.warning(sys.resolve("not/there"));
+    ReadAhead.note(sys);
+    ReadAhead.note(sys.resolve("not/there"));
   }
 }

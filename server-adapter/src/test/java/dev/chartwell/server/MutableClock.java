@@ -1,4 +1,4 @@
-package dev.chartwell.server.alerts;
+package dev.chartwell.server;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,18 +7,27 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A UTC clock that tests move by hand. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
   private volatile Instant now;
 
-  MutableClock(Instant start) {
+  /**
+   * @param start the time it shows until moved
+   */
+  public MutableClock(Instant start) {
     this.now = start;
   }
 
-  void set(Instant t) {
+  /**
+   * @param t the time it shows from now on
+   */
+  public void set(Instant t) {
     now = t;
   }
 
-  void advance(Duration d) {
+  /**
+   * @param d how far to move it on
+   */
+  public void advance(Duration d) {
     now = now.plus(d);
   }
 
