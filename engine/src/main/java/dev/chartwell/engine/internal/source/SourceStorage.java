@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * Where a {@link SourceCore} keeps what it accepted: nowhere beyond memory ({@link #inMemory}), or
  * a write-ahead log, segment files and a manifest on disk (the engine's storage package). The
- * source calls these in a fixed order: {@link #record} outside its lock, {@link #log} under it,
+ * source calls these in a fixed order: {@link #records} outside its lock, {@link #log} under it,
  * {@link #awaitDurable} after releasing it, and, on its sealing thread, {@link #persist} then
  * {@link #publish} then {@link #truncateLog}.
  */
@@ -44,7 +44,7 @@ public interface SourceStorage {
   /**
    * Writes accepted events' records to the log, in order; called under the source's lock.
    *
-   * @param records the events' {@link #record records}
+   * @param records the events' {@link #records records}
    * @return the log position of the last (0 when nothing is logged)
    * @throws RuntimeException when the log failed (nothing of the events is then acknowledged)
    */
