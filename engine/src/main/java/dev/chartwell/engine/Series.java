@@ -149,6 +149,15 @@ public record Series(
   }
 
   /**
+   * @param aggFn an aggregation that needs no field ({@code COUNT}, {@code COUNT_PER_SEC}, {@code
+   *     COUNT_PER_MIN}, {@code COUNT_PER_HOUR})
+   * @return the series, reading the query's source, without a filter
+   */
+  public static Series of(AggFn aggFn) {
+    return of(aggFn, null);
+  }
+
+  /**
    * @param aggFn any aggregation
    * @param field the aggregated field, or {@code null} for the counts without one
    * @return the series, reading the query's source, without a filter

@@ -86,7 +86,8 @@ class BuildersTest {
     assertEquals(AggFn.MAX, Series.max("d").aggFn());
     assertEquals(AggFn.LAST_VALUE, Series.lastValue("d").aggFn());
     assertEquals("d", Series.count("d").field());
-    assertEquals(AggFn.COUNT_PER_MIN, Series.of(AggFn.COUNT_PER_MIN, null).aggFn());
+    assertEquals(AggFn.COUNT_PER_MIN, Series.of(AggFn.COUNT_PER_MIN).aggFn());
+    assertEquals(AggFn.ANY, Series.of(AggFn.ANY, "d").aggFn());
     assertEquals(
         new MetricSpec("http.requests", MetricType.SUM),
         Series.sum("Value").metric("http.requests", MetricType.SUM).metric());
