@@ -73,6 +73,25 @@ public final class Catalog implements AutoCloseable {
    */
   public static Catalog open(Path dataDir, Engine engine, ObjectMapper mapper, Clock clock)
       throws IOException {
+    return open(dataDir, engine, mapper, clock, false);
+  }
+
+  /**
+   * As {@link #open(Path, Engine, ObjectMapper, Clock)}; with {@code shared}, over an engine the
+   * application holds (an embedded server): its sources are never dropped, and those no table lists
+   * can be {@linkplain #adoptEngineSource adopted}.
+   *
+   * @param dataDir the data directory
+   * @param engine the engine holding the events
+   * @param mapper JSON codec
+   * @param clock time source
+   * @param shared whether the engine belongs to the application
+   * @return the catalog
+   * @throws IOException when a store cannot be opened
+   */
+  public static Catalog open(
+      Path dataDir, Engine engine, ObjectMapper mapper, Clock clock, boolean shared)
+      throws IOException {
     Tables tables = Tables.open(dataDir, mapper);
     JsonStore sources = null;
     Connections connections = null;
@@ -80,7 +99,7 @@ public final class Catalog implements AutoCloseable {
       sources = JsonStore.open(dataDir, Collection.SOURCES, mapper);
       connections = Connections.open(dataDir, mapper, clock);
       LegacySources.migrate(sources, tables, mapper);
-      tables.reconcile(engine);
+      tables.reconcile(engine, shared);
       return new Catalog(sources, tables, connections, engine, mapper, clock);
     } catch (IOException | RuntimeException e) {
       if (connections != null) {
@@ -460,6 +479,50 @@ public final class Catalog implements AutoCloseable {
     return tables
         .find(warehouse, database, table)
         .flatMap(t -> engine.source(t.get("id").asText()));
+  }
+
+  /**
+   * @return the engine's sources that no table lists: made by the application that shares its
+   *     engine with an embedded server
+   */
+  public List<Source> unlistedEngineSources() {
+    return engine.sources().stream().filter(s -> tables.get(s.id()).isEmpty()).toList();
+  }
+
+  /**
+   * Lists an engine source the application made as a table of the warehouse, named after the
+   * source's id, with the source's definition, so that ClickStack sources can read it.
+   *
+   * @param warehouse the warehouse
+   * @param database the database of the table
+   * @param source the engine source
+   * @return the table, unless another table of that name exists or the name is not one a table can
+   *     have
+   */
+  public synchronized Optional<ObjectNode> adoptEngineSource(
+      String warehouse, String database, Source source) {
+    Optional<ObjectNode> listed = tables.get(source.id());
+    if (listed.isPresent()) {
+      return listed;
+    }
+    String name = source.id();
+    Problems p = new Problems();
+    p.name("tableName", name);
+    if (!p.isEmpty() || tables.find(warehouse, database, name).isPresent()) {
+      return Optional.empty();
+    }
+    SourceSpec spec = source.spec();
+    ObjectNode t = blankTable(warehouse, database, name, spec.kind().wireName());
+    t.put("timestampColumn", spec.timestampColumn());
+    t.put("implicitColumn", spec.implicitColumn());
+    t.put("bodyColumn", spec.bodyColumn());
+    var columns = t.putArray("columns");
+    spec.columns()
+        .forEach(c -> columns.addObject().put("name", c.name()).put("type", c.type().wireName()));
+    t.put("id", source.id());
+    t.put("createdAt", now());
+    tables.put(t);
+    return Optional.of(t);
   }
 
   /**
