@@ -16,9 +16,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.KeyValuePair;
@@ -88,18 +90,43 @@ public final class ChartwellAppender extends UnsynchronizedAppenderBase<ILogging
    * @return how many appenders were given it
    */
   public static int attach(LoggerContext context, Engine engine) {
-    Objects.requireNonNull(context, "context");
     Objects.requireNonNull(engine, "engine");
-    int n = 0;
+    List<ChartwellAppender> all = appenders(context);
+    all.forEach(a -> a.setEngine(engine));
+    return all.size();
+  }
+
+  /**
+   * Flushes every {@code ChartwellAppender} of Logback's default context: waits until every event
+   * logged before this call is stored.
+   *
+   * @param timeout the longest to wait for each appender
+   * @return whether every one stored them all in time
+   */
+  public static boolean flushAll(Duration timeout) {
+    ILoggerFactory factory = LoggerFactory.getILoggerFactory();
+    if (!(factory instanceof LoggerContext context)) {
+      return true;
+    }
+    boolean all = true;
+    for (ChartwellAppender a : appenders(context)) {
+      all &= a.flush(timeout);
+    }
+    return all;
+  }
+
+  /** Every appender of this class attached to a logger of the context, once each. */
+  private static List<ChartwellAppender> appenders(LoggerContext context) {
+    Objects.requireNonNull(context, "context");
+    Set<ChartwellAppender> found = new LinkedHashSet<>();
     for (Logger logger : context.getLoggerList()) {
       for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext(); ) {
         if (it.next() instanceof ChartwellAppender a) {
-          a.setEngine(engine);
-          n++;
+          found.add(a);
         }
       }
     }
-    return n;
+    return List.copyOf(found);
   }
 
   /**

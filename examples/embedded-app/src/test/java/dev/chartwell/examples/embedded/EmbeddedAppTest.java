@@ -1,0 +1,147 @@
+package dev.chartwell.examples.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.engine.query.ChartResult;
+import dev.chartwell.engine.query.QueryOptions;
+import dev.chartwell.engine.search.SearchQuery;
+import dev.chartwell.server.ChartwellServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the example as its main does, and checks what it promises. */
+class EmbeddedAppTest {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+  @TempDir Path dir;
+
+  @Test
+  void logsMetersChartsAndServesTheUi() throws Exception {
+    int orders = 250;
+    try (EmbeddedApp app = EmbeddedApp.start(dir, 0)) {
+      app.placeOrders(orders);
+      assertTrue(app.flush());
+
+      // The chart counts exactly what was logged: 225 placed, 25 failed.
+      long placed = 0;
+      long failed = 0;
+      for (ChartResult.Row row : app.ordersPerMinute().rows()) {
+        placed += value(row, 0);
+        failed += value(row, 1);
+      }
+      assertEquals(orders - orders / 10, placed);
+      assertEquals(orders / 10, failed);
+
+      // The meters are metric points in the engine.
+      long now = System.currentTimeMillis();
+      var counter =
+          app.engine()
+              .search(
+                  new SearchQuery(
+                      "otel_metrics_sum",
+                      now - 3_600_000,
+                      now + 60_000,
+                      "MetricName:\"orders.placed\"",
+                      null,
+                      null,
+                      null,
+                      1,
+                      0),
+                  QueryOptions.DEFAULT)
+              .rows();
+      assertEquals((double) orders, counter.get(0).get("Value"));
+
+      // The UI and the API answer over HTTP on the loopback address.
+      ChartwellServer server = app.server();
+      String base = "http://127.0.0.1:" + server.port();
+      assertEquals(200, get(base + "/health", Map.of()).statusCode());
+      HttpResponse<String> ui = get(base + "/", Map.of());
+      assertEquals(200, ui.statusCode());
+      assertTrue(ui.body().contains("<html"));
+
+      ChartwellServer.Access access = server.access().orElseThrow();
+      String basic =
+          "Basic "
+              + Base64.getEncoder()
+                  .encodeToString(
+                      (access.adminKeyId() + ":" + access.adminKeySecret().orElseThrow())
+                          .getBytes(StandardCharsets.UTF_8));
+      HttpResponse<String> listed =
+          get(
+              base
+                  + "/v1/organizations/"
+                  + access.organizationId()
+                  + "/services/"
+                  + access.serviceId()
+                  + "/clickstack/sources",
+              Map.of("Authorization", basic));
+      assertEquals(200, listed.statusCode(), listed.body());
+      String logsId = null;
+      boolean metrics = false;
+      for (JsonNode s : MAPPER.readTree(listed.body()).get("result")) {
+        if (s.get("name").asText().equals("Logs")) {
+          logsId = s.get("id").asText();
+        }
+        metrics |= s.get("name").asText().equals("Metrics");
+      }
+      assertTrue(metrics, listed.body());
+
+      String query =
+          MAPPER.writeValueAsString(
+              Map.of(
+                  "startTime",
+                  now - 3_600_000,
+                  "endTime",
+                  now + 60_000,
+                  "granularity",
+                  "30d",
+                  "series",
+                  List.of(
+                      Map.of(
+                          "sourceId", logsId,
+                          "aggFn", "count",
+                          "where", "ScopeName:\"shop.orders\" SeverityText:ERROR"))));
+      HttpResponse<String> chart =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/api/v2/charts/series"))
+                  .timeout(Duration.ofSeconds(30))
+                  .header("Authorization", "Bearer " + access.serviceToken())
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(query))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, chart.statusCode(), chart.body());
+      long overHttp = 0;
+      for (JsonNode row : MAPPER.readTree(chart.body()).get("data")) {
+        overHttp += row.get("series_0.data").asLong();
+      }
+      assertEquals(orders / 10, overHttp);
+    }
+  }
+
+  private static long value(ChartResult.Row row, int series) {
+    Number n = row.values().get(series);
+    return n == null ? 0 : n.longValue();
+  }
+
+  private HttpResponse<String> get(String url, Map<String, String> headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
+    headers.forEach(b::header);
+    return http.send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
