@@ -115,6 +115,7 @@ public final class LogPipeline implements AutoCloseable {
   private long reportedDropped; // guarded by reporting
   private volatile boolean closing;
   private Engine engine; // guarded by this
+  private volatile Source target;
   private volatile Thread worker;
 
   /**
@@ -132,27 +133,27 @@ public final class LogPipeline implements AutoCloseable {
   /**
    * Gives the pipeline its engine: creates the log source when it is missing and starts the
    * background thread, which appends what waited in the queue. Attaching the same engine again does
-   * nothing.
+   * nothing; attaching another one (the application built a new engine) sends the batches appended
+   * from then on to it.
    *
    * @param engine the engine
-   * @throws IllegalStateException when another engine is attached, or the pipeline is closed
+   * @throws IllegalStateException when the pipeline is closed
    */
   public synchronized void attach(Engine engine) {
     Objects.requireNonNull(engine, "engine");
     if (this.engine == engine) {
       return;
     }
-    if (this.engine != null) {
-      throw new IllegalStateException("the log pipeline already writes to another engine");
-    }
     if (closing) {
       throw new IllegalStateException("the log pipeline is closed");
     }
-    Source source = OtelTables.LOGS.ensure(engine, settings.sourceId());
+    target = OtelTables.LOGS.ensure(engine, settings.sourceId());
     this.engine = engine;
-    worker = new Thread(() -> run(source), threadName);
-    worker.setDaemon(true);
-    worker.start();
+    if (worker == null) {
+      worker = new Thread(this::run, threadName);
+      worker.setDaemon(true);
+      worker.start();
+    }
   }
 
   /**
@@ -299,7 +300,7 @@ public final class LogPipeline implements AutoCloseable {
 
   // ------------------------------------------------------------------ the background thread
 
-  private void run(Source source) {
+  private void run() {
     EventBatch batch = new EventBatch();
     LogRows rows = new LogRows(batch, settings.serviceName());
     List<LogEntry> pending = new ArrayList<>(Math.min(settings.batchSize(), 4096));
@@ -332,12 +333,12 @@ public final class LogPipeline implements AutoCloseable {
             taken++;
           }
         }
-        write(source, batch, rows, pending);
+        write(batch, rows, pending);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      write(source, batch, rows, pending);
+      write(batch, rows, pending);
     }
   }
 
@@ -347,10 +348,11 @@ public final class LogPipeline implements AutoCloseable {
     }
   }
 
-  private void write(Source source, EventBatch batch, LogRows rows, List<LogEntry> pending) {
+  private void write(EventBatch batch, LogRows rows, List<LogEntry> pending) {
     if (pending.isEmpty()) {
       return;
     }
+    Source source = target;
     int n = pending.size();
     try {
       batch.clear();

@@ -134,6 +134,35 @@ class EmbeddedAppTest {
     }
   }
 
+  @Test
+  void mainRunsAndExits() throws Exception {
+    EmbeddedApp.main(
+        new String[] {"--port", "0", "--data-dir", dir.toString(), "--orders", "30", "--exit"});
+    // What it logged is in its data directory: 27 placed, 3 failed (and its own lines).
+    try (var engine =
+        dev.chartwell.engine.Engine.builder().dataDirectory(dir.resolve("engine")).build()) {
+      long now = System.currentTimeMillis();
+      var r =
+          engine.query(
+              new dev.chartwell.engine.query.ChartQuery(
+                  now - 3_600_000,
+                  now + 60_000,
+                  null,
+                  List.of(
+                      dev.chartwell.engine.query.Series.of(
+                          "otel_logs",
+                          dev.chartwell.engine.query.AggFn.COUNT,
+                          null,
+                          "ScopeName:\"shop.orders\" SeverityText:ERROR")),
+                  null));
+      long failed = 0;
+      for (ChartResult.Row row : r.rows()) {
+        failed += value(row, 0);
+      }
+      assertEquals(3, failed);
+    }
+  }
+
   private static long value(ChartResult.Row row, int series) {
     Number n = row.values().get(series);
     return n == null ? 0 : n.longValue();
