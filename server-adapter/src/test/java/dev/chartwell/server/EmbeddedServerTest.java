@@ -122,6 +122,41 @@ class EmbeddedServerTest {
         assertEquals(
             1,
             count(base, access.serviceToken(), sources.get("audit").get("id").asText(), "", now));
+
+        // Deleting an adopted table only unlists it; its definition is the application's.
+        String auditSource = sources.get("audit").get("id").asText();
+        String auditTable = sources.get("audit").get("from").get("tableName").asText();
+        String basePath =
+            base
+                + "/v1/organizations/"
+                + access.organizationId()
+                + "/services/"
+                + access.serviceId();
+        assertEquals(
+            200,
+            send(
+                    basePath + "/clickstack/sources/" + auditSource,
+                    "DELETE",
+                    null,
+                    Map.of("Authorization", basic))
+                .statusCode());
+        String bearer = "Bearer " + access.serviceToken();
+        HttpResponse<String> deleted =
+            send(
+                base + "/api/v2/tables/default/" + auditTable,
+                "DELETE",
+                null,
+                Map.of("Authorization", bearer));
+        assertEquals(200, deleted.statusCode(), deleted.body());
+        assertEquals(1, engine.source(auditTable).orElseThrow().stats().rows());
+        assertEquals(1, server.adoptEngineSources());
+        HttpResponse<String> redefined =
+            send(
+                base + "/api/v2/tables/default/otel_logs",
+                "PUT",
+                "{\"columns\":[]}",
+                Map.of("Authorization", bearer, "Content-Type", "application/json"));
+        assertEquals(409, redefined.statusCode(), redefined.body());
       } finally {
         server.close();
       }

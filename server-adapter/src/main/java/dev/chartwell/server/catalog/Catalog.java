@@ -35,6 +35,9 @@ public final class Catalog implements AutoCloseable {
   /** The database of a table a source names without one. */
   public static final String DEFAULT_DATABASE = "default";
 
+  /** Marks a stored table that lists a source of the application embedding the server. */
+  private static final String ADOPTED = "_adopted";
+
   private final JsonStore sources;
   private final Tables tables;
   private final Connections connections;
@@ -491,19 +494,20 @@ public final class Catalog implements AutoCloseable {
 
   /**
    * Lists an engine source the application made as a table of the warehouse, named after the
-   * source's id, with the source's definition, so that ClickStack sources can read it.
+   * source's id, with the source's definition, so that ClickStack sources can read it. The table is
+   * marked as the application's: its definition cannot be changed through the API, and deleting it
+   * (or its warehouse) only unlists it, never dropping the application's source or events.
    *
    * @param warehouse the warehouse
    * @param database the database of the table
    * @param source the engine source
-   * @return the table, unless another table of that name exists or the name is not one a table can
-   *     have
+   * @return the table, when it was listed now: not when a table lists the source already, another
+   *     table has that name, or the name is not one a table can have
    */
   public synchronized Optional<ObjectNode> adoptEngineSource(
       String warehouse, String database, Source source) {
-    Optional<ObjectNode> listed = tables.get(source.id());
-    if (listed.isPresent()) {
-      return listed;
+    if (tables.get(source.id()).isPresent()) {
+      return Optional.empty(); // listed meanwhile (a table the server itself just created)
     }
     String name = source.id();
     Problems p = new Problems();
@@ -521,6 +525,7 @@ public final class Catalog implements AutoCloseable {
         .forEach(c -> columns.addObject().put("name", c.name()).put("type", c.type().wireName()));
     t.put("id", source.id());
     t.put("createdAt", now());
+    t.put(ADOPTED, true);
     tables.put(t);
     return Optional.of(t);
   }
@@ -597,6 +602,13 @@ public final class Catalog implements AutoCloseable {
               + (readers.size() == 1 ? "that source" : "those sources")
               + " first");
     }
+    if (existing.get().path(ADOPTED).asBoolean(false)) {
+      throw ApiException.conflict(
+          "table "
+              + Tables.qualifiedName(t)
+              + " is a source of the application that embeds this server; its definition is the"
+              + " application's");
+    }
     long rows = engine.source(id).map(s -> s.stats().rows()).orElse(0L);
     if (rows > 0) {
       throw ApiException.conflict(
@@ -636,7 +648,9 @@ public final class Catalog implements AutoCloseable {
               + " first");
     }
     tables.remove(id);
-    engine.dropSource(id);
+    if (!t.path(ADOPTED).asBoolean(false)) {
+      engine.dropSource(id);
+    }
   }
 
   /**
@@ -651,7 +665,9 @@ public final class Catalog implements AutoCloseable {
     }
     for (ObjectNode t : tables.list(warehouse)) {
       tables.remove(t.get("id").asText());
-      engine.dropSource(t.get("id").asText());
+      if (!t.path(ADOPTED).asBoolean(false)) {
+        engine.dropSource(t.get("id").asText());
+      }
     }
   }
 
@@ -738,7 +754,7 @@ public final class Catalog implements AutoCloseable {
    */
   private ObjectNode tableView(ObjectNode t) {
     ObjectNode v = t.deepCopy();
-    v.remove(List.of("_warehouseId", "_kind"));
+    v.remove(List.of("_warehouseId", "_kind", ADOPTED));
     Optional<Source> source = engine.source(t.get("id").asText());
     var schema = v.putArray("schema");
     schema.addObject().put("name", t.get("timestampColumn").asText()).put("type", "timestamp");
