@@ -53,9 +53,7 @@ public final class ChartwellServer implements AutoCloseable {
   static final Duration SERVICE_TRANSITION = Duration.ofSeconds(1);
 
   /** How often an embedded server looks for engine sources it does not list. */
-  static final int ADOPT_EVERY_SECONDS = 2;
-
-  private static final Duration ADOPT_EVERY = Duration.ofSeconds(ADOPT_EVERY_SECONDS);
+  private static final Duration ADOPT_EVERY = Duration.ofSeconds(2);
 
   /** Ingestion is refused while the heap is fuller than this after garbage collection. */
   static final double MAX_HEAP_OCCUPANCY = 0.85;
@@ -549,7 +547,7 @@ public final class ChartwellServer implements AutoCloseable {
 
   /**
    * Lists the engine's sources the server does not know yet (an embedded server also looks every
-   * {@value #ADOPT_EVERY_SECONDS} seconds), with ClickStack sources for them.
+   * two seconds), with ClickStack sources for them.
    *
    * @return how many were found
    */

@@ -62,7 +62,16 @@ public final class LogPipeline implements AutoCloseable {
     /** The service name unless configured: OpenTelemetry's default for a Java process. */
     public static final String DEFAULT_SERVICE_NAME = "unknown_service:java";
 
-    /** Checks the settings. */
+    /**
+     * Checks the settings.
+     *
+     * @param queueSize the most entries waiting at once (at least 1)
+     * @param batchSize the most entries appended at once (at least 1)
+     * @param batchDelayMillis the longest an entry waits for its batch to fill (at least 1)
+     * @param offerWaitMillis how long a logging thread may wait for room ({@code 0}: never)
+     * @param serviceName the service the entries are labelled with
+     * @param sourceId the engine source the entries go to
+     */
     public Settings {
       if (queueSize < 1) {
         throw new IllegalArgumentException("queueSize must be at least 1, not " + queueSize);
