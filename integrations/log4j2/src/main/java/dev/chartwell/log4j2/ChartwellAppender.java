@@ -248,7 +248,9 @@ public final class ChartwellAppender extends AbstractAppender {
   @Override
   public boolean stop(long timeout, TimeUnit unit) {
     setStopping();
-    pipeline.close(Duration.ofMillis(Math.max(1, unit.toMillis(timeout))));
+    // Log4j stops with a timeout of 0 when it sets none (LoggerContext.stop()): our own bound then.
+    pipeline.close(
+        timeout <= 0 ? Duration.ofSeconds(10) : Duration.ofMillis(unit.toMillis(timeout)));
     if (pipeline.droppedEvents() > 0 || pipeline.refusedEvents() > 0) {
       LOGGER.info(
           "Chartwell appender {} stopped: {} events stored, {} dropped, {} refused by the engine",
