@@ -133,7 +133,9 @@ public final class ChartwellEngineMetrics implements MeterBinder {
       String unit,
       String description,
       ToDoubleFunction<EngineStats> value) {
-    Gauge.builder(name, this, m -> m.read(value))
+    // Micrometer holds a meter's object weakly: the object is the engine, which the application
+    // holds; the function holds this binder, which may be gone from the application's hands.
+    Gauge.builder(name, engine, e -> read(value))
         .tags(tags)
         .baseUnit(unit)
         .description(description)
@@ -146,7 +148,7 @@ public final class ChartwellEngineMetrics implements MeterBinder {
       String unit,
       String description,
       ToDoubleFunction<EngineStats> value) {
-    FunctionCounter.builder(name, this, m -> m.read(value))
+    FunctionCounter.builder(name, engine, e -> read(value))
         .tags(tags)
         .baseUnit(unit)
         .description(description)

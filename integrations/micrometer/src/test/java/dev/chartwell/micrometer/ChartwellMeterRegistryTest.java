@@ -164,6 +164,24 @@ class ChartwellMeterRegistryTest {
   }
 
   @Test
+  void aBinderNobodyHoldsStillReads() {
+    SimpleMeterRegistry simple = new SimpleMeterRegistry();
+    java.lang.ref.WeakReference<ChartwellEngineMetrics> binder = bindAndForget(simple);
+    for (int i = 0; i < 5 && binder.get() != null; i++) {
+      System.gc(); // Micrometer holds a meter's object weakly: the binder must not be that object
+    }
+    assertTrue(binder.get() != null, "the meters keep their binder");
+    assertEquals(3.0, simple.get("chartwell.engine.sources").gauge().value());
+  }
+
+  private java.lang.ref.WeakReference<ChartwellEngineMetrics> bindAndForget(
+      SimpleMeterRegistry simple) {
+    ChartwellEngineMetrics b = new ChartwellEngineMetrics(engine);
+    b.bindTo(simple);
+    return new java.lang.ref.WeakReference<>(b);
+  }
+
+  @Test
   void theEngineFiguresAreMeters() {
     engine
         .source("otel_metrics_gauge")

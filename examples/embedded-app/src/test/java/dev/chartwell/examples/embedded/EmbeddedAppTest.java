@@ -92,46 +92,73 @@ class EmbeddedAppTest {
               Map.of("Authorization", basic));
       assertEquals(200, listed.statusCode(), listed.body());
       String logsId = null;
-      boolean metrics = false;
+      String metricsId = null;
       for (JsonNode s : MAPPER.readTree(listed.body()).get("result")) {
         if (s.get("name").asText().equals("Logs")) {
           logsId = s.get("id").asText();
+        } else if (s.get("name").asText().equals("Metrics")) {
+          metricsId = s.get("id").asText();
         }
-        metrics |= s.get("name").asText().equals("Metrics");
       }
-      assertTrue(metrics, listed.body());
+      assertTrue(logsId != null && metricsId != null, listed.body());
 
-      String query =
-          MAPPER.writeValueAsString(
+      // The failed orders, charted over HTTP through the Logs source.
+      assertEquals(
+          orders / 10,
+          chart(
+              base,
+              access.serviceToken(),
               Map.of(
-                  "startTime",
-                  now - 3_600_000,
-                  "endTime",
-                  now + 60_000,
-                  "granularity",
-                  "30d",
-                  "series",
-                  List.of(
-                      Map.of(
-                          "sourceId", logsId,
-                          "aggFn", "count",
-                          "where", "ScopeName:\"shop.orders\" SeverityText:ERROR"))));
-      HttpResponse<String> chart =
-          http.send(
-              HttpRequest.newBuilder(URI.create(base + "/api/v2/charts/series"))
-                  .timeout(Duration.ofSeconds(30))
-                  .header("Authorization", "Bearer " + access.serviceToken())
-                  .header("Content-Type", "application/json")
-                  .POST(HttpRequest.BodyPublishers.ofString(query))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      assertEquals(200, chart.statusCode(), chart.body());
-      long overHttp = 0;
-      for (JsonNode row : MAPPER.readTree(chart.body()).get("data")) {
-        overHttp += row.get("series_0.data").asLong();
-      }
-      assertEquals(orders / 10, overHttp);
+                  "sourceId", logsId,
+                  "aggFn", "count",
+                  "where", "ScopeName:\"shop.orders\" SeverityText:ERROR"),
+              now));
+
+      // A HyperDX-style metric series over the Metrics source: one of the engine's own figures,
+      // stored by the registry (otel_logs and the three metric sources).
+      assertEquals(
+          4,
+          chart(
+              base,
+              access.serviceToken(),
+              Map.of(
+                  "sourceId", metricsId,
+                  "aggFn", "max",
+                  "metricDataType", "gauge",
+                  "metricName", "chartwell.engine.sources"),
+              now));
     }
+  }
+
+  /** One series over the last hour, in one 30-day bucket, over HTTP: its value. */
+  private double chart(String base, String token, Map<String, String> series, long now)
+      throws Exception {
+    String query =
+        MAPPER.writeValueAsString(
+            Map.of(
+                "startTime",
+                now - 3_600_000,
+                "endTime",
+                now + 60_000,
+                "granularity",
+                "30d",
+                "series",
+                List.of(series)));
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/api/v2/charts/series"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(query))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), r.body());
+    double total = 0;
+    for (JsonNode row : MAPPER.readTree(r.body()).get("data")) {
+      total += row.get("series_0.data").asDouble();
+    }
+    return total;
   }
 
   @Test
