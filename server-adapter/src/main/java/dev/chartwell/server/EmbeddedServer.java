@@ -102,7 +102,7 @@ public final class EmbeddedServer {
 
   /**
    * @param keyId the admin key's id (the UI's "key id", HTTP Basic user name)
-   * @param secret its secret, at least 8 characters (the Basic password)
+   * @param secret its secret: 8 to 256 printable characters without spaces (the Basic password)
    * @return this
    */
   public EmbeddedServer apiKey(String keyId, String secret) {
