@@ -49,21 +49,7 @@ class EmbeddedAppTest {
 
       // The meters are metric points in the engine.
       long now = System.currentTimeMillis();
-      var counter =
-          app.engine()
-              .search(
-                  new SearchQuery(
-                      "otel_metrics_sum",
-                      now - 3_600_000,
-                      now + 60_000,
-                      "MetricName:\"orders.placed\"",
-                      null,
-                      null,
-                      null,
-                      1,
-                      0),
-                  QueryOptions.DEFAULT)
-              .rows();
+      var counter = points(app.engine(), "otel_metrics_sum", "MetricName:\"orders.placed\"");
       assertEquals((double) orders, counter.get(0).get("Value"));
 
       // The UI and the API answer over HTTP on the loopback address.
@@ -168,26 +154,40 @@ class EmbeddedAppTest {
     // What it logged is in its data directory: 27 placed, 3 failed (and its own lines).
     try (var engine =
         dev.chartwell.engine.Engine.builder().dataDirectory(dir.resolve("engine")).build()) {
-      long now = System.currentTimeMillis();
-      var r =
-          engine.query(
-              new dev.chartwell.engine.query.ChartQuery(
-                  now - 3_600_000,
-                  now + 60_000,
-                  null,
-                  List.of(
-                      dev.chartwell.engine.query.Series.of(
-                          "otel_logs",
-                          dev.chartwell.engine.query.AggFn.COUNT,
-                          null,
-                          "ScopeName:\"shop.orders\" SeverityText:ERROR")),
-                  null));
-      long failed = 0;
-      for (ChartResult.Row row : r.rows()) {
-        failed += value(row, 0);
-      }
-      assertEquals(3, failed);
+      assertEquals(3, count(engine, "ScopeName:\"shop.orders\" SeverityText:ERROR"));
     }
+  }
+
+  // The engine queries of the tests, in one place.
+
+  private static List<Map<String, Object>> points(
+      dev.chartwell.engine.Engine engine, String sourceId, String where) {
+    long now = System.currentTimeMillis();
+    return engine
+        .search(
+            new SearchQuery(
+                sourceId, now - 3_600_000, now + 60_000, where, null, null, null, 10, 0),
+            QueryOptions.DEFAULT)
+        .rows();
+  }
+
+  private static long count(dev.chartwell.engine.Engine engine, String where) {
+    long now = System.currentTimeMillis();
+    ChartResult r =
+        engine.query(
+            new dev.chartwell.engine.query.ChartQuery(
+                now - 3_600_000,
+                now + 60_000,
+                null,
+                List.of(
+                    dev.chartwell.engine.query.Series.of(
+                        "otel_logs", dev.chartwell.engine.query.AggFn.COUNT, null, where)),
+                null));
+    long n = 0;
+    for (ChartResult.Row row : r.rows()) {
+      n += value(row, 0);
+    }
+    return n;
   }
 
   private static long value(ChartResult.Row row, int series) {
