@@ -164,6 +164,25 @@ class ChartwellMeterRegistryTest {
   }
 
   @Test
+  void closingStoresALastPoint() {
+    // Enabled, with a step no test lasts: only the close publishes.
+    ChartwellRegistryConfig hourly =
+        key ->
+            switch (key) {
+              case "chartwell.step" -> "1h";
+              case "chartwell.serviceName" -> "closing";
+              default -> null;
+            };
+    ChartwellMeterRegistry r = new ChartwellMeterRegistry(hourly, clock, engine);
+    Counter.builder("jobs.done").register(r).increment(4);
+    r.close();
+    List<Map<String, Object>> points =
+        Queries.points(engine, "otel_metrics_sum", "ServiceName:closing", clock.wallTime());
+    assertEquals(1, points.size());
+    assertEquals(4.0, points.get(0).get("Value"));
+  }
+
+  @Test
   void aBinderNobodyHoldsStillReads() {
     SimpleMeterRegistry simple = new SimpleMeterRegistry();
     java.lang.ref.WeakReference<ChartwellEngineMetrics> binder = bindAndForget(simple);
