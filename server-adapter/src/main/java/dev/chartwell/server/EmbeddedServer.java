@@ -56,7 +56,8 @@ import java.util.Objects;
  * </pre>
  *
  * (or the same as {@code Add-Exports} and {@code Add-Opens} attributes of an executable jar's
- * manifest). Chronicle's usage analytics are switched off before it loads.
+ * manifest). Without them {@link #start()} refuses to start, naming the ones missing. Chronicle's
+ * usage analytics are switched off before it loads.
  */
 public final class EmbeddedServer {
   private final Engine engine;
@@ -126,8 +127,18 @@ public final class EmbeddedServer {
    * @return the running server; close it before the engine
    * @throws IOException when the port or the state directory cannot be used
    * @throws IllegalArgumentException when a setting is not usable (for example a short secret)
+   * @throws IllegalStateException when the JVM lacks the options Chronicle Map needs (the message
+   *     names them)
    */
   public ChartwellServer start() throws IOException {
+    List<String> missing = missingJvmOptions();
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException(
+          "the embedded server keeps its state in Chronicle Map, which needs JVM options this"
+              + " process was started without: "
+              + String.join(" ", missing)
+              + " (see EmbeddedServer's documentation for the whole list)");
+    }
     // Before any Chronicle class is loaded: Chronicle must never phone home.
     System.setProperty("chronicle.analytics.disable", "true");
     System.setProperty("chronicle.announcer.disable", "true");
@@ -169,6 +180,33 @@ public final class EmbeddedServer {
       logger.log(System.Logger.Level.INFO, line);
     }
     return server;
+  }
+
+  /** The packages Chronicle Map reaches into: opened, or exported, to this (unnamed) module. */
+  private static final List<String> OPENED =
+      List.of("java.lang", "java.lang.reflect", "java.io", "java.util", "java.nio");
+
+  private static final List<String> EXPORTED = List.of("jdk.internal.ref", "sun.nio.ch");
+
+  /**
+   * @return the {@code --add-opens} and {@code --add-exports} options of {@code java.base} that
+   *     Chronicle Map needs and this process lacks
+   */
+  static List<String> missingJvmOptions() {
+    Module base = Object.class.getModule();
+    Module self = EmbeddedServer.class.getModule();
+    List<String> missing = new ArrayList<>();
+    for (String p : OPENED) {
+      if (!base.isOpen(p, self)) {
+        missing.add("--add-opens=java.base/" + p + "=ALL-UNNAMED");
+      }
+    }
+    for (String p : EXPORTED) {
+      if (!base.isExported(p, self)) {
+        missing.add("--add-exports=java.base/" + p + "=ALL-UNNAMED");
+      }
+    }
+    return missing;
   }
 
   private static void deleteTree(Path root) {

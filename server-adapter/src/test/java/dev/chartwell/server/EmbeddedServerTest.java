@@ -213,6 +213,12 @@ class EmbeddedServerTest {
     }
   }
 
+  @Test
+  void theTestJvmHasTheOptionsChronicleNeeds() {
+    // Surefire passes them (the parent pom's chronicle.jvm.flags); without them start() refuses.
+    assertEquals(List.of(), EmbeddedServer.missingJvmOptions());
+  }
+
   private static Path stateDirectoryOf(ChartwellServer server) throws Exception {
     var f = ChartwellServer.class.getDeclaredField("dataDirectory");
     f.setAccessible(true);
