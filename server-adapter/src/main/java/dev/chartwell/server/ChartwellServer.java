@@ -37,7 +37,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A running Chartwell server: the data directory, the durable stores and the HTTP front, wired
@@ -47,6 +51,9 @@ import java.util.OptionalInt;
 public final class ChartwellServer implements AutoCloseable {
   /** How long a service takes to provision, start, stop or terminate. */
   static final Duration SERVICE_TRANSITION = Duration.ofSeconds(1);
+
+  /** How often an embedded server looks for engine sources it does not list. */
+  private static final Duration ADOPT_EVERY = Duration.ofSeconds(2);
 
   /** Ingestion is refused while the heap is fuller than this after garbage collection. */
   static final double MAX_HEAP_OCCUPANCY = 0.85;
@@ -61,6 +68,11 @@ public final class ChartwellServer implements AutoCloseable {
   private final ApiServer api;
   private final ApiServer otlp; // null without --otlp-port
   private final List<String> banner;
+  private final boolean ownsEngine;
+  private final Access access; // null unless embedded
+  private final SharedEngine shared; // null unless embedded
+  private final ScheduledExecutorService adopter; // null unless embedded
+  private final Runnable cleanup;
 
   private ChartwellServer(
       DataDirectory dataDirectory,
@@ -72,7 +84,12 @@ public final class ChartwellServer implements AutoCloseable {
       Engine engine,
       ApiServer api,
       ApiServer otlp,
-      List<String> banner) {
+      List<String> banner,
+      boolean ownsEngine,
+      Access access,
+      SharedEngine shared,
+      ScheduledExecutorService adopter,
+      Runnable cleanup) {
     this.dataDirectory = dataDirectory;
     this.accounts = accounts;
     this.services = services;
@@ -83,6 +100,11 @@ public final class ChartwellServer implements AutoCloseable {
     this.api = api;
     this.otlp = otlp;
     this.banner = banner;
+    this.ownsEngine = ownsEngine;
+    this.access = access;
+    this.shared = shared;
+    this.adopter = adopter;
+    this.cleanup = cleanup;
   }
 
   /**
@@ -131,6 +153,34 @@ public final class ChartwellServer implements AutoCloseable {
    */
   public static ChartwellServer start(ServerConfig config, PrintStream log, Overrides overrides)
       throws IOException {
+    return start(config, log, overrides, null, null, () -> {});
+  }
+
+  /**
+   * Serves the HTTP API and the web UI over an engine the application already holds, in the same
+   * process. See {@link EmbeddedServer} for how it authenticates, where its state is kept and the
+   * JVM flags it needs.
+   *
+   * @param engine the application's engine; the server reads and writes it and never closes it
+   * @return a builder of the embedded server
+   */
+  public static EmbeddedServer embedded(Engine engine) {
+    return new EmbeddedServer(engine);
+  }
+
+  /**
+   * @param shared the application's engine, or {@code null} to open one under the data directory
+   * @param embeddedService with {@code shared}: the name of the service that shows it
+   * @param cleanup runs after the server has stopped
+   */
+  static ChartwellServer start(
+      ServerConfig config,
+      PrintStream log,
+      Overrides overrides,
+      Engine shared,
+      String embeddedService,
+      Runnable cleanup)
+      throws IOException {
     Json json = new Json();
     // The ports first: a server that cannot listen must not touch the data directory.
     ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log);
@@ -160,9 +210,10 @@ public final class ChartwellServer implements AutoCloseable {
     Resources resources = null;
     Alerts alerts = null;
     Accounts.Bootstrap boot = null;
+    ScheduledExecutorService adopter = null;
     Engine engine;
     try {
-      engine = engine(config, log);
+      engine = shared != null ? shared : engine(config, log);
     } catch (RuntimeException e) {
       recovery.close();
       stop(api, otlp);
@@ -171,7 +222,7 @@ public final class ChartwellServer implements AutoCloseable {
     }
     try {
       accounts = Accounts.open(dir.root(), json.mapper(), overrides.clock());
-      catalog = Catalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC());
+      catalog = Catalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC(), shared != null);
       Catalog sources = catalog;
       resources = Resources.open(dir.root(), json.mapper(), Clock.systemUTC());
       Resources owned = resources;
@@ -267,6 +318,47 @@ public final class ChartwellServer implements AutoCloseable {
       if (overrides.alertThreads()) {
         alerts.start();
       }
+      Access access = null;
+      SharedEngine adoption = null;
+      if (shared != null) {
+        SharedEngine.Service service;
+        try {
+          service =
+              SharedEngine.ensureService(
+                  boot.organization(), services, json.mapper(), embeddedService);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while starting the embedded service", e);
+        }
+        adoption =
+            SharedEngine.of(
+                catalog, json.mapper(), service.warehouse(), l -> log.println("chartwell: " + l));
+        adoption.adopt();
+        SharedEngine a = adoption;
+        adopter =
+            Executors.newSingleThreadScheduledExecutor(
+                r -> {
+                  Thread t = new Thread(r, "chartwell-embedded-sources");
+                  t.setDaemon(true);
+                  return t;
+                });
+        adopter.scheduleWithFixedDelay(
+            () -> {
+              try {
+                a.adopt();
+              } catch (RuntimeException e) {
+                log.println("chartwell: adopting the engine's new sources failed: " + e);
+              }
+            },
+            ADOPT_EVERY.toMillis(),
+            ADOPT_EVERY.toMillis(),
+            TimeUnit.MILLISECONDS);
+        Optional<String> secret =
+            boot.generatedSecret().or(() -> config.apiKey().map(ServerConfig.ApiKeySpec::secret));
+        access =
+            new Access(
+                boot.organization().id(), boot.keyId(), secret, service.id(), service.token());
+      }
 
       List<String> banner = new ArrayList<>();
       String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
@@ -300,6 +392,10 @@ public final class ChartwellServer implements AutoCloseable {
               + ":"
               + api.port()
               + "/ (sign in with an API key id and secret)");
+      if (access != null) {
+        banner.add("embedded service id: " + access.serviceId());
+        banner.add("embedded service token (Bearer, for the chart API): " + access.serviceToken());
+      }
       recovery.line().ifPresent(banner::add);
       return new ChartwellServer(
           dir,
@@ -311,8 +407,16 @@ public final class ChartwellServer implements AutoCloseable {
           engine,
           api,
           otlp,
-          List.copyOf(banner));
+          List.copyOf(banner),
+          shared == null,
+          access,
+          adoption,
+          adopter,
+          cleanup);
     } catch (IOException | RuntimeException e) {
+      if (adopter != null) {
+        adopter.shutdownNow();
+      }
       recovery.close();
       if (boot != null) {
         accounts.undoGeneratedKey(boot);
@@ -330,7 +434,9 @@ public final class ChartwellServer implements AutoCloseable {
       if (resources != null) {
         resources.close();
       }
-      engine.close();
+      if (shared == null) {
+        engine.close();
+      }
       if (accounts != null) {
         accounts.close();
       }
@@ -403,8 +509,57 @@ public final class ChartwellServer implements AutoCloseable {
     return banner;
   }
 
+  /**
+   * What an application needs to reach an embedded server: the admin API key (for the web UI and
+   * the management API) and its service's token (Bearer, for the chart, search and ingestion API).
+   *
+   * @param organizationId the organization
+   * @param adminKeyId the admin key's id (the Basic user name; the UI's "key id")
+   * @param adminKeySecret its secret, when given to the builder or generated at this start (a key
+   *     generated at an earlier start over the same state directory was shown then only)
+   * @param serviceId the embedded service, whose warehouse holds the engine's sources
+   * @param serviceToken a token of the service, made at this start
+   */
+  public record Access(
+      String organizationId,
+      String adminKeyId,
+      Optional<String> adminKeySecret,
+      String serviceId,
+      String serviceToken) {
+    @Override
+    public String toString() {
+      return "Access[organizationId="
+          + organizationId
+          + ", adminKeyId="
+          + adminKeyId
+          + ", serviceId="
+          + serviceId
+          + ", secrets=***]";
+    }
+  }
+
+  /**
+   * @return how to reach an embedded server; empty for a standalone one
+   */
+  public Optional<Access> access() {
+    return Optional.ofNullable(access);
+  }
+
+  /**
+   * Lists the engine's sources the server does not know yet (an embedded server also looks every
+   * two seconds), with ClickStack sources for them.
+   *
+   * @return how many were found
+   */
+  public int adoptEngineSources() {
+    return shared == null ? 0 : shared.adopt();
+  }
+
   @Override
   public void close() throws IOException {
+    if (adopter != null) {
+      adopter.shutdownNow();
+    }
     try {
       // Both ports stop at once, so that the whole stop still takes at most 10 seconds.
       Thread otlpStop = otlp == null ? null : new Thread(() -> otlp.stop(10), "otlp-stop");
@@ -425,10 +580,13 @@ public final class ChartwellServer implements AutoCloseable {
         services.close();
         resources.close();
         catalog.close();
-        engine.close();
+        if (ownsEngine) {
+          engine.close();
+        }
         accounts.close();
       } finally {
         dataDirectory.close();
+        cleanup.run();
       }
     }
   }

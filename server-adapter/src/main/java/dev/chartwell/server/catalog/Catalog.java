@@ -35,6 +35,9 @@ public final class Catalog implements AutoCloseable {
   /** The database of a table a source names without one. */
   public static final String DEFAULT_DATABASE = "default";
 
+  /** Marks a stored table that lists a source of the application embedding the server. */
+  private static final String ADOPTED = "_adopted";
+
   private final JsonStore sources;
   private final Tables tables;
   private final Connections connections;
@@ -73,6 +76,25 @@ public final class Catalog implements AutoCloseable {
    */
   public static Catalog open(Path dataDir, Engine engine, ObjectMapper mapper, Clock clock)
       throws IOException {
+    return open(dataDir, engine, mapper, clock, false);
+  }
+
+  /**
+   * As {@link #open(Path, Engine, ObjectMapper, Clock)}; with {@code shared}, over an engine the
+   * application holds (an embedded server): its sources are never dropped, and those no table lists
+   * can be {@linkplain #adoptEngineSource adopted}.
+   *
+   * @param dataDir the data directory
+   * @param engine the engine holding the events
+   * @param mapper JSON codec
+   * @param clock time source
+   * @param shared whether the engine belongs to the application
+   * @return the catalog
+   * @throws IOException when a store cannot be opened
+   */
+  public static Catalog open(
+      Path dataDir, Engine engine, ObjectMapper mapper, Clock clock, boolean shared)
+      throws IOException {
     Tables tables = Tables.open(dataDir, mapper);
     JsonStore sources = null;
     Connections connections = null;
@@ -80,7 +102,7 @@ public final class Catalog implements AutoCloseable {
       sources = JsonStore.open(dataDir, Collection.SOURCES, mapper);
       connections = Connections.open(dataDir, mapper, clock);
       LegacySources.migrate(sources, tables, mapper);
-      tables.reconcile(engine);
+      tables.reconcile(engine, shared);
       return new Catalog(sources, tables, connections, engine, mapper, clock);
     } catch (IOException | RuntimeException e) {
       if (connections != null) {
@@ -463,6 +485,52 @@ public final class Catalog implements AutoCloseable {
   }
 
   /**
+   * @return the engine's sources that no table lists: made by the application that shares its
+   *     engine with an embedded server
+   */
+  public List<Source> unlistedEngineSources() {
+    return engine.sources().stream().filter(s -> tables.get(s.id()).isEmpty()).toList();
+  }
+
+  /**
+   * Lists an engine source the application made as a table of the warehouse, named after the
+   * source's id, with the source's definition, so that ClickStack sources can read it. The table is
+   * marked as the application's: its definition cannot be changed through the API, and deleting it
+   * (or its warehouse) only unlists it, never dropping the application's source or events.
+   *
+   * @param warehouse the warehouse
+   * @param database the database of the table
+   * @param source the engine source
+   * @return the table, when it was listed now: not when a table lists the source already, another
+   *     table has that name, or the name is not one a table can have
+   */
+  public synchronized Optional<ObjectNode> adoptEngineSource(
+      String warehouse, String database, Source source) {
+    if (tables.get(source.id()).isPresent()) {
+      return Optional.empty(); // listed meanwhile (a table the server itself just created)
+    }
+    String name = source.id();
+    Problems p = new Problems();
+    p.name("tableName", name);
+    if (!p.isEmpty() || tables.find(warehouse, database, name).isPresent()) {
+      return Optional.empty();
+    }
+    SourceSpec spec = source.spec();
+    ObjectNode t = blankTable(warehouse, database, name, spec.kind().wireName());
+    t.put("timestampColumn", spec.timestampColumn());
+    t.put("implicitColumn", spec.implicitColumn());
+    t.put("bodyColumn", spec.bodyColumn());
+    var columns = t.putArray("columns");
+    spec.columns()
+        .forEach(c -> columns.addObject().put("name", c.name()).put("type", c.type().wireName()));
+    t.put("id", source.id());
+    t.put("createdAt", now());
+    t.put(ADOPTED, true);
+    tables.put(t);
+    return Optional.of(t);
+  }
+
+  /**
    * @param warehouse a warehouse
    * @return its tables, oldest first
    */
@@ -534,6 +602,13 @@ public final class Catalog implements AutoCloseable {
               + (readers.size() == 1 ? "that source" : "those sources")
               + " first");
     }
+    if (existing.get().path(ADOPTED).asBoolean(false)) {
+      throw ApiException.conflict(
+          "table "
+              + Tables.qualifiedName(t)
+              + " is a source of the application that embeds this server; its definition is the"
+              + " application's");
+    }
     long rows = engine.source(id).map(s -> s.stats().rows()).orElse(0L);
     if (rows > 0) {
       throw ApiException.conflict(
@@ -573,7 +648,9 @@ public final class Catalog implements AutoCloseable {
               + " first");
     }
     tables.remove(id);
-    engine.dropSource(id);
+    if (!t.path(ADOPTED).asBoolean(false)) {
+      engine.dropSource(id);
+    }
   }
 
   /**
@@ -588,7 +665,9 @@ public final class Catalog implements AutoCloseable {
     }
     for (ObjectNode t : tables.list(warehouse)) {
       tables.remove(t.get("id").asText());
-      engine.dropSource(t.get("id").asText());
+      if (!t.path(ADOPTED).asBoolean(false)) {
+        engine.dropSource(t.get("id").asText());
+      }
     }
   }
 
@@ -675,7 +754,7 @@ public final class Catalog implements AutoCloseable {
    */
   private ObjectNode tableView(ObjectNode t) {
     ObjectNode v = t.deepCopy();
-    v.remove(List.of("_warehouseId", "_kind"));
+    v.remove(List.of("_warehouseId", "_kind", ADOPTED));
     Optional<Source> source = engine.source(t.get("id").asText());
     var schema = v.putArray("schema");
     schema.addObject().put("name", t.get("timestampColumn").asText()).put("type", "timestamp");

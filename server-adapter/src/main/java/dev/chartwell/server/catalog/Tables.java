@@ -70,12 +70,28 @@ final class Tables implements AutoCloseable {
    * @param engine the engine
    */
   void reconcile(Engine engine) {
+    reconcile(engine, false);
+  }
+
+  /**
+   * As {@link #reconcile(Engine)}, or, for an engine the application shares with an embedded
+   * server, without dropping anything: the application's own sources stay (they are listed as
+   * tables when found, see {@link Catalog#adoptEngineSource}), and a table whose source differs
+   * keeps the application's source as it is.
+   *
+   * @param engine the engine
+   * @param shared whether the engine belongs to the application
+   */
+  void reconcile(Engine engine, boolean shared) {
     Set<String> ids = new HashSet<>();
     for (ObjectNode t : docs.list(any -> true)) {
       String id = t.get("id").asText();
       ids.add(id);
       SourceSpec spec = spec(t);
       Optional<Source> kept = engine.source(id);
+      if (shared && kept.isPresent()) {
+        continue;
+      }
       if (kept.isPresent() && !sameStorage(kept.get().spec(), spec)) {
         engine.dropSource(id);
         kept = Optional.empty();
@@ -85,7 +101,7 @@ final class Tables implements AutoCloseable {
       }
     }
     for (Source s : engine.sources()) {
-      if (!ids.contains(s.id())) {
+      if (!shared && !ids.contains(s.id())) {
         engine.dropSource(s.id());
       }
     }

@@ -25,7 +25,7 @@ import java.util.Optional;
  * where they name no such source yet). Tables that exist are used as they are; a source is only
  * created together with its table, so a source deleted by its user stays deleted.
  */
-final class OtelSources {
+public final class OtelSources {
   static final String DATABASE = Catalog.DEFAULT_DATABASE;
 
   private OtelSources() {}
@@ -169,8 +169,14 @@ final class OtelSources {
     return d;
   }
 
-  /** The source HyperDX would set up for the ClickHouse exporter's table of a signal. */
-  static ObjectNode source(ObjectMapper mapper, Signal signal) {
+  /**
+   * The source HyperDX would set up for the ClickHouse exporter's table of a signal.
+   *
+   * @param mapper builds the definition
+   * @param signal the signal
+   * @return the definition, as a create-source body (reading {@code default.otel_*})
+   */
+  public static ObjectNode source(ObjectMapper mapper, Signal signal) {
     ObjectNode s = mapper.createObjectNode();
     ObjectNode from = mapper.createObjectNode().put("databaseName", DATABASE);
     switch (signal) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
@@ -20,8 +21,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -50,8 +51,22 @@ class ChartApiIntegrationTest {
   String sourceId;
   final List<Ev> events = new ArrayList<>();
 
-  @BeforeEach
-  void setUp() throws Exception {
+  /**
+   * The query-rule cases share one server, set up as each other test's own: every query they send
+   * is refused, so none changes what another sees.
+   */
+  @RegisterExtension
+  static final SharedServer<ChartApiIntegrationTest> SHARED =
+      new SharedServer<>(
+          ChartApiIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.start();
+          },
+          ChartApiIntegrationTest::tearDown);
+
+  /** Starts this test's own server with a service, its table and a source. */
+  void start() throws Exception {
     server = TestServers.start(dataDir);
     http = new HttpTestClient(server.port());
     JsonNode created =
@@ -77,9 +92,20 @@ class ChartApiIntegrationTest {
     assertTrue(sourceId.matches("[0-9a-f]{24}"), sourceId);
   }
 
+  /** Points this test at the class's shared server, service and source; it starts none. */
+  void useShared() throws Exception {
+    ChartApiIntegrationTest shared = SHARED.get();
+    http = shared.http;
+    serviceId = shared.serviceId;
+    token = shared.token;
+    sourceId = shared.sourceId;
+  }
+
   @AfterEach
   void tearDown() throws Exception {
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 
   JsonNode admin(String method, String path, String body) throws Exception {
@@ -244,6 +270,7 @@ class ChartApiIntegrationTest {
 
   @Test
   void countsSumsAveragesQuantilesDistinctGroupsAndRatios() throws Exception {
+    start();
     ingest();
     // count per 1m where SeverityText:error
     JsonNode errors = chart(query("1m", series("count", null, "SeverityText:error", "")));
@@ -376,6 +403,7 @@ class ChartApiIntegrationTest {
         "{\"startTime\":1767225600000,\"endTime\":1767225600000,\"series\":[{\"sourceId\":\"SOURCE\",\"aggFn\":\"count\",\"where\":\"a AND\"}]} | series[0].where: line 1, column 6: unexpected end of input",
       })
   void everyQueryRuleIsA400NamingTheField(String body, String message) throws Exception {
+    useShared();
     String series = "{\"sourceId\":\"" + sourceId + "\",\"aggFn\":\"count\"}";
     HttpResponse<String> r =
         bearer(
@@ -389,6 +417,7 @@ class ChartApiIntegrationTest {
 
   @Test
   void unknownAndForeignSourcesAre404() throws Exception {
+    start();
     HttpResponse<String> r =
         bearer(
             "POST",
@@ -419,6 +448,7 @@ class ChartApiIntegrationTest {
 
   @Test
   void authenticationAndServiceState() throws Exception {
+    start();
     String q = query("1h", series("count", null, null, ""));
     assertEquals(401, http.send("POST", "/api/v2/charts/series", q).statusCode());
     assertEquals(401, bearer("POST", "/api/v2/charts/series", q, "wrong").statusCode());
@@ -441,6 +471,7 @@ class ChartApiIntegrationTest {
 
   @Test
   void readOnlyServicesShareTheWarehouseButCannotIngest() throws Exception {
+    start();
     ingest();
     String warehouse =
         admin("GET", BASE + "/" + serviceId, null).get("dataWarehouseId").textValue();
@@ -473,6 +504,7 @@ class ChartApiIntegrationTest {
 
   @Test
   void jsonArraysAndTheDeletionOfASource() throws Exception {
+    start();
     String array =
         "[{\"Timestamp\":"
             + T

@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -32,7 +33,21 @@ class TableApiIntegrationTest {
   String serviceId;
   String token;
 
-  @BeforeEach
+  /**
+   * The cases of invalid declarations share one server, set up as each other test's own: every
+   * declaration they send is refused, so the warehouse they look at stays without tables.
+   */
+  @RegisterExtension
+  static final SharedServer<TableApiIntegrationTest> SHARED =
+      new SharedServer<>(
+          TableApiIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.start();
+          },
+          TableApiIntegrationTest::stop);
+
+  /** Starts this test's own server with a running service. */
   void start() throws Exception {
     server = TestServers.start(dataDir);
     http = new HttpTestClient(server.port());
@@ -43,9 +58,19 @@ class TableApiIntegrationTest {
     awaitState(serviceId, "running");
   }
 
+  /** Points this test at the class's shared server and service; it starts none. */
+  void useShared() throws Exception {
+    TableApiIntegrationTest shared = SHARED.get();
+    http = shared.http;
+    serviceId = shared.serviceId;
+    token = shared.token;
+  }
+
   @AfterEach
   void stop() throws Exception {
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 
   JsonNode admin(String method, String path, String body) throws Exception {
@@ -116,6 +141,7 @@ class TableApiIntegrationTest {
 
   @Test
   void aDeclaredTableKeepsItsColumnsAndIsSharedBySources() throws Exception {
+    start();
     JsonNode declared =
         data(
             bearer(
@@ -190,6 +216,7 @@ class TableApiIntegrationTest {
 
   @Test
   void aTablesDefinitionChangesWhileItHoldsNoEventsAndNoSourceNeedsIt() throws Exception {
+    start();
     String path = "/api/v2/tables/default/t";
     data(bearer("PUT", path, "{\"columns\":[{\"name\":\"a\",\"type\":\"long\"}]}"));
     JsonNode changed =
@@ -207,6 +234,7 @@ class TableApiIntegrationTest {
 
   @Test
   void aSourceTooLargeToStoreLeavesNoTableBehind() throws Exception {
+    start();
     StringBuilder settings = new StringBuilder();
     for (int i = 0; i < 3000; i++) {
       settings
@@ -247,6 +275,7 @@ class TableApiIntegrationTest {
         "[] | request body must be a JSON object",
       })
   void invalidDeclarationsAre400NamingTheField(String body, String message) throws Exception {
+    useShared();
     assertEquals(
         "BAD_REQUEST: " + message, error(bearer("PUT", "/api/v2/tables/default/x", body), 400));
     assertEquals(0, data(bearer("GET", "/api/v2/tables", null)).size(), "nothing was created");
@@ -254,6 +283,7 @@ class TableApiIntegrationTest {
 
   @Test
   void tablesBelongToTheTokensWarehouseAndItsState() throws Exception {
+    start();
     data(bearer("PUT", "/api/v2/tables/default/mine", "{}"));
     JsonNode other =
         admin("POST", SERVICES, "{\"name\":\"O\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");

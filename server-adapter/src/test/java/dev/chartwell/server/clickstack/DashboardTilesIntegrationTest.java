@@ -7,13 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -34,7 +35,21 @@ class DashboardTilesIntegrationTest {
   String dashboards;
   String source;
 
-  @BeforeEach
+  /**
+   * The cases of each branch's rules share one server, set up as each other test's own: every
+   * dashboard they send is refused, so the service stays without dashboards.
+   */
+  @RegisterExtension
+  static final SharedServer<DashboardTilesIntegrationTest> SHARED =
+      new SharedServer<>(
+          DashboardTilesIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.start();
+          },
+          DashboardTilesIntegrationTest::stop);
+
+  /** Starts this test's own server with a service and a log source. */
   void start() throws Exception {
     server = TestServers.start(dataDir);
     http = new HttpTestClient(server.port());
@@ -53,9 +68,19 @@ class DashboardTilesIntegrationTest {
             .textValue();
   }
 
+  /** Points this test at the class's shared server and what was set up in it; it starts none. */
+  void useShared() throws Exception {
+    DashboardTilesIntegrationTest shared = SHARED.get();
+    http = shared.http;
+    dashboards = shared.dashboards;
+    source = shared.source;
+  }
+
   @AfterEach
   void stop() throws Exception {
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 
   HttpResponse<String> send(String method, String path, String body) throws Exception {
@@ -97,6 +122,7 @@ class DashboardTilesIntegrationTest {
 
   @Test
   void everyDisplayTypeRoundTrips() throws Exception {
+    start();
     String[] tiles = new String[EVERY_TYPE.length];
     for (int i = 0; i < tiles.length; i++) {
       tiles[i] = tile(EVERY_TYPE[i]);
@@ -137,12 +163,14 @@ class DashboardTilesIntegrationTest {
         "{\"displayType\":\"event_patterns\",\"sourceId\":\"SRC\",\"where\":\"a AND\"} | tiles[0].config.where: line 1, column 6: unexpected end of input",
       })
   void eachBranchHasItsOwnRules(String config, String message) throws Exception {
+    useShared();
     assertEquals(
         "BAD_REQUEST: " + message, error(send("POST", dashboards, dashboard(tile(config)))));
   }
 
   @Test
   void deprecatedSeriesAreRefusedButTheEmptyDefaultsAreFine() throws Exception {
+    start();
     String empty =
         tile(EVERY_TYPE[9]).replace("\"config\"", "\"series\":[],\"asRatio\":false,\"config\"");
     JsonNode d = ok(send("POST", dashboards, dashboard(empty)));
@@ -160,6 +188,7 @@ class DashboardTilesIntegrationTest {
 
   @Test
   void filtersContainersAndTheSavedQuery() throws Exception {
+    start();
     String body =
         "{\"name\":\"Ops\",\"tiles\":["
             + tile(EVERY_TYPE[9])
@@ -194,6 +223,7 @@ class DashboardTilesIntegrationTest {
 
   @Test
   void validateSaysWhatCreateWouldAndStoresNothing() throws Exception {
+    start();
     String valid = dashboard(tile(EVERY_TYPE[0]), tile(EVERY_TYPE[9]));
     JsonNode ok = ok(send("POST", dashboards + "/validate", valid));
     assertEquals(true, ok.get("valid").booleanValue());

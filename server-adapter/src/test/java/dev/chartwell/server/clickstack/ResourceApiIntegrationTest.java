@@ -7,13 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -38,7 +39,21 @@ class ResourceApiIntegrationTest {
     http = new HttpTestClient(server.port());
   }
 
-  @BeforeEach
+  /**
+   * The dashboard-rule cases share one server, set up as each other test's own: every dashboard
+   * they send is refused, so the services and sources stay as they were.
+   */
+  @RegisterExtension
+  static final SharedServer<ResourceApiIntegrationTest> SHARED =
+      new SharedServer<>(
+          ResourceApiIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.setUp();
+          },
+          ResourceApiIntegrationTest::stop);
+
+  /** Starts this test's own server with services A and B, each with a log source. */
   void setUp() throws Exception {
     start();
     a =
@@ -59,6 +74,16 @@ class ResourceApiIntegrationTest {
         ok(send("POST", path(b, "sources"), "{\"name\":\"logs\",\"kind\":\"log\"}"))
             .get("id")
             .textValue();
+  }
+
+  /** Points this test at the class's shared server and what was set up in it; it starts none. */
+  void useShared() throws Exception {
+    ResourceApiIntegrationTest shared = SHARED.get();
+    http = shared.http;
+    a = shared.a;
+    b = shared.b;
+    sourceA = shared.sourceA;
+    sourceB = shared.sourceB;
   }
 
   @AfterEach
@@ -119,6 +144,7 @@ class ResourceApiIntegrationTest {
 
   @Test
   void dashboardsCreateGetListReplaceKeepingTileIdsDelete() throws Exception {
+    setUp();
     JsonNode d =
         ok(
             send(
@@ -174,12 +200,14 @@ class ResourceApiIntegrationTest {
         "\"name\":\"one\" | \"name\":\"\" | tiles[0].name: must not be blank",
       })
   void dashboardRulesAre400NamingThePath(String from, String to, String message) throws Exception {
+    useShared();
     String body = dashboard(tile("one", sourceA, "")).replace(from, to);
     assertEquals("BAD_REQUEST: " + message, error(send("POST", path(a, "dashboards"), body), 400));
   }
 
   @Test
   void moreDashboardRules() throws Exception {
+    setUp();
     assertEquals(
         "BAD_REQUEST: tiles[0].config.sourceId: source "
             + sourceB
@@ -211,6 +239,7 @@ class ResourceApiIntegrationTest {
 
   @Test
   void webhooksAndTheirRules() throws Exception {
+    setUp();
     JsonNode w = ok(send("POST", path(a, "webhooks"), webhook()));
     String id = w.get("id").textValue();
     assertEquals(false, w.has("headers"), "headers are write-only");
@@ -248,6 +277,7 @@ class ResourceApiIntegrationTest {
 
   @Test
   void alertsTheirRulesAndTheCascades() throws Exception {
+    setUp();
     JsonNode d = ok(send("POST", path(a, "dashboards"), dashboard(tile("t", sourceA, ""))));
     String dash = d.get("id").textValue();
     String tileId = d.get("tiles").get(0).get("id").textValue();
@@ -333,6 +363,7 @@ class ResourceApiIntegrationTest {
 
   @Test
   void resourcesAreScopedToTheirServiceAndDurable() throws Exception {
+    setUp();
     String dash =
         ok(send("POST", path(a, "dashboards"), dashboard(tile("t", sourceA, ""))))
             .get("id")

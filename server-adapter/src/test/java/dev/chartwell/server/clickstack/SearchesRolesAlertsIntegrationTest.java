@@ -7,13 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -39,7 +40,21 @@ class SearchesRolesAlertsIntegrationTest {
     http = new HttpTestClient(server.port());
   }
 
-  @BeforeEach
+  /**
+   * The cases of bad saved searches share one server, set up as each other test's own: every saved
+   * search they send is refused, so the services stay as they were.
+   */
+  @RegisterExtension
+  static final SharedServer<SearchesRolesAlertsIntegrationTest> SHARED =
+      new SharedServer<>(
+          SearchesRolesAlertsIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.setUp();
+          },
+          SearchesRolesAlertsIntegrationTest::stop);
+
+  /** Starts this test's own server with services A and B and a log source of A. */
   void setUp() throws Exception {
     start();
     svc = service("A");
@@ -50,9 +65,20 @@ class SearchesRolesAlertsIntegrationTest {
             .textValue();
   }
 
+  /** Points this test at the class's shared server and what was set up in it; it starts none. */
+  void useShared() throws Exception {
+    SearchesRolesAlertsIntegrationTest shared = SHARED.get();
+    http = shared.http;
+    svc = shared.svc;
+    other = shared.other;
+    source = shared.source;
+  }
+
   @AfterEach
   void stop() throws Exception {
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 
   String service(String name) throws Exception {
@@ -85,6 +111,7 @@ class SearchesRolesAlertsIntegrationTest {
 
   @Test
   void savedSearchesAreWholeDurableAndScoped() throws Exception {
+    setUp();
     JsonNode s =
         ok(
             send(
@@ -136,6 +163,7 @@ class SearchesRolesAlertsIntegrationTest {
         "{\"name\":\"x\",\"sourceId\":\"SRC\",\"teamId\":\"t\"} | teamId: unknown field",
       })
   void badSavedSearchesAre400(String body, String message) throws Exception {
+    useShared();
     assertEquals(
         "BAD_REQUEST: " + message,
         error(send("POST", path(svc, "saved-searches"), body.replace("SRC", source)), 400));
@@ -143,6 +171,7 @@ class SearchesRolesAlertsIntegrationTest {
 
   @Test
   void rolesIncludeThePredefinedOnesAndCustomOnesAreManaged() throws Exception {
+    setUp();
     JsonNode roles = ok(send("GET", path(svc, "roles"), null));
     assertEquals("Admin", roles.get(0).get("name").textValue());
     assertEquals(true, roles.get(0).get("isPredefined").booleanValue());
@@ -191,6 +220,7 @@ class SearchesRolesAlertsIntegrationTest {
 
   @Test
   void alertsOnSavedSearchesWithTheirSchedule() throws Exception {
+    setUp();
     String search =
         ok(send(
                 "POST",
@@ -265,6 +295,7 @@ class SearchesRolesAlertsIntegrationTest {
 
   @Test
   void tileAlertsWatchOnlyLineBarAndNumberTiles() throws Exception {
+    setUp();
     JsonNode d =
         ok(
             send(
@@ -300,6 +331,7 @@ class SearchesRolesAlertsIntegrationTest {
 
   @Test
   void webhookHeadersAreWriteOnlyKeptAndClearedAsTheDocumentSays() throws Exception {
+    setUp();
     String base = "{\"name\":\"h\",\"service\":\"generic\",\"url\":\"https://h.example/x\"";
     JsonNode w =
         ok(

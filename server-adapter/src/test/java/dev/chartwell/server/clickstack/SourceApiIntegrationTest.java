@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -47,6 +49,26 @@ class SourceApiIntegrationTest {
   void start() throws Exception {
     server = TestServers.start(dataDir);
     http = new HttpTestClient(server.port());
+  }
+
+  /**
+   * The cases of invalid definitions share one server, started as each other test's own; each still
+   * creates a service of its own (in a warehouse of its own) and sends it a definition that is
+   * refused.
+   */
+  @RegisterExtension
+  static final SharedServer<SourceApiIntegrationTest> SHARED =
+      new SharedServer<>(
+          SourceApiIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.start();
+          },
+          SourceApiIntegrationTest::stop);
+
+  /** Points this test at the class's shared server; it starts none. */
+  void useShared() throws Exception {
+    http = SHARED.get().http;
   }
 
   @AfterEach
@@ -249,7 +271,7 @@ class SourceApiIntegrationTest {
         "[] | request body must be a JSON object",
       })
   void invalidDefinitionsAre400NamingTheField(String body, String message) throws Exception {
-    start();
+    useShared();
     assertEquals("BAD_REQUEST: " + message, error(send("POST", sources(service(SERVICE)), body)));
   }
 

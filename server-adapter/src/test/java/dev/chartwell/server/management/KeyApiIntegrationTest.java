@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
@@ -18,8 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,15 +36,36 @@ class KeyApiIntegrationTest {
   ChartwellServer server;
   HttpTestClient http;
 
-  @BeforeEach
+  /** Starts this test's own server. */
   void start() throws Exception {
     server = TestServers.start(dataDir);
     http = new HttpTestClient(server.port());
   }
 
+  /**
+   * The cases of invalid key requests share one server, started as each other test's own: every
+   * request they send is refused, so the organization's keys stay as they were.
+   */
+  @RegisterExtension
+  static final SharedServer<KeyApiIntegrationTest> SHARED =
+      new SharedServer<>(
+          KeyApiIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.start();
+          },
+          KeyApiIntegrationTest::stop);
+
+  /** Points this test at the class's shared server; it starts none. */
+  void useShared() throws Exception {
+    http = SHARED.get().http;
+  }
+
   @AfterEach
   void stop() throws Exception {
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 
   private JsonNode ok(HttpResponse<String> r) throws Exception {
@@ -63,6 +85,7 @@ class KeyApiIntegrationTest {
 
   @Test
   void listsKeysWithoutSecrets() throws Exception {
+    start();
     JsonNode list = ok(http.send("GET", KEYS, null, "Authorization", ADMIN)).get("result");
     assertEquals(1, list.size());
     JsonNode key = list.get(0);
@@ -76,6 +99,7 @@ class KeyApiIntegrationTest {
 
   @Test
   void createdKeyWorksAtOnceAndItsSecretIsShownOnlyOnce() throws Exception {
+    start();
     JsonNode created = create("ci", "admin");
     String id = created.get("keyId").textValue();
     String secret = created.get("keySecret").textValue();
@@ -92,6 +116,7 @@ class KeyApiIntegrationTest {
 
   @Test
   void developerKeysAreReadOnly() throws Exception {
+    start();
     JsonNode dev = create("reader", "developer");
     String auth =
         HttpTestClient.basic(dev.get("keyId").textValue(), dev.get("keySecret").textValue());
@@ -111,6 +136,7 @@ class KeyApiIntegrationTest {
 
   @Test
   void deletedKeyStopsWorkingAtOnce() throws Exception {
+    start();
     JsonNode other = create("temp", "admin");
     String id = other.get("keyId").textValue();
     String auth = HttpTestClient.basic(id, other.get("keySecret").textValue());
@@ -125,6 +151,7 @@ class KeyApiIntegrationTest {
 
   @Test
   void theLastAdminKeyCannotBeDeleted() throws Exception {
+    start();
     create("reader", "developer");
     assertEquals(
         "CONFLICT: API key ADMIN is the last admin key of the organization and cannot be deleted",
@@ -145,6 +172,7 @@ class KeyApiIntegrationTest {
 
   @Test
   void concurrentDeletesNeverRemoveEveryAdminKey() throws Exception {
+    start();
     Map<String, String> secrets = new java.util.LinkedHashMap<>();
     secrets.put("ADMIN", "adminsecret1");
     for (int i = 0; i < 7; i++) {
@@ -206,17 +234,20 @@ class KeyApiIntegrationTest {
         "{\"name\":\"x\",\"roles\":[\"admin\"],\"hashData\":{\"keyIdHash\":\"a\"}} | BAD_REQUEST: hashData: not supported: omit it to get a generated key id and secret",
       })
   void invalidKeyRequestsAre400NamingTheField(String body, String expected) throws Exception {
+    useShared();
     assertEquals(expected, error(http.send("POST", KEYS, body, "Authorization", ADMIN), 400));
   }
 
   @Test
   void malformedJsonIs400() throws Exception {
+    start();
     String e = error(http.send("POST", KEYS, "{\"name\":", "Authorization", ADMIN), 400);
     assertTrue(e.startsWith("BAD_REQUEST: malformed JSON at line 1"), e);
   }
 
   @Test
   void anotherOrganizationsKeysAreForbidden() throws Exception {
+    start();
     String other = "/v1/organizations/00000000-0000-4000-8000-000000000000/keys";
     assertEquals(403, http.send("GET", other, null, "Authorization", ADMIN).statusCode());
     assertEquals(
@@ -227,6 +258,7 @@ class KeyApiIntegrationTest {
 
   @Test
   void keysSurviveARestart() throws Exception {
+    start();
     JsonNode created = create("durable", "developer");
     server.close();
     start();

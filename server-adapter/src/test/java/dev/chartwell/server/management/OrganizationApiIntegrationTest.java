@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,6 +30,25 @@ class OrganizationApiIntegrationTest {
   void start(String... flags) throws Exception {
     server = TestServers.start(dataDir, flags);
     http = new HttpTestClient(server.port());
+  }
+
+  /**
+   * The cases of bad patches share one server, started as each other test's own: every patch they
+   * send is refused, so the organization stays as it was.
+   */
+  @RegisterExtension
+  static final SharedServer<OrganizationApiIntegrationTest> SHARED =
+      new SharedServer<>(
+          OrganizationApiIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.start();
+          },
+          OrganizationApiIntegrationTest::stop);
+
+  /** Points this test at the class's shared server; it starts none. */
+  void useShared() throws Exception {
+    http = SHARED.get().http;
   }
 
   @AfterEach
@@ -88,7 +109,7 @@ class OrganizationApiIntegrationTest {
         "[] | BAD_REQUEST: request body must be a JSON object",
       })
   void badPatchesAre400NamingTheField(String body, String expected) throws Exception {
-    start();
+    useShared();
     HttpResponse<String> r = send("PATCH", ORG, body);
     assertEquals(400, r.statusCode(), r.body());
     assertEquals(expected, MAPPER.readTree(r.body()).get("error").textValue());

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.HeldTransitions;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
@@ -23,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -46,6 +48,26 @@ class ServiceApiIntegrationTest {
   void start(String... extra) throws Exception {
     server = TestServers.start(dataDir, transitions.overrides(), extra);
     http = new HttpTestClient(server.port());
+  }
+
+  /**
+   * The validation cases share one server, started as each other test's own: a refused request
+   * changes nothing, and an accepted one creates a service in a warehouse of its own that no other
+   * case looks at (nothing they check depends on the services already there).
+   */
+  @RegisterExtension
+  static final SharedServer<ServiceApiIntegrationTest> SHARED =
+      new SharedServer<>(
+          ServiceApiIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.start();
+          },
+          ServiceApiIntegrationTest::stop);
+
+  /** Points this test at the class's shared server; it starts none. */
+  void useShared() throws Exception {
+    http = SHARED.get().http;
   }
 
   @AfterEach
@@ -248,7 +270,7 @@ class ServiceApiIntegrationTest {
       })
   void eachValidationRuleRejectsNamingTheField(String field, String value, String message)
       throws Exception {
-    start();
+    useShared();
     assertEquals("BAD_REQUEST: " + message, error(send("POST", SERVICES, with(field, value)), 400));
   }
 
@@ -276,7 +298,7 @@ class ServiceApiIntegrationTest {
         "tags | [{\"key\":\"team\",\"value\":\"obs\"}]",
       })
   void eachValidationRuleAcceptsAValidValue(String field, String value) throws Exception {
-    start();
+    useShared();
     JsonNode s = create(with(field, value)).get("service");
     if (!field.equals("isReadonly") && !field.equals("endpoints")) {
       assertEquals(MAPPER.readTree(value), s.get(field), field);

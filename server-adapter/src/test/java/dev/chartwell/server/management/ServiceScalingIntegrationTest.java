@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,6 +38,25 @@ class ServiceScalingIntegrationTest {
   void start(String... flags) throws Exception {
     server = TestServers.start(dataDir, flags);
     http = new HttpTestClient(server.port());
+  }
+
+  /**
+   * The cases of bad scaling requests share one server, started as each other test's own; each
+   * still creates a service of its own, sends it a refused request and checks that service alone.
+   */
+  @RegisterExtension
+  static final SharedServer<ServiceScalingIntegrationTest> SHARED =
+      new SharedServer<>(
+          ServiceScalingIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.start();
+          },
+          ServiceScalingIntegrationTest::stop);
+
+  /** Points this test at the class's shared server; it starts none. */
+  void useShared() throws Exception {
+    http = SHARED.get().http;
   }
 
   @AfterEach
@@ -181,7 +202,7 @@ class ServiceScalingIntegrationTest {
       })
   void badScalingRequestsAre400NamingTheField(String path, String body, String message)
       throws Exception {
-    start();
+    useShared();
     String id = create("");
     assertEquals(
         "BAD_REQUEST: " + message, error(send("PATCH", SERVICES + "/" + id + "/" + path, body)));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.server.SharedServer;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.KeyValue;
@@ -19,13 +20,12 @@ import io.opentelemetry.sdk.logs.SdkLoggerProvider;
 import io.opentelemetry.sdk.logs.export.SimpleLogRecordProcessor;
 import io.opentelemetry.sdk.resources.Resource;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -40,8 +40,19 @@ class OtlpLogsIntegrationTest {
   static final String TRACE_ID = "5b8efff798038103d269b633813fc60c";
   static final String SPAN_ID = "eee19b7ec3c1b174";
 
-  @TempDir Path dataDir;
   OtlpServerFixture fx;
+
+  /**
+   * The cases share one server; each sends to a service of its own, created for it, so each has a
+   * warehouse of its own in which its first write creates {@code otel_logs} and the {@code Logs}
+   * source, and holds only the records it sent.
+   */
+  @RegisterExtension
+  static final SharedServer<OtlpLogsIntegrationTest> SHARED =
+      new SharedServer<>(
+          OtlpLogsIntegrationTest::new,
+          (t, dir) -> t.fx = new OtlpServerFixture(dir),
+          OtlpLogsIntegrationTest::tearDown);
 
   @AfterEach
   void tearDown() throws Exception {
@@ -53,7 +64,7 @@ class OtlpLogsIntegrationTest {
   @ParameterizedTest
   @EnumSource(SdkExporters.Encoding.class)
   void everyColumnOfALogRecordReadsBack(SdkExporters.Encoding encoding) throws Exception {
-    fx = new OtlpServerFixture(dataDir);
+    fx = SHARED.get().fx.anotherService();
     SdkExporters exporters =
         new SdkExporters(encoding, fx.endpoint(encoding.ordinal() % 2 == 0), fx.token);
     Resource resource =

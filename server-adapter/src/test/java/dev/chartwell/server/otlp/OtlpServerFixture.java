@@ -32,21 +32,42 @@ final class OtlpServerFixture implements AutoCloseable {
   final HttpTestClient http;
   final String serviceId;
   final String token;
+
+  /** Whether {@link #close} closes the server: not for {@link #anotherService()}'s fixtures. */
+  private final boolean ownsServer;
+
   private final HttpClient raw =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   OtlpServerFixture(Path dataDir, String... extra) throws Exception {
+    this(TestServers.start(dataDir, withOtlpPort(extra)), true);
+  }
+
+  private static String[] withOtlpPort(String... extra) {
     String[] args = new String[extra.length + 2];
     args[0] = "--otlp-port";
     args[1] = "0";
     System.arraycopy(extra, 0, args, 2, extra.length);
-    server = TestServers.start(dataDir, args);
+    return args;
+  }
+
+  private OtlpServerFixture(ChartwellServer server, boolean ownsServer) throws Exception {
+    this.server = server;
+    this.ownsServer = ownsServer;
     http = new HttpTestClient(server.port());
     JsonNode created =
         admin("POST", BASE, "{\"name\":\"Otel\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     serviceId = created.get("service").get("id").textValue();
     token = created.get("password").textValue();
     awaitState(serviceId, "running");
+  }
+
+  /**
+   * @return a fixture for a new service, in a warehouse of its own (its own tables and sources), on
+   *     this fixture's server; closing it leaves the server running
+   */
+  OtlpServerFixture anotherService() throws Exception {
+    return new OtlpServerFixture(server, false);
   }
 
   /**
@@ -227,6 +248,8 @@ final class OtlpServerFixture implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    server.close();
+    if (ownsServer) {
+      server.close();
+    }
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.SharedServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -47,6 +49,29 @@ class NamesAndSizesIntegrationTest {
         ok(send("POST", path("sources"), "{\"name\":\"logs\",\"kind\":\"log\"}"))
             .get("id")
             .textValue();
+  }
+
+  /**
+   * The control-character cases share one server, set up as each other test's own. Their refused
+   * requests change nothing; what they create (a dashboard, a webhook and an alert in the service,
+   * none with a name that must be unique) no other case looks at: none lists or counts them.
+   */
+  @RegisterExtension
+  static final SharedServer<NamesAndSizesIntegrationTest> SHARED =
+      new SharedServer<>(
+          NamesAndSizesIntegrationTest::new,
+          (t, dir) -> {
+            t.dataDir = dir;
+            t.start();
+          },
+          NamesAndSizesIntegrationTest::stop);
+
+  /** Points this test at the class's shared server, service and source; it starts none. */
+  void useShared() throws Exception {
+    NamesAndSizesIntegrationTest shared = SHARED.get();
+    http = shared.http;
+    service = shared.service;
+    source = shared.source;
   }
 
   @AfterEach
@@ -120,7 +145,7 @@ class NamesAndSizesIntegrationTest {
       })
   void sourceExpressionsWithControlCharactersAre400(String expression, String problem)
       throws Exception {
-    start();
+    useShared();
     String body =
         "{\"name\":\"x\",\"kind\":\"log\",\"timestampValueExpression\":\"" + expression + "\"}";
     assertEquals("BAD_REQUEST: " + problem, error(send("POST", path("sources"), body), 400));
@@ -205,7 +230,7 @@ class NamesAndSizesIntegrationTest {
       })
   void namesWithControlCharactersAre400OnCreateAndUpdateEverywhere(String name, String found)
       throws Exception {
-    start();
+    useShared();
     String problem = "must not contain control characters (found " + found + ")";
     String expected = "BAD_REQUEST: name: " + problem;
     // services: create and PATCH
