@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -22,14 +24,17 @@ class CpuUseTest {
   void measuresTheTimeThisProcessSpends() {
     assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "no /proc here: nothing to read");
     CpuUse use = CpuUse.start(ProcessHandle.current().pid());
+    // 0.3 s of this thread's own processor time (30 ticks at 100 a second), however long the
+    // machine takes to give it: a busy machine stretches the wall time, not the work.
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long until = threads.getCurrentThreadCpuTime() + 300_000_000L;
     long sum = 0;
-    long until = System.nanoTime() + 300_000_000L; // 0.3 s of work: 30 ticks at 100 a second
-    while (System.nanoTime() < until) {
+    while (threads.getCurrentThreadCpuTime() < until) {
       sum += Long.numberOfTrailingZeros(sum + System.nanoTime());
     }
     CpuUse.Seconds s = use.since();
     assertTrue(sum >= 0);
-    assertTrue(s.server().getAsDouble() >= 0.1, "server " + s.server());
+    assertTrue(s.server().getAsDouble() >= 0.25, "server " + s.server());
     assertEquals(s.server().getAsDouble(), s.harness().getAsDouble(), 0.05); // the same process
     assertTrue(s.machine().getAsDouble() >= s.server().getAsDouble() - 0.05, "machine " + s);
   }
