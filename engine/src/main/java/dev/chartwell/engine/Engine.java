@@ -9,7 +9,6 @@ import dev.chartwell.engine.internal.storage.EngineFiles;
 import dev.chartwell.engine.internal.storage.EngineLog;
 import dev.chartwell.engine.internal.storage.SourceFiles;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -137,9 +136,8 @@ public final class Engine implements AutoCloseable {
         TimeUnit.MILLISECONDS);
   }
 
-  private static UncheckedIOException cannotOpen(Path dir, IOException e) {
-    return new UncheckedIOException(
-        "cannot open the data directory " + dir + ": " + e.getMessage(), e);
+  private static StorageFailedException cannotOpen(Path dir, IOException e) {
+    return StorageFailedException.cannot(dir, "open the data directory", e);
   }
 
   private static ExecutorService daemonPool(int threads, String prefix) {
@@ -348,8 +346,8 @@ public final class Engine implements AutoCloseable {
      * the manifests and replays the unsealed events; segment files are verified in the background).
      *
      * @return the engine
-     * @throws UncheckedIOException when the data directory cannot be opened (in use by another
-     *     engine, unreadable)
+     * @throws StorageFailedException when the data directory cannot be opened (in use by another
+     *     engine, in this process or another, named in the message; unreadable)
      */
     public Engine build() {
       return new Engine(this);
@@ -363,7 +361,7 @@ public final class Engine implements AutoCloseable {
    * @return the source
    * @throws IllegalArgumentException when a source with that id exists, or (with a data directory)
    *     the id cannot name a folder
-   * @throws UncheckedIOException when its files cannot be created
+   * @throws StorageFailedException when its files cannot be created
    */
   public Source createSource(SourceSpec spec) {
     Objects.requireNonNull(spec, "spec");
@@ -392,7 +390,8 @@ public final class Engine implements AutoCloseable {
       try {
         storage = files.create(withId);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot create the files of source " + id, e);
+        throw StorageFailedException.cannot(
+            files.sourcesDirectory(), "create the files of source " + id + " in", e);
       }
       SourceCore core = SourceCore.create(setup(withId, storage));
       wire(core, storage);

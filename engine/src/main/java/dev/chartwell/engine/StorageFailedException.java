@@ -4,10 +4,12 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 
 /**
- * A write or an fsync of the storage failed, so it no longer knows which bytes reached the disk.
- * The call that met the error and every later append throw this; the log must be closed and opened
- * again, which recovers exactly the whole records that are on disk. The cause is the original
- * error.
+ * The storage failed. Either a write or an fsync failed, so it no longer knows which bytes reached
+ * the disk: the call that met the error and every later append throw this, and the log must be
+ * closed and opened again, which recovers exactly the whole records that are on disk. Or the
+ * storage could not be opened at all: {@link Engine.Builder#build()} on a data directory in use by
+ * another engine (naming the holder), unreadable or not creatable, and {@link Engine#createSource}
+ * when a source's files cannot be created. The cause is the original error.
  */
 public final class StorageFailedException extends ChartwellException {
   private static final long serialVersionUID = 1L;
@@ -42,8 +44,24 @@ public final class StorageFailedException extends ChartwellException {
     this.directory = directory;
   }
 
+  private StorageFailedException(String message, Path directory, Throwable cause) {
+    super(message, cause, true);
+    this.directory = directory;
+  }
+
   /**
-   * @return the directory of the failed log
+   * @param directory what could not be opened or created
+   * @param what what was being done, in words ("open the data directory")
+   * @param cause why
+   * @return the exception, its message "cannot {@code what} {@code directory}: why"
+   */
+  static StorageFailedException cannot(Path directory, String what, Throwable cause) {
+    return new StorageFailedException(
+        "cannot " + what + " " + directory + ": " + cause.getMessage(), directory, cause);
+  }
+
+  /**
+   * @return the directory of the failed storage
    */
   public Path directory() {
     return directory;

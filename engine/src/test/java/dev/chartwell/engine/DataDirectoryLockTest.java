@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -167,7 +166,7 @@ class DataDirectoryLockTest {
     Path dir = tmp.resolve("data");
     Path link = Files.createSymbolicLink(tmp.resolve("link"), Files.createDirectories(dir));
     try (Engine a = open(dir)) {
-      UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> open(link));
+      StorageFailedException e = assertThrows(StorageFailedException.class, () -> open(link));
       assertTrue(e.getMessage().contains(dir.toRealPath().toString()), e.getMessage());
       assertTrue(e.getMessage().contains("this process"), e.getMessage());
     }
@@ -207,7 +206,7 @@ class DataDirectoryLockTest {
       Source logs = a.source("logs").orElseThrow();
       assertEquals(0, logs.stats().rows(), "the damaged log's events are lost, and reported");
       logs.appendBatch(batch(100, 5));
-      UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> open(dir));
+      StorageFailedException e = assertThrows(StorageFailedException.class, () -> open(dir));
       assertTrue(e.getMessage().contains("this process"), e.getMessage());
       try (Stream<Path> q = Files.list(dir.resolve("quarantine"))) {
         assertEquals(1, q.filter(p -> p.getFileName().toString().contains("wal")).count());

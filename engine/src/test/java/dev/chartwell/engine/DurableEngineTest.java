@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.SourceCore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -243,7 +242,7 @@ class DurableEngineTest {
   @Test
   void aSecondEngineCannotOpenTheSameDirectory() {
     try (Engine engine = open()) {
-      UncheckedIOException e = assertThrows(UncheckedIOException.class, this::open);
+      StorageFailedException e = assertThrows(StorageFailedException.class, this::open);
       assertTrue(e.getMessage().contains("in use by another engine"), e.getMessage());
     }
   }

@@ -46,6 +46,13 @@ public final class EngineFiles implements Closeable {
   }
 
   /**
+   * @return the folder that holds one folder per source
+   */
+  public Path sourcesDirectory() {
+    return sources;
+  }
+
+  /**
    * Opens (creating when missing) and locks a data directory.
    *
    * @param root the directory
