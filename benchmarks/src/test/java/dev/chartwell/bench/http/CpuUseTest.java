@@ -23,9 +23,17 @@ class CpuUseTest {
     assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "no /proc here: nothing to read");
     CpuUse use = CpuUse.start(ProcessHandle.current().pid());
     long sum = 0;
-    long until = System.nanoTime() + 300_000_000L; // 0.3 s of work: 30 ticks at 100 a second
-    while (System.nanoTime() < until) {
-      sum += Long.numberOfTrailingZeros(sum + System.nanoTime());
+    // 0.3 s of this thread's processor time (30 ticks at 100 a second), however long a busy
+    // machine takes to give it; the wall-clock deadline only stops a hung test.
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    assumeTrue(threads.isCurrentThreadCpuTimeSupported(), "no thread processor time here");
+    long cpuUntil = threads.getCurrentThreadCpuTime() + 300_000_000L;
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    while (threads.getCurrentThreadCpuTime() < cpuUntil && System.nanoTime() < deadline) {
+      for (int i = 0; i < 10_000; i++) {
+        sum += Long.numberOfTrailingZeros(sum + System.nanoTime());
+      }
     }
     CpuUse.Seconds s = use.since();
     assertTrue(sum >= 0);
