@@ -38,7 +38,12 @@ class EngineCrashTest {
     for (int run = 0; run < RUNS; run++) {
       List<String> lines =
           KilledChild.runAndKill(
-              EngineCrashChild.class, 100 + random.nextInt(700), dir.toString(), "" + run);
+              EngineCrashChild.class,
+              100 + random.nextInt(700),
+              // more than 100 acknowledged events, so that "the child made progress" holds
+              printed -> acknowledgedEvents(printed) > 100,
+              dir.toString(),
+              "" + run);
       String what = "seed " + seed + ", run " + run;
       assertTrue(!lines.isEmpty() && lines.get(0).equals("ready end"), what + ": " + lines);
       for (String line : lines) {
@@ -92,5 +97,17 @@ class EngineCrashTest {
       }
     }
     return keys;
+  }
+
+  /** The events acknowledged in the child's lines. */
+  static long acknowledgedEvents(List<String> lines) {
+    long n = 0;
+    for (String line : lines) {
+      String[] w = line.split(" ");
+      if (w.length == 5 && w[0].equals("ack") && w[4].equals("end")) {
+        n += Integer.parseInt(w[3]);
+      }
+    }
+    return n;
   }
 }

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -118,7 +119,9 @@ class StorageCorruptionTest {
       long n = count(engine);
       assertEquals(150, n, "the damaged segment's 100 events are not counted");
       // the source drops it into quarantine in the background
-      for (int i = 0; i < 200 && !quarantined(dir).stream().anyMatch(p -> true); i++) {
+      // (the deadline only stops a hung test)
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (quarantined(dir).isEmpty() && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
       assertEquals(1, engine.source("s").orElseThrow().core().sealedSegments().size());
@@ -142,7 +145,8 @@ class StorageCorruptionTest {
     flip(first, 300);
     try (Engine engine = open(dir)) {
       Source s = engine.source("s").orElseThrow();
-      for (int i = 0; i < 500 && s.core().sealedSegments().size() == 2; i++) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a hung test only
+      while (s.core().sealedSegments().size() == 2 && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
       assertEquals(1, s.core().sealedSegments().size(), "the verifier dropped it: " + reports);

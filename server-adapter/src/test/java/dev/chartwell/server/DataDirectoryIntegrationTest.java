@@ -80,14 +80,10 @@ class DataDirectoryIntegrationTest {
       HttpTestClient http = new HttpTestClient(server.port());
       assertEquals(3_000, count(http, token, kept), "after a restart");
       admin(http, "PATCH", SERVICES + "/" + serviceId + "/state", "{\"command\":\"stop\"}");
-      for (int i = 0; i < 100 && !state(http, serviceId).equals("stopped"); i++) {
-        Thread.sleep(50);
-      }
+      Await.until("the service stopped", () -> state(http, serviceId).equals("stopped"));
       admin(http, "DELETE", SERVICES + "/" + serviceId, null); // terminating, then gone
-      for (int i = 0; i < 200 && Files.exists(engineTable(keptTable)); i++) {
-        Thread.sleep(50);
-      }
-      assertFalse(Files.exists(engineTable(keptTable)), "its warehouse's tables go with it");
+      // its warehouse's tables go with it
+      Await.until("the deleted service's table gone", () -> !Files.exists(engineTable(keptTable)));
     }
   }
 
@@ -115,9 +111,7 @@ class DataDirectoryIntegrationTest {
   }
 
   static void awaitRunning(HttpTestClient http, String serviceId) throws Exception {
-    for (int i = 0; i < 100 && !state(http, serviceId).equals("running"); i++) {
-      Thread.sleep(50);
-    }
+    Await.until("the service running", () -> state(http, serviceId).equals("running"));
   }
 
   static String source(HttpTestClient http, String serviceId, String name) throws Exception {

@@ -58,14 +58,13 @@ class HostileInputIntegrationTest {
                 ADMIN));
     serviceId = created.get("service").get("id").textValue();
     token = created.get("password").textValue();
-    for (int i = 0; i < 100; i++) {
-      JsonNode s =
-          result(http.send("GET", BASE + "/services/" + serviceId, null, "Authorization", ADMIN));
-      if (s.get("state").textValue().equals("running")) {
-        break;
-      }
-      Thread.sleep(50);
-    }
+    Await.until(
+        "the service running",
+        () ->
+            result(http.send("GET", BASE + "/services/" + serviceId, null, "Authorization", ADMIN))
+                .get("state")
+                .textValue()
+                .equals("running"));
     sourceId =
         result(
                 http.send(

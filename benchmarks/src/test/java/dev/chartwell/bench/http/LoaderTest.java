@@ -18,7 +18,9 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +74,7 @@ class LoaderTest {
     Set<String> received = Collections.synchronizedSet(new HashSet<>());
     AtomicInteger inFlight = new AtomicInteger();
     AtomicInteger maxInFlight = new AtomicInteger();
+    CountDownLatch twoArrived = new CountDownLatch(2);
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newFixedThreadPool(4));
     server.createContext(
@@ -83,8 +86,12 @@ class LoaderTest {
           for (String l : lines) {
             assertTrue(received.add(l), "line sent twice: " + l);
           }
+          // The first two requests wait for each other (a minute at most, for a loader that never
+          // sends two at once): both connections are busy at the same time, however slow the
+          // machine.
+          twoArrived.countDown();
           try {
-            Thread.sleep(20); // long enough for the other connection to be busy too
+            twoArrived.await(60, TimeUnit.SECONDS);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Crash tests: run a {@code main} in a child JVM (on this test's class path), let it work for a
@@ -28,6 +29,24 @@ public final class KilledChild {
    * @throws Exception when the child cannot be started or does not end after the kill
    */
   public static List<String> runAndKill(Class<?> main, long millis, String... args)
+      throws Exception {
+    return runAndKill(main, millis, lines -> true, args);
+  }
+
+  /**
+   * Starts the child, waits for its first line of output, lets it run for {@code millis} more and
+   * until its output shows the progress the test needs (however slow a busy machine makes it), and
+   * kills it.
+   *
+   * @param main the class whose {@code main} runs in the child
+   * @param millis how long it runs after its first line, at least
+   * @param progressed whether the lines printed so far show enough progress to kill it
+   * @param args the child's arguments
+   * @return every line the child printed
+   * @throws Exception when the child cannot be started or does not end after the kill
+   */
+  public static List<String> runAndKill(
+      Class<?> main, long millis, Predicate<List<String>> progressed, String... args)
       throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd =
@@ -63,13 +82,18 @@ public final class KilledChild {
               }
             });
     reader.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120); // a hung child only
     synchronized (lines) {
       while (lines.isEmpty() && child.isAlive() && System.nanoTime() < deadline) {
         lines.wait(100);
       }
     }
-    Thread.sleep(millis);
+    Thread.sleep(millis); // a kill point of the caller's choosing, after what follows
+    synchronized (lines) {
+      while (!progressed.test(lines) && child.isAlive() && System.nanoTime() < deadline) {
+        lines.wait(100);
+      }
+    }
     child.destroyForcibly(); // SIGKILL
     assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child ended");
     reader.join(30_000);

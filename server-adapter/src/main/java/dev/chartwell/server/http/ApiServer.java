@@ -6,6 +6,7 @@ import java.net.BindException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -50,6 +51,8 @@ public final class ApiServer implements AutoCloseable {
   private final PrintStream log;
   private final String address;
   private volatile boolean sweeping;
+  private volatile GracefulHandler graceful; // once started
+  private volatile Dispatcher dispatcher; // once started
 
   /**
    * Limits of the HTTP front.
@@ -175,7 +178,9 @@ public final class ApiServer implements AutoCloseable {
    * @throws IOException when the server cannot start
    */
   public void start(Router router) throws IOException {
-    server.setHandler(new GracefulHandler(new Dispatcher(router, json, log, options)));
+    dispatcher = new Dispatcher(router, json, log, options);
+    graceful = new GracefulHandler(dispatcher);
+    server.setHandler(graceful);
     server.setErrorHandler(new JsonErrorHandler(json.mapper(), log, options.maxHeaderBytes()));
     try {
       server.start();
@@ -191,6 +196,38 @@ public final class ApiServer implements AutoCloseable {
    */
   public int port() {
     return connector.getLocalPort();
+  }
+
+  /**
+   * @return the requests being handled now (0 before {@link #start}); for tests that wait for a
+   *     state
+   */
+  long requestsInFlight() {
+    GracefulHandler g = graceful;
+    return g == null ? 0 : g.getCurrentRequestCount();
+  }
+
+  /**
+   * @return the request bodies being read by handlers now, each holding a body permit
+   */
+  int bodiesBeingRead() {
+    Dispatcher d = dispatcher;
+    return d == null ? 0 : d.bodiesBeingRead();
+  }
+
+  /**
+   * @return whether {@link #stop} has begun: new requests are refused with 503 from now on
+   */
+  boolean refusingRequests() {
+    GracefulHandler g = graceful;
+    return g != null && g.isShutdown();
+  }
+
+  /**
+   * @return the end points of the open connections
+   */
+  Collection<EndPoint> connections() {
+    return connector.getConnectedEndPoints();
   }
 
   /**

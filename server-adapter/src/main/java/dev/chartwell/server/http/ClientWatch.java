@@ -116,6 +116,13 @@ final class ClientWatch implements Callback {
     }
   }
 
+  /**
+   * @return whether bytes of a following request have been consumed so far
+   */
+  synchronized boolean consumedBytes() {
+    return consumedBytes;
+  }
+
   private void arm() {
     synchronized (this) {
       if (state != State.IDLE || !bodyDone || actions.isEmpty()) {

@@ -25,6 +25,7 @@ final class Dispatcher extends Handler.Abstract {
   private final Json json;
   private final PrintStream log;
   private final ApiServer.Options options;
+  private final int bodyPermits;
   private final Semaphore bodyReaders;
 
   private final FatalErrors fatal;
@@ -37,7 +38,15 @@ final class Dispatcher extends Handler.Abstract {
     this.fatal = new FatalErrors(log);
     // Blocking body reads hold a worker each; at most half the workers may wait on clients, so
     // that slow uploads never take the threads other requests (and /health) need.
-    this.bodyReaders = new Semaphore(Math.max(1, options.maxThreads() / 2));
+    this.bodyPermits = Math.max(1, options.maxThreads() / 2);
+    this.bodyReaders = new Semaphore(bodyPermits);
+  }
+
+  /**
+   * @return the request bodies being read now (body permits taken)
+   */
+  int bodiesBeingRead() {
+    return bodyPermits - bodyReaders.availablePermits();
   }
 
   @Override

@@ -164,6 +164,14 @@ public final class Request {
   }
 
   /**
+   * @return whether the client watch has consumed bytes the client sent while this request was
+   *     handled (a pipelined request; the connection closes after the response)
+   */
+  boolean watchConsumedBytes() {
+    return watch.consumedBytes();
+  }
+
+  /**
    * Reports a duration in the response's {@code Server-Timing} header (before {@code write} and
    * {@code total}, which the server adds).
    *

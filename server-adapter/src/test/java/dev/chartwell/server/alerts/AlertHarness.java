@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.Await;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
@@ -54,12 +55,9 @@ final class AlertHarness implements AutoCloseable {
         ok("POST", SERVICES, "{\"name\":\"A\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     service = created.get("service").get("id").textValue();
     token = created.get("password").textValue();
-    for (int i = 0; i < 200; i++) {
-      if (ok("GET", SERVICES + "/" + service, null).get("state").asText().equals("running")) {
-        break;
-      }
-      Thread.sleep(25);
-    }
+    Await.until(
+        "the service running",
+        () -> ok("GET", SERVICES + "/" + service, null).get("state").asText().equals("running"));
     source = ok("POST", cs("sources"), "{\"name\":\"logs\",\"kind\":\"log\"}").get("id").asText();
     webhook =
         ok(

@@ -44,12 +44,12 @@ class AlertRealClockIntegrationTest {
       assertEquals(windowStart + 60_000, n.get("endTime").asLong());
       assertEquals("ALERT", h.alert(alert).get("state").asText());
       JsonNode latest = null;
-      for (int i = 0;
-          i < 50
-              && (latest == null
-                  || !latest.at("/notifications/0/status").asText().equals("delivered"));
-          i++) {
-        Thread.sleep(100); // the outcome is recorded just after the receiver answers
+      // The outcome is recorded just after the receiver answers (the deadline only stops a hung
+      // test).
+      long deadline = System.nanoTime() + dev.chartwell.server.Await.HUNG.toNanos();
+      while ((latest == null || !latest.at("/notifications/0/status").asText().equals("delivered"))
+          && System.nanoTime() < deadline) {
+        Thread.sleep(100);
         for (JsonNode e : h.history(alert)) {
           if (Instant.parse(e.get("windowStart").asText()).toEpochMilli() == windowStart) {
             latest = e;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.Await;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
@@ -46,14 +47,12 @@ class BadInputIntegrationTest {
     JsonNode created = MAPPER.readTree(r.body()).get("result");
     String serviceId = created.get("service").get("id").textValue();
     token = created.get("password").textValue();
-    for (int i = 0; i < 100; i++) {
-      if (http.send("GET", BASE + "/" + serviceId, null, "Authorization", ADMIN)
-          .body()
-          .contains("\"running\"")) {
-        break;
-      }
-      Thread.sleep(50);
-    }
+    Await.until(
+        "the service running",
+        () ->
+            http.send("GET", BASE + "/" + serviceId, null, "Authorization", ADMIN)
+                .body()
+                .contains("\"running\""));
     sourceId =
         MAPPER
             .readTree(

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.Await;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
@@ -39,12 +40,10 @@ class QueryLimitsIntegrationTest {
         admin("POST", BASE, "{\"name\":\"Limits\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     serviceId = created.get("service").get("id").textValue();
     token = created.get("password").textValue();
-    for (int i = 0; i < 100; i++) {
-      if (admin("GET", BASE + "/" + serviceId, null).get("state").textValue().equals("running")) {
-        break;
-      }
-      Thread.sleep(50);
-    }
+    Await.until(
+        "the service running",
+        () ->
+            admin("GET", BASE + "/" + serviceId, null).get("state").textValue().equals("running"));
     sourceId =
         admin(
                 "POST",
@@ -233,6 +232,7 @@ class QueryLimitsIntegrationTest {
             + "\"}]}";
     for (int attempt = 0; attempt < 5; attempt++) {
       long cancelledBefore = server.queryCounters().cancelled();
+      long completedBefore = server.queryCounters().completed();
       try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.port())) {
         byte[] b = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         s.getOutputStream()
@@ -245,14 +245,15 @@ class QueryLimitsIntegrationTest {
                     .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         s.getOutputStream().write(b);
         s.getOutputStream().flush();
-        // Wait until the query runs, then hang up.
-        for (int i = 0; i < 200 && server.queryCounters().running() == 0; i++) {
+        // Wait until the query runs (or has already answered: then try again), then hang up.
+        long deadline = System.nanoTime() + Await.HUNG.toNanos();
+        while (server.queryCounters().running() == 0
+            && server.queryCounters().completed() == completedBefore) {
+          assertTrue(System.nanoTime() < deadline, "the query never ran");
           Thread.sleep(5);
         }
       }
-      for (int i = 0; i < 200 && server.queryCounters().running() > 0; i++) {
-        Thread.sleep(10);
-      }
+      Await.until("the query ended", () -> server.queryCounters().running() == 0);
       if (server.queryCounters().cancelled() > cancelledBefore) {
         assertEquals(0, server.queryCounters().running());
         return;

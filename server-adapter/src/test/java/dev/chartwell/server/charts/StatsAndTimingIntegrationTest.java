@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.Await;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
@@ -59,13 +60,10 @@ class StatsAndTimingIntegrationTest {
             BASE,
             "{\"name\":\"" + name + "\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     String id = created.get("service").get("id").textValue();
-    for (int i = 0; i < 100; i++) {
-      if (admin("GET", BASE + "/" + id, null).get("state").textValue().equals("running")) {
-        return new String[] {id, created.get("password").textValue()};
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("not running");
+    Await.until(
+        "the service running",
+        () -> admin("GET", BASE + "/" + id, null).get("state").textValue().equals("running"));
+    return new String[] {id, created.get("password").textValue()};
   }
 
   String source(String serviceId, String name) throws Exception {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.Await;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
@@ -55,12 +56,9 @@ class TimestampApiIntegrationTest {
             SERVICES,
             "{\"name\":\"" + name + "\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     String id = c.get("service").get("id").textValue();
-    for (int i = 0; i < 200; i++) {
-      if (admin("GET", SERVICES + "/" + id, null).get("state").textValue().equals("running")) {
-        break;
-      }
-      Thread.sleep(50);
-    }
+    Await.until(
+        "the service running",
+        () -> admin("GET", SERVICES + "/" + id, null).get("state").textValue().equals("running"));
     return new String[] {id, c.get("password").textValue()};
   }
 
@@ -83,7 +81,15 @@ class TimestampApiIntegrationTest {
     assertEquals(dashboard, created.get("id").textValue());
     assertTrue(created.get("createdAt").textValue().endsWith("Z"), created.toString());
     assertEquals(created.get("createdAt"), created.get("updatedAt"));
-    Thread.sleep(5);
+    // The update must come at a later instant than the creation, as the catalog writes it (in
+    // milliseconds, from the system clock).
+    java.time.Instant createdAt = java.time.Instant.parse(created.get("updatedAt").textValue());
+    Await.until(
+        "the clock past the creation's millisecond",
+        () ->
+            java.time.Instant.now()
+                .truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+                .isAfter(createdAt));
     admin("PUT", cs + "dashboards/" + dashboard, "{\"name\":\"d2\",\"tiles\":[]}");
     JsonNode updated = data(bearer("/api/v2/dashboards/" + dashboard + "/timestamps", svc[1]));
     assertEquals(created.get("createdAt"), updated.get("createdAt"));

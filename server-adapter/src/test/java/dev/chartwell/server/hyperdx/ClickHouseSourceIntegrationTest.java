@@ -302,10 +302,11 @@ class ClickHouseSourceIntegrationTest {
             + closed
             + "/\","
             + "\"username\":\"default\",\"queryTimeoutSeconds\":2}");
-    long start = System.nanoTime();
     r = chartRequest(src, query, T + 1, "");
     assertEquals(503, r.statusCode(), r.body());
-    assertTrue((System.nanoTime() - start) / 1e9 < 5, "answered within the timeout");
+    // Refused at once rather than after the connection's 2 s timeout: the answer says so ("cannot
+    // connect", not a timeout), where a stopwatch would depend on how busy the machine is.
     assertTrue(r.body().contains("rotating") && r.body().contains("cannot connect"), r.body());
+    assertFalse(r.body().contains("no answer within"), r.body());
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.Await;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
@@ -31,13 +32,10 @@ final class V2Fixture implements AutoCloseable {
         cloud("POST", SERVICES, "{\"name\":\"V2\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     serviceId = created.get("service").get("id").textValue();
     token = created.get("password").textValue();
-    for (int i = 0; i < 200; i++) {
-      if (cloud("GET", SERVICES + "/" + serviceId, null).get("state").asText().equals("running")) {
-        return;
-      }
-      Thread.sleep(25);
-    }
-    throw new AssertionError("the service did not start");
+    Await.until(
+        "the service running",
+        () ->
+            cloud("GET", SERVICES + "/" + serviceId, null).get("state").asText().equals("running"));
   }
 
   /** A Cloud API call that must succeed; its {@code result}. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.server.Await;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
@@ -86,13 +87,9 @@ final class OtlpServerFixture implements AutoCloseable {
   }
 
   void awaitState(String id, String state) throws Exception {
-    for (int i = 0; i < 200; i++) {
-      if (admin("GET", BASE + "/" + id, null).get("state").textValue().equals(state)) {
-        return;
-      }
-      Thread.sleep(25);
-    }
-    throw new AssertionError("service " + id + " never reached " + state);
+    Await.until(
+        "service " + id + " " + state,
+        () -> admin("GET", BASE + "/" + id, null).get("state").textValue().equals(state));
   }
 
   /** The service's ClickStack sources by name. */

@@ -110,6 +110,13 @@ public final class QueryEngine {
   }
 
   /**
+   * @return queries waiting for a turn now (tests wait for this state)
+   */
+  int waiting() {
+    return waiting.get();
+  }
+
+  /**
    * @return counts of the queries run, stopped and refused since the engine started
    */
   public QueryCounters counters() {

@@ -102,10 +102,11 @@ class QueryGovernanceTest {
         CompletableFuture<Object> running =
             CompletableFuture.supplyAsync(
                 () -> engine.query(slow, new QueryOptions(false).withControl(control)));
-        Thread.sleep(5);
+        // Cancel while it runs (a query cancelled before it starts proves nothing here).
+        awaitRunningOrDone(engine, running);
         control.cancel("cancelled by the test");
         try {
-          running.get(10, TimeUnit.SECONDS);
+          running.get(HUNG_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
           QueryAbortedException aborted = (QueryAbortedException) e.getCause();
           assertEquals(Reason.CANCELLED, aborted.reason());
@@ -199,21 +200,23 @@ class QueryGovernanceTest {
       ChartQuery q = query(real, AggFn.COUNT, null, "");
       CompletableFuture<Object> first =
           CompletableFuture.supplyAsync(() -> queries.run(q, QueryOptions.DEFAULT));
-      assertTrue(inside.await(10, TimeUnit.SECONDS));
+      assertTrue(inside.await(HUNG_SECONDS, TimeUnit.SECONDS));
       // One may wait (up to 200 ms) and is then refused; with one already waiting, the next is
       // refused at once.
       CompletableFuture<Object> waiting =
           CompletableFuture.supplyAsync(() -> queries.run(q, QueryOptions.DEFAULT));
-      Thread.sleep(50);
+      // (Should it have given up already on a stalled machine, the next one waits instead and
+      // is refused all the same: the turn is held until both are.)
+      awaitCondition(() -> queries.waiting() == 1 || waiting.isDone());
       QueryAbortedException now =
           assertThrows(QueryAbortedException.class, () -> queries.run(q, QueryOptions.DEFAULT));
       assertEquals(Reason.BUSY, now.reason());
       assertTrue(now.getMessage().contains("too many queries at once"), now.getMessage());
       ExecutionException later =
-          assertThrows(ExecutionException.class, () -> waiting.get(10, TimeUnit.SECONDS));
+          assertThrows(ExecutionException.class, () -> waiting.get(HUNG_SECONDS, TimeUnit.SECONDS));
       assertEquals(Reason.BUSY, ((QueryAbortedException) later.getCause()).reason());
       release.countDown();
-      first.get(10, TimeUnit.SECONDS);
+      first.get(HUNG_SECONDS, TimeUnit.SECONDS);
       // The turn is free again.
       assertEquals(1, queries.run(q, QueryOptions.DEFAULT).rows().size());
       assertEquals(2, queries.counters().refused());
@@ -233,12 +236,10 @@ class QueryGovernanceTest {
     CompletableFuture<Object> running =
         CompletableFuture.supplyAsync(() -> engine.query(slow, new QueryOptions(false)));
     // Close while it runs (not before it starts: a closed engine refuses new queries outright).
-    for (int i = 0; i < 2_000 && engine.queryCounters().running() == 0 && !running.isDone(); i++) {
-      Thread.sleep(1);
-    }
+    awaitRunningOrDone(engine, running);
     engine.close();
     try {
-      running.get(10, TimeUnit.SECONDS);
+      running.get(HUNG_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       assertEquals(Reason.SHUTDOWN, ((QueryAbortedException) e.getCause()).reason());
     }
@@ -251,6 +252,23 @@ class QueryGovernanceTest {
       latch.await(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Only stops a hung test: no outcome depends on it. */
+  static final long HUNG_SECONDS = 60;
+
+  static void awaitRunningOrDone(Engine engine, CompletableFuture<?> query)
+      throws InterruptedException {
+    awaitCondition(() -> engine.queryCounters().running() > 0 || query.isDone());
+  }
+
+  static void awaitCondition(java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HUNG_SECONDS);
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, "still waiting after " + HUNG_SECONDS + " s");
+      Thread.sleep(1);
     }
   }
 }

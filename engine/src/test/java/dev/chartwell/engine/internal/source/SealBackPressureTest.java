@@ -101,7 +101,8 @@ class SealBackPressureTest {
   }
 
   private static void awaitBlocked(Thread t) throws InterruptedException {
-    for (int i = 0; i < 10_000 && t.getState() != Thread.State.WAITING; i++) {
+    // Until it waits (the class's 60 s timeout stops a hung test).
+    while (t.getState() != Thread.State.WAITING && t.isAlive()) {
       Thread.sleep(1);
     }
     assertEquals(Thread.State.WAITING, t.getState(), "the appender waits for the sealing thread");

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -218,7 +219,8 @@ class WriteAheadLogTest {
       int before = io.forces.get();
       Records.appendStandard(wal, 3);
       long end = io.writtenEnd.get();
-      for (int i = 0; i < 1_000 && io.forcedEnd.get() < end; i++) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a hung test only
+      while (io.forcedEnd.get() < end && System.nanoTime() < deadline) {
         Thread.sleep(5);
       }
       assertTrue(io.forces.get() > before, "the background thread forced the file");
