@@ -153,6 +153,10 @@ class StorageCorruptionTest {
       for (Segment seg : s.core().sealedSegments()) {
         assertTrue(seg.isVerified());
       }
+      // The file moves to quarantine just after the source lets go of it, on another thread.
+      while (quarantined(dir).isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
     }
     assertEquals(1, quarantined(dir).size());
   }
