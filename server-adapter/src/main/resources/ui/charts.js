@@ -154,9 +154,11 @@ export function pie(box, slices, format) {
   const legend = document.createElement('ul');
   legend.className = 'legend';
   legend.innerHTML = slices
-    .map((s, i) => `<li><span class="swatch" style="background:${color(i)}"></span><span>${esc(s.label)}</span>` +
+    .map((s) => `<li><span class="swatch"></span><span>${esc(s.label)}</span>` +
       `<span class="num">${esc(format(s.value))} · ${total > 0 ? ((Math.max(0, s.value) / total) * 100).toFixed(1) : 0}%</span></li>`)
     .join('');
+  // Through the CSSOM: the content security policy refuses style attributes in markup.
+  legend.querySelectorAll('.swatch').forEach((sw, i) => { sw.style.background = color(i); });
   wrap.append(svg, legend);
   box.appendChild(wrap);
 }

@@ -12,7 +12,7 @@ import dev.chartwell.server.management.Services;
 /**
  * The alert routes of the management API: {@code GET .../clickstack/alerts/{id}/history} (query
  * parameters {@code limit} and {@code before}) and {@code POST .../clickstack/webhooks/{id}/test}
- * (no body).
+ * (always with {@code Content-Type: application/json}, 415 otherwise; a body, if any, is ignored).
  */
 public final class AlertRoutes {
   private static final String BASE =
@@ -47,7 +47,9 @@ public final class AlertRoutes {
         BASE + "webhooks/{id}/test",
         auth,
         maxBodyBytes,
-        Route.Body.NONE,
+        // A JSON body (or none) with Content-Type: application/json, which no HTML form can send:
+        // a cross-site form cannot fire the test where a browser keeps Basic credentials.
+        Route.Body.JSON,
         req ->
             Response.envelope(
                 alerts.testWebhook(service(req, services, true), req.pathParam("id"))));

@@ -18,7 +18,8 @@ import java.util.Map;
  * <ul>
  *   <li>{@code generic}: the webhook's body template rendered with the notification's values
  *       (HyperDX's default body when it has none);
- *   <li>{@code slack}: Slack's {@code {text, blocks}} with the title (linked) and the body;
+ *   <li>{@code slack}: Slack's {@code {text, blocks}} with the title (linked) and the body, escaped
+ *       as Slack's text must be;
  *   <li>{@code incidentio}: the body template when given, else incident.io's alert event: {@code
  *       title}, {@code description}, {@code deduplication_key} (the instance's event id), {@code
  *       status} ({@code firing} or {@code resolved}), {@code source_url}, {@code metadata}.
@@ -91,13 +92,43 @@ final class WebhookRequests {
     return WebhookTemplate.parse(template).render(values(n));
   }
 
+  /**
+   * Slack's message: the title (escaped) as {@code text}, and a {@code mrkdwn} section of the title
+   * linked to the frontend and the body. Title and body hold values Chartwell did not write (alert,
+   * tile, dashboard, saved search and webhook names, group values, the alert's message), and
+   * Chartwell's own words in them use none of {@code & < >}: both are escaped whole, so that no
+   * value can add a link, a mention ({@code <!channel>}) or break the message's own link.
+   */
   private static String slack(Notification n, ObjectMapper mapper) {
     ObjectNode o = mapper.createObjectNode();
-    o.put("text", n.title());
+    String title = slackEscape(n.title());
+    o.put("text", title);
     ObjectNode section = o.putArray("blocks").addObject().put("type", "section");
-    String heading = n.link().isEmpty() ? n.title() : "<" + n.link() + " | " + n.title() + ">";
-    section.putObject("text").put("type", "mrkdwn").put("text", "*" + heading + "*\n" + n.body());
+    String heading = n.link().isEmpty() ? title : "<" + slackLink(n.link()) + " | " + title + ">";
+    section
+        .putObject("text")
+        .put("type", "mrkdwn")
+        .put("text", "*" + heading + "*\n" + slackEscape(n.body()));
     return o.toString();
+  }
+
+  /**
+   * Slack's escaping of text: {@code &}, {@code <} and {@code >} as {@code &amp;}, {@code &lt;} and
+   * {@code &gt;}, the only characters its text parsers treat as control characters.
+   *
+   * @param text text to show as it is
+   * @return the text for a Slack {@code text} or {@code mrkdwn} field
+   */
+  static String slackEscape(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+
+  /**
+   * A URL inside Slack's {@code <url | label>}: the characters that would end it ({@code <}, {@code
+   * >}, {@code |}) percent-encoded, which leaves the URL the same.
+   */
+  private static String slackLink(String url) {
+    return url.replace("<", "%3C").replace(">", "%3E").replace("|", "%7C");
   }
 
   private static String incidentIo(Notification n, ObjectMapper mapper) {

@@ -1,5 +1,6 @@
 package dev.chartwell.server.clickstack;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
@@ -9,12 +10,14 @@ import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.KeyPrincipal;
 import dev.chartwell.server.management.Services;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
  * {@code .../services/{serviceId}/clickstack/dashboards}, {@code .../alerts}, {@code .../webhooks},
  * {@code .../saved-searches} and {@code .../roles}: list, create, get (not for webhooks), replace
- * and delete; and {@code POST .../dashboards/validate}.
+ * and delete; and {@code POST .../dashboards/validate}. Webhooks' URLs are shown only to admin keys
+ * ({@link WebhookUrls}).
  */
 public final class ResourceRoutes {
   private static final String BASE =
@@ -58,7 +61,11 @@ public final class ResourceRoutes {
           base,
           auth,
           maxBodyBytes,
-          req -> Response.envelope(resources.list(kind, service(req, services, false).id())));
+          req -> {
+            List<ObjectNode> all = resources.list(kind, service(req, services, false).id());
+            return Response.envelope(
+                kind == Kind.WEBHOOK ? WebhookUrls.shownTo(admin(req), all) : all);
+          });
       router.add(
           "POST",
           base,
@@ -67,8 +74,11 @@ public final class ResourceRoutes {
           req -> {
             Scope s = service(req, services, true);
             return Response.envelope(
-                resources.put(
-                    kind, s.id(), null, json.readTree(req.bodyBytes()), s.sources(catalog)));
+                shown(
+                    req,
+                    kind,
+                    resources.put(
+                        kind, s.id(), null, json.readTree(req.bodyBytes()), s.sources(catalog))));
           });
       if (kind != Kind.WEBHOOK) {
         router.add(
@@ -88,12 +98,15 @@ public final class ResourceRoutes {
           req -> {
             Scope s = service(req, services, true);
             return Response.envelope(
-                resources.put(
+                shown(
+                    req,
                     kind,
-                    s.id(),
-                    req.pathParam("id"),
-                    json.readTree(req.bodyBytes()),
-                    s.sources(catalog)));
+                    resources.put(
+                        kind,
+                        s.id(),
+                        req.pathParam("id"),
+                        json.readTree(req.bodyBytes()),
+                        s.sources(catalog))));
           });
       router.add(
           "DELETE",
@@ -111,6 +124,15 @@ public final class ResourceRoutes {
     Predicate<String> sources(Catalog catalog) {
       return src -> catalog.warehouseOf(src).filter(warehouse::equals).isPresent();
     }
+  }
+
+  /** Whether the request's key may manage webhooks, and so see their URLs ({@link WebhookUrls}). */
+  private static boolean admin(Request req) {
+    return KeyPrincipal.of(req).key().canWrite();
+  }
+
+  private static ObjectNode shown(Request req, Kind kind, ObjectNode resource) {
+    return kind == Kind.WEBHOOK ? WebhookUrls.shownTo(admin(req), resource) : resource;
   }
 
   private static Scope service(Request req, Services services, boolean write) {

@@ -24,7 +24,9 @@ import java.util.regex.Pattern;
  * Slack), headers and query parameters. Headers and query parameters are write-only: answers never
  * show them; a replacement that leaves them out keeps them, unless it changes the destination (URL
  * or service), so that stored secrets never go to a new destination; {@code {}} clears them. A body
- * is a {@link WebhookTemplate} and must parse; header names and values must be safe to send.
+ * is a {@link WebhookTemplate} and must parse; header names and values must be safe to send. A
+ * replacement without {@code url} keeps the stored one (callers other than admin keys never see
+ * it).
  */
 final class WebhookRules {
   static final List<String> SERVICES = List.of("slack", "incidentio", "generic");
@@ -64,6 +66,11 @@ final class WebhookRules {
    * @param p where problems go
    */
   static void check(ObjectNode w, ObjectNode old, Problems p) {
+    if (old != null && !w.has("url") && old.has("url")) {
+      // Only admin keys see the URL (WebhookUrls): a replacement from a caller who never saw it
+      // keeps it, and with it the stored headers and query parameters.
+      w.set("url", old.get("url"));
+    }
     WEBHOOK.checkBody(w, p);
     String url = w.path("url").isTextual() ? w.get("url").textValue() : null;
     if (url != null && !isHttp(url)) {

@@ -176,6 +176,8 @@ final class Dispatcher extends Handler.Abstract {
             match.params(),
             headers,
             remoteAddress(request),
+            request.isSecure(),
+            request.getHttpURI().getHost(),
             principal,
             body,
             route.maxBodyBytes(),

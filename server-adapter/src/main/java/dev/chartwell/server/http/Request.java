@@ -23,6 +23,8 @@ public final class Request {
   private final Map<String, List<String>> query;
   private final HttpFields headers;
   private final InetAddress remoteAddress;
+  private final boolean secure;
+  private final String host;
   private final Principal principal;
   private final InputStream body;
   private final long maxBodyBytes;
@@ -36,6 +38,8 @@ public final class Request {
       Map<String, String> pathParams,
       HttpFields headers,
       InetAddress remoteAddress,
+      boolean secure,
+      String host,
       Principal principal,
       InputStream body,
       long maxBodyBytes,
@@ -47,6 +51,8 @@ public final class Request {
     this.query = parseQuery(rawQuery);
     this.headers = headers;
     this.remoteAddress = remoteAddress;
+    this.secure = secure;
+    this.host = host;
     this.principal = principal;
     this.body = body;
     this.maxBodyBytes = maxBodyBytes;
@@ -61,6 +67,8 @@ public final class Request {
     this.query = r.query;
     this.headers = r.headers;
     this.remoteAddress = r.remoteAddress;
+    this.secure = r.secure;
+    this.host = r.host;
     this.principal = principal;
     this.body = r.body;
     this.maxBodyBytes = r.maxBodyBytes;
@@ -127,6 +135,21 @@ public final class Request {
    */
   public InetAddress remoteAddress() {
     return remoteAddress;
+  }
+
+  /**
+   * @return whether the request arrived over TLS
+   */
+  public boolean secure() {
+    return secure;
+  }
+
+  /**
+   * @return the host the client sent the request to (its {@code Host} header or HTTP/2 authority,
+   *     without the port), or {@code null} when it named none
+   */
+  public String host() {
+    return host;
   }
 
   /**

@@ -1,11 +1,13 @@
 package dev.chartwell.server.hyperdx;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.SourceApi;
 import dev.chartwell.server.charts.ServicePrincipal;
 import dev.chartwell.server.clickstack.Api;
 import dev.chartwell.server.clickstack.Kind;
 import dev.chartwell.server.clickstack.Resources;
+import dev.chartwell.server.clickstack.WebhookUrls;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
@@ -19,7 +21,7 @@ import java.util.function.Predicate;
  * {@code /webhooks} and {@code /saved-searches}: list, create, get (not webhooks), replace and
  * delete, in HyperDX's shapes ({@link Api#HYPERDX}, {@link SourceApi#HYPERDX}). They are the same
  * stored resources as the Cloud API's {@code clickstack} paths of the token's service; sources
- * belong to its warehouse.
+ * belong to its warehouse. A service token never sees a webhook's URL ({@link WebhookUrls}).
  */
 final class ResourceRoutes {
   /** The lists HyperDX pages ({@code ?limit=&offset=}, with {@code meta}). */
@@ -57,6 +59,9 @@ final class ResourceRoutes {
           maxBodyBytes,
           req -> {
             var all = resources.list(kind, V2.caller(req, false).id(), Api.HYPERDX);
+            if (kind == Kind.WEBHOOK) {
+              WebhookUrls.shownTo(false, all); // a service token never sees a webhook's URL
+            }
             return PAGED.contains(kind) ? V2.page(req, all) : V2.data(all);
           });
       router.add(
@@ -98,9 +103,10 @@ final class ResourceRoutes {
       Request req, Kind kind, String id, Catalog catalog, Resources resources, Json json)
       throws java.io.IOException {
     ServicePrincipal p = V2.caller(req, true);
-    return V2.data(
+    ObjectNode stored =
         resources.put(
-            kind, p.id(), id, json.readTree(req.bodyBytes()), sourcesOf(catalog, p), Api.HYPERDX));
+            kind, p.id(), id, json.readTree(req.bodyBytes()), sourcesOf(catalog, p), Api.HYPERDX);
+    return V2.data(kind == Kind.WEBHOOK ? WebhookUrls.shownTo(false, stored) : stored);
   }
 
   private static Predicate<String> sourcesOf(Catalog catalog, ServicePrincipal p) {

@@ -8,18 +8,16 @@ import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.Organization;
-import dev.chartwell.server.management.StoredKey;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * {@code GET /api/v2} (the API version and who is calling: a service, by its token) and {@code
- * /api/v2/team}: what Chartwell has of a HyperDX team. The team is the service's organization and
- * its members are the organization's API keys. Chartwell has no user accounts and so no
- * invitations: inviting answers 404 saying so, the list of invitations is empty, and a service
- * token cannot remove a key.
+ * /api/v2/team}: what Chartwell has of a HyperDX team. The team is the service's organization; the
+ * members a service token sees are itself only (the organization's API keys are the management
+ * API's, for admin keys). Chartwell has no user accounts and so no invitations: inviting answers
+ * 404 saying so, the list of invitations is empty, and a service token cannot remove a member.
  */
 final class TeamRoutes {
   private TeamRoutes() {}
@@ -62,18 +60,16 @@ final class TeamRoutes {
         bearer,
         maxBodyBytes,
         req -> {
-          Organization org = organization(accounts, V2.caller(req, false));
-          List<Map<String, Object>> members = new ArrayList<>();
-          for (StoredKey k : accounts.keys(org.id())) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", k.id());
-            m.put("name", k.name());
-            m.put("roles", k.roles());
-            m.put("state", k.state() == null ? "enabled" : k.state());
-            m.put("isCurrentUser", false); // the caller is a service, not a key
-            members.add(m);
-          }
-          return V2.data(members);
+          // The caller's own identity only: a service token has no business listing the
+          // organization's API keys (an admin key lists them with GET /v1/organizations/{id}/keys).
+          ObjectNode service = V2.caller(req, false).service();
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("id", service.get("id").asText());
+          m.put("name", service.path("name").asText());
+          m.put("kind", "service");
+          m.put("readOnly", service.path("isReadonly").asBoolean(false));
+          m.put("isCurrentUser", true);
+          return V2.data(List.of(m));
         });
     router.add(
         "GET",
@@ -116,10 +112,9 @@ final class TeamRoutes {
         req -> {
           V2.caller(req, true);
           throw ApiException.forbidden(
-              "a service token cannot remove members of the team (the organization's API keys);"
-                  + " delete the key with DELETE /v1/organizations/{organizationId}/keys/"
-                  + req.pathParam("id")
-                  + " and an admin key");
+              "a service token cannot remove members of the team; the organization's API keys are"
+                  + " deleted with DELETE /v1/organizations/{organizationId}/keys/{keyId} and an"
+                  + " admin key");
         });
   }
 

@@ -23,7 +23,9 @@ import java.util.regex.Pattern;
  * once and kept with its ETag (a hash of its bytes); a request whose {@code If-None-Match} holds
  * that tag is answered {@code 304 Not Modified} without a body. Only names of letters, digits,
  * {@code .}, {@code -} and {@code _} that do not start with a dot are looked up, so that no path
- * can leave the {@code ui/} folder (Jetty already refuses {@code ..} and encoded separators).
+ * can leave the {@code ui/} folder (Jetty already refuses {@code ..} and encoded separators). Every
+ * answer carries the {@link SecurityHeaders}: a strict content security policy, no framing, no
+ * referrer, no sniffing, and HSTS over TLS.
  */
 public final class UiRoutes {
   /** The class-path folder of the UI's files. */
@@ -111,9 +113,11 @@ public final class UiRoutes {
             ? Response.bytes(304, a.contentType(), new byte[0])
             : Response.bytes(200, a.contentType(), a.bytes());
     // Revalidated on every use: a new jar's files are seen at once, an unchanged file costs a 304.
-    return r.withHeader("ETag", a.etag())
-        .withHeader("Cache-Control", "no-cache")
-        .withHeader("X-Content-Type-Options", "nosniff");
+    r = r.withHeader("ETag", a.etag()).withHeader("Cache-Control", "no-cache");
+    for (Map.Entry<String, String> h : SecurityHeaders.forUi(req.secure(), req.host()).entrySet()) {
+      r = r.withHeader(h.getKey(), h.getValue());
+    }
+    return r;
   }
 
   /** Weak comparison (RFC 9110 §13.1.2): {@code W/} is ignored, {@code *} matches. */

@@ -137,7 +137,7 @@ class AlertDeliveryIntegrationTest {
         "127.0.0.1 resolves to 127.0.0.1, a loopback address; --webhook-deny-private refuses it",
         d.get("error").asText());
     assertEquals(List.of(), h.receiver.received());
-    JsonNode test = h.ok("POST", h.cs("webhooks") + "/" + h.webhook + "/test", null);
+    JsonNode test = h.ok("POST", h.cs("webhooks") + "/" + h.webhook + "/test", "{}");
     assertFalse(test.get("delivered").asBoolean());
     assertEquals(List.of(), h.receiver.received(), "the test message is refused too");
   }
@@ -145,20 +145,69 @@ class AlertDeliveryIntegrationTest {
   @Test
   void theTestMessageGoesOutAtOnce() throws Exception {
     h = new AlertHarness(dataDir, clock, "--frontend-url", "https://ui.example.com/");
-    JsonNode r = h.ok("POST", h.cs("webhooks") + "/" + h.webhook + "/test", null);
+    JsonNode r = h.ok("POST", h.cs("webhooks") + "/" + h.webhook + "/test", "{}");
     assertEquals("{\"delivered\":true,\"statusCode\":200}", r.toString());
     JsonNode sent = h.notifications().get(0);
     assertEquals("Test notification from Chartwell", sent.get("title").asText());
     assertEquals("INSUFFICIENT_DATA", sent.get("state").asText());
     assertEquals("https://ui.example.com/", sent.get("link").asText());
     h.receiver.answer(500);
-    r = h.ok("POST", h.cs("webhooks") + "/" + h.webhook + "/test", null);
+    r = h.ok("POST", h.cs("webhooks") + "/" + h.webhook + "/test", "{}");
     assertEquals(
         "{\"delivered\":false,\"statusCode\":500,\"error\":\"the receiver answered 500\"}",
         r.toString());
     assertEquals(
         "NOT_FOUND: webhook 0123456789abcdef01234567 does not exist",
-        h.error(h.send("POST", h.cs("webhooks") + "/0123456789abcdef01234567/test", null), 404));
+        h.error(h.send("POST", h.cs("webhooks") + "/0123456789abcdef01234567/test", "{}"), 404));
+  }
+
+  /**
+   * A browser that keeps Basic credentials for the server (after our {@code WWW-Authenticate})
+   * would send them with a cross-site form's POST; no form can send {@code application/json}.
+   */
+  @Test
+  void theTestMessageNeedsJsonSoThatNoCrossSiteFormCanSendIt() throws Exception {
+    h = new AlertHarness(dataDir, clock);
+    String path = h.cs("webhooks") + "/" + h.webhook + "/test";
+    String[][] forms = {
+      {"application/x-www-form-urlencoded", "a=b"},
+      {
+        "multipart/form-data; boundary=x",
+        "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb\r\n--x--\r\n"
+      },
+      {"text/plain", "{}"},
+      {"text/plain;charset=utf-8", ""}
+    };
+    for (String[] form : forms) {
+      HttpResponse<String> r =
+          h.http.sendAsIs(
+              "POST", path, form[1], "Authorization", AlertHarness.ADMIN, "Content-Type", form[0]);
+      assertEquals(
+          "UNSUPPORTED_MEDIA_TYPE: Content-Type must be application/json, got '" + form[0] + "'",
+          h.error(r, 415),
+          form[0]);
+    }
+    assertEquals(
+        "UNSUPPORTED_MEDIA_TYPE: a Content-Type header is required: application/json",
+        h.error(h.http.sendAsIs("POST", path, null, "Authorization", AlertHarness.ADMIN), 415));
+    assertEquals(List.of(), h.receiver.received(), "nothing was sent");
+    JsonNode r =
+        AlertHarness.MAPPER
+            .readTree(
+                h.http
+                    .sendAsIs(
+                        "POST",
+                        path,
+                        null,
+                        "Authorization",
+                        AlertHarness.ADMIN,
+                        "Content-Type",
+                        "application/json")
+                    .body())
+            .get("result");
+    assertEquals("{\"delivered\":true,\"statusCode\":200}", r.toString(), "JSON without a body");
+    assertEquals("{\"delivered\":true,\"statusCode\":200}", h.ok("POST", path, "{}").toString());
+    assertEquals(2, h.receiver.received().size());
   }
 
   @Test
@@ -205,6 +254,90 @@ class AlertDeliveryIntegrationTest {
             + ">*\n0 falls below 1\n"
             + "Time Range (UTC): [Mar 2 10:00:00 AM - Mar 2 10:01:00 AM)",
         sent.at("/blocks/0/text/text").asText());
+  }
+
+  /**
+   * Slack reads {@code <...>} in its text as a link or a mention and {@code &} as an entity: every
+   * value Chartwell did not write (alert, tile, dashboard and webhook names, group values, the
+   * alert's message) reaches Slack escaped, and only Chartwell's own link is a link.
+   */
+  @Test
+  void slackTextEscapesEveryValueChartwellDidNotWrite() throws Exception {
+    h = new AlertHarness(dataDir, clock, "--frontend-url", "https://ui.example.com");
+    String slack =
+        h.ok(
+                "POST",
+                h.cs("webhooks"),
+                "{\"name\":\"<https://evil.example|hook> & co\",\"service\":\"slack\",\"url\":\""
+                    + h.receiver.url()
+                    + "\"}")
+            .get("id")
+            .asText();
+    String hostile = "<https://evil.example|click> & <!channel>";
+    JsonNode d =
+        h.ok(
+            "POST",
+            h.cs("dashboards"),
+            "{\"name\":\"Checkout & <!here>\",\"tiles\":[{\"name\":\""
+                + hostile
+                + "\",\"x\":0,\"y\":0,\"w\":12,\"h\":4,\"config\":{\"displayType\":\"line\","
+                + "\"sourceId\":\""
+                + h.source
+                + "\",\"select\":[{\"aggFn\":\"count\",\"where\":\"SeverityText:error\"}],"
+                + "\"groupBy\":\"ServiceName\"}}]}");
+    String channel = "\"channel\":{\"type\":\"webhook\",\"webhookId\":\"" + slack + "\"}";
+    String rest =
+        "\"source\":\"tile\",\"dashboardId\":\""
+            + d.get("id").asText()
+            + "\",\"tileId\":\""
+            + d.at("/tiles/0/id").asText()
+            + "\",\"interval\":\"1m\",\"thresholdType\":\"above\",\"threshold\":1,"
+            + channel;
+    h.ok(
+        "POST",
+        h.cs("alerts"),
+        "{" + rest + ",\"message\":\"runbook: <https://evil.example|here> & <@U123>\"}");
+    h.ok("POST", h.cs("alerts"), "{" + rest + ",\"name\":\"" + hostile + "\"}");
+    h.ingest(AlertHarness.events(T.plusSeconds(10), 2, "<https://evil.example|api>", "error"));
+    clock.set(T.plusSeconds(61));
+    h.alerts().tick();
+    h.alerts().deliverDue();
+    List<JsonNode> sent = h.notifications();
+    assertEquals(2, sent.size(), sent.toString());
+    String escaped = "&lt;https://evil.example|click&gt; &amp; &lt;!channel&gt;";
+    for (JsonNode n : sent) {
+      String text = n.get("text").asText();
+      String mrkdwn = n.at("/blocks/0/text/text").asText();
+      assertFalse(text.contains("<") || text.contains(">"), text);
+      // Chartwell's link is the only one: one '<' and one '>' in the whole text.
+      assertEquals(1, mrkdwn.chars().filter(c -> c == '<').count(), mrkdwn);
+      assertEquals(1, mrkdwn.chars().filter(c -> c == '>').count(), mrkdwn);
+      assertTrue(mrkdwn.startsWith("*<https://ui.example.com/dashboards/"), mrkdwn);
+      assertTrue(
+          mrkdwn.contains("\nGroup: \"ServiceName:&lt;https://evil.example|api&gt;\"\n"), mrkdwn);
+      assertTrue(text.contains(escaped), text);
+      assertTrue(mrkdwn.contains(escaped + ">*\n") || mrkdwn.contains(escaped + "\" in"), mrkdwn);
+    }
+    String unnamed =
+        sent.stream()
+            .map(n -> n.at("/blocks/0/text/text").asText())
+            .filter(t -> t.contains("Alert for"))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(
+        unnamed.contains(
+            " | 🚨 Alert for \"" + escaped + "\" in \"Checkout &amp; &lt;!here&gt;\" - 2 "),
+        unnamed);
+    assertTrue(
+        unnamed.endsWith("\nrunbook: &lt;https://evil.example|here&gt; &amp; &lt;@U123&gt;"),
+        unnamed);
+
+    JsonNode test = h.ok("POST", h.cs("webhooks") + "/" + slack + "/test", "{}");
+    assertTrue(test.get("delivered").asBoolean(), test.toString());
+    String body = h.notifications().get(2).at("/blocks/0/text/text").asText();
+    assertTrue(
+        body.contains("webhook '&lt;https://evil.example|hook&gt; &amp; co' is configured"), body);
+    assertEquals(1, body.chars().filter(c -> c == '<').count(), body);
   }
 
   @Test

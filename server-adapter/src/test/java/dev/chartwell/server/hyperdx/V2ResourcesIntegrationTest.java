@@ -291,17 +291,124 @@ class V2ResourcesIntegrationTest {
   }
 
   @Test
-  void theTeamIsTheOrganizationAndItsKeys() throws Exception {
+  void theTeamIsTheOrganizationAndAServiceTokenSeesOnlyItselfAmongItsMembers() throws Exception {
     JsonNode team = f.ok("GET", "/api/v2/team", null).get("data");
     assertEquals(dev.chartwell.server.TestServers.ORG, team.get("id").asText());
     JsonNode members = f.ok("GET", "/api/v2/team/members", null).get("data");
-    assertTrue(members.size() >= 1, members.toString());
-    assertTrue(members.get(0).has("roles"), members.toString());
-    assertFalse(members.toString().contains("secret"), members.toString());
+    assertEquals(
+        "[{\"id\":\""
+            + f.serviceId
+            + "\",\"name\":\"V2\",\"kind\":\"service\",\"readOnly\":false,"
+            + "\"isCurrentUser\":true}]",
+        members.toString());
+    // No API key of the organization is named: not the bootstrap admin key, not a new one.
+    JsonNode key =
+        f.cloud(
+            "POST",
+            "/v1/organizations/" + dev.chartwell.server.TestServers.ORG + "/keys",
+            "{\"name\":\"another\",\"roles\":[\"developer\"]}");
+    String answer = f.v2("GET", "/api/v2/team/members", null).body();
+    for (JsonNode k :
+        f.cloud(
+            "GET", "/v1/organizations/" + dev.chartwell.server.TestServers.ORG + "/keys", null)) {
+      assertFalse(answer.contains(k.get("id").asText()), k.get("name") + " in " + answer);
+    }
+    assertFalse(answer.contains(key.get("keyId").asText()), answer);
+    assertFalse(answer.contains(key.get("keySecret").asText()), answer);
+
+    // Another service's token (read-only, on the same warehouse) sees itself, not this one.
+    JsonNode reader =
+        f.cloud(
+            "POST",
+            V2Fixture.SERVICES,
+            "{\"name\":\"Reader\",\"provider\":\"aws\",\"region\":\"us-east-1\","
+                + "\"isReadonly\":true,\"dataWarehouseId\":\""
+                + f.cloud("GET", V2Fixture.SERVICES + "/" + f.serviceId, null)
+                    .get("dataWarehouseId")
+                    .textValue()
+                + "\"}");
+    HttpResponse<String> theirs =
+        f.http.send(
+            "GET",
+            "/api/v2/team/members",
+            null,
+            "Authorization",
+            "Bearer " + reader.get("password").asText());
+    assertEquals(200, theirs.statusCode(), theirs.body());
+    assertEquals(
+        "[{\"id\":\""
+            + reader.get("service").get("id").asText()
+            + "\",\"name\":\"Reader\",\"kind\":\"service\",\"readOnly\":true,"
+            + "\"isCurrentUser\":true}]",
+        V2Fixture.MAPPER.readTree(theirs.body()).get("data").toString());
+    // An API key is not a team member's credential here.
+    HttpResponse<String> asKey =
+        f.http.send("GET", "/api/v2/team/members", null, "Authorization", V2Fixture.ADMIN);
+    assertEquals(401, asKey.statusCode(), asKey.body());
+
     assertEquals("[]", f.ok("GET", "/api/v2/team/invitations", null).get("data").toString());
     String e = f.fails(404, "POST", "/api/v2/team/invitation", "{\"email\":\"a@example.com\"}");
     assertTrue(e.contains("Chartwell has no invitations"), e);
     e = f.fails(403, "DELETE", "/api/v2/team/member/" + members.get(0).get("id").asText(), null);
     assertTrue(e.contains("a service token cannot remove members"), e);
+  }
+
+  /**
+   * A webhook's URL (a Slack incoming-webhook URL is itself a secret) is shown only to admin keys:
+   * service tokens and developer keys get webhooks without it; a replacement without it keeps it.
+   */
+  @Test
+  void webhookUrlsAreShownOnlyToAdminKeys() throws Exception {
+    String url = "https://hooks.slack.example/services/T000/B000/s3cretpath";
+    JsonNode created =
+        f.ok(
+                "POST",
+                "/api/v2/webhooks",
+                "{\"name\":\"secret-hook\",\"service\":\"slack\",\"url\":\"" + url + "\"}")
+            .get("data");
+    String id = created.get("id").asText();
+    assertFalse(created.has("url"), "the token's create answer: " + created);
+    assertEquals("secret-hook", created.get("name").asText());
+    assertTrue(created.hasNonNull("createdAt") && created.hasNonNull("updatedAt"));
+    String listed = f.ok("GET", "/api/v2/webhooks", null).toString();
+    assertTrue(listed.contains(id) && !listed.contains("s3cretpath"), listed);
+    JsonNode replaced =
+        f.ok(
+                "PUT",
+                "/api/v2/webhooks/" + id,
+                "{\"name\":\"renamed\",\"service\":\"slack\",\"description\":\"d\"}")
+            .get("data");
+    assertFalse(replaced.toString().contains("s3cretpath"), replaced.toString());
+    assertEquals("renamed", replaced.get("name").asText());
+
+    JsonNode forAdmin = null;
+    for (JsonNode w : f.cloud("GET", f.clickstack("webhooks"), null)) {
+      if (w.get("id").asText().equals(id)) {
+        forAdmin = w;
+      }
+    }
+    assertEquals(url, forAdmin.get("url").asText(), "an admin key sees it, kept by the PUT");
+
+    JsonNode key =
+        f.cloud(
+            "POST",
+            "/v1/organizations/" + dev.chartwell.server.TestServers.ORG + "/keys",
+            "{\"name\":\"reader\",\"roles\":[\"developer\"]}");
+    HttpResponse<String> asDeveloper =
+        f.http.send(
+            "GET",
+            f.clickstack("webhooks"),
+            null,
+            "Authorization",
+            dev.chartwell.server.http.HttpTestClient.basic(
+                key.get("keyId").asText(), key.get("keySecret").asText()));
+    assertEquals(200, asDeveloper.statusCode(), asDeveloper.body());
+    assertTrue(asDeveloper.body().contains(id), asDeveloper.body());
+    assertFalse(asDeveloper.body().contains("s3cretpath"), asDeveloper.body());
+    for (JsonNode w : V2Fixture.MAPPER.readTree(asDeveloper.body()).get("result")) {
+      assertFalse(w.has("url"), w.toString());
+      assertTrue(w.has("name") && w.has("service") && w.has("createdAt"), w.toString());
+    }
+    f.ok("DELETE", "/api/v2/webhooks/" + id, null);
   }
 }

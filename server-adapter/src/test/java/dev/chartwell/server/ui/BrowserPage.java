@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -155,9 +156,52 @@ abstract class BrowserPage {
         .collect(Collectors.toList());
   }
 
+  /** Where the page's content security policy violations are kept, across navigations. */
+  static final String VIOLATIONS = "chartwell.test.policy-violations";
+
+  /**
+   * Records every {@code securitypolicyviolation} of every page the browser opens from now on, in
+   * the tab's {@code sessionStorage} (so that a navigation keeps them): the script runs before any
+   * of the page's own.
+   */
+  protected void recordPolicyViolations() {
+    browser.executeCdpCommand(
+        "Page.addScriptToEvaluateOnNewDocument",
+        Map.of(
+            "source",
+            "document.addEventListener('securitypolicyviolation', (e) => {"
+                + " try { const k = '"
+                + VIOLATIONS
+                + "'; const seen = JSON.parse(sessionStorage.getItem(k) || '[]');"
+                + " seen.push(e.effectiveDirective + ' refused ' + (e.blockedURI || '?')"
+                + " + ' at ' + e.sourceFile + ':' + e.lineNumber + ':' + e.columnNumber);"
+                + " sessionStorage.setItem(k, JSON.stringify(seen)); }"
+                + " catch (x) { /* an opaque origin has no storage */ } }, true);"));
+  }
+
+  /** The policy violations recorded since the tab opened (or since they were last cleared). */
+  @SuppressWarnings("unchecked")
+  protected List<String> policyViolations() {
+    Object v =
+        js(
+            "try { return JSON.parse(sessionStorage.getItem('"
+                + VIOLATIONS
+                + "') || '[]'); } catch (x) { return []; }");
+    return (List<String>) v;
+  }
+
+  /** No policy violations since the last check (each check starts afresh). */
+  protected void assertNoPolicyViolations() {
+    List<String> violations = policyViolations();
+    js("sessionStorage.removeItem('" + VIOLATIONS + "')");
+    assertTrue(violations.isEmpty(), "content security policy violations: " + violations);
+  }
+
+  /** No console errors (a refused inline script or style is one) and no policy violations. */
   protected void assertNoConsoleErrors() {
     List<String> errors = severe();
     assertTrue(errors.isEmpty(), "console errors: " + errors);
+    assertNoPolicyViolations();
   }
 
   protected void awaitTrue(String what, Supplier<Boolean> condition) {

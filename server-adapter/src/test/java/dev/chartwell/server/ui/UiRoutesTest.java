@@ -175,6 +175,122 @@ class UiRoutesTest {
     assertTrue(Files.readString(root.resolve("vendor/uPlot.LICENSE.txt")).contains("MIT License"));
   }
 
+  private static final String CSP =
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+          + " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self';"
+          + " frame-ancestors 'none'";
+
+  @Test
+  void everyUiAnswerCarriesTheSecurityHeaders() throws Exception {
+    String etag = http.send("GET", "/ui/app.js", null).headers().firstValue("ETag").orElseThrow();
+    List<HttpResponse<String>> answers =
+        List.of(
+            http.send("GET", "/", null),
+            http.send("GET", "/dashboards/svc/0123456789abcdef01234567", null),
+            http.send("GET", "/explore/svc/src", null),
+            http.send("GET", "/ui/app.js", null),
+            http.send("GET", "/ui/style.css", null),
+            http.send("GET", "/ui/vendor/uPlot.iife.min.js", null),
+            http.send("GET", "/ui/vendor/uPlot.min.css", null),
+            http.send("GET", "/ui/app.js", null, "If-None-Match", etag));
+    for (HttpResponse<String> r : answers) {
+      String what = r.uri().getPath() + " " + r.statusCode();
+      assertTrue(r.statusCode() == 200 || r.statusCode() == 304, what);
+      assertEquals(List.of(CSP), r.headers().allValues("Content-Security-Policy"), what);
+      assertEquals(List.of("DENY"), r.headers().allValues("X-Frame-Options"), what);
+      assertEquals(List.of("no-referrer"), r.headers().allValues("Referrer-Policy"), what);
+      assertEquals(List.of("nosniff"), r.headers().allValues("X-Content-Type-Options"), what);
+      assertEquals(List.of(), r.headers().allValues("Strict-Transport-Security"), what);
+    }
+  }
+
+  @Test
+  void plainHttpNeverSendsHstsWhateverTheHost() throws Exception {
+    for (String host : List.of("chartwell.example.com", "203.0.113.7:8080", "127.0.0.1")) {
+      RawHttp.Reply r =
+          RawHttp.send(
+              server.port(), "GET / HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+      assertEquals(200, r.status(), host);
+      assertEquals(CSP, r.header("Content-Security-Policy"), host);
+      assertEquals(null, r.header("Strict-Transport-Security"), host);
+    }
+  }
+
+  @Test
+  void hstsOnlyOverTlsToAHostThatIsNotLoopback() {
+    for (String host :
+        List.of(
+            "chartwell.example.com",
+            "Chartwell.Example.COM:8443",
+            "chartwell.example.com.",
+            "203.0.113.7",
+            "10.0.0.5:8080",
+            "[2001:db8::1]:8443",
+            "localhost.example.com",
+            "127.example.com")) {
+      assertTrue(SecurityHeaders.hsts(true, host), host);
+      assertFalse(SecurityHeaders.hsts(false, host), "plain HTTP: " + host);
+      assertEquals(
+          "max-age=31536000",
+          SecurityHeaders.forUi(true, host).get("Strict-Transport-Security"),
+          host);
+    }
+    for (String host :
+        List.of(
+            "localhost",
+            "LOCALHOST:8443",
+            "localhost.",
+            "app.localhost:8080",
+            "127.0.0.1",
+            "127.0.0.1:8443",
+            "127.12.0.9",
+            "[::1]",
+            "[::1]:8443",
+            "::1",
+            "[0:0:0:0:0:0:0:1]:8443",
+            "[::ffff:127.0.0.1]",
+            "0.0.0.0:8443",
+            "[::]",
+            "",
+            " ")) {
+      assertFalse(SecurityHeaders.hsts(true, host), host);
+      assertFalse(SecurityHeaders.forUi(true, host).containsKey("Strict-Transport-Security"));
+    }
+    assertFalse(SecurityHeaders.hsts(true, null), "no host named");
+  }
+
+  /**
+   * The content security policy refuses inline script and style: no UI file may need them. A {@code
+   * style} attribute in markup (also built as a string for {@code innerHTML}), a {@code <style>}
+   * element, a {@code <script>} without {@code src}, an {@code on...=} handler attribute or a
+   * {@code javascript:} URL would be refused by the browser.
+   */
+  @Test
+  void noUiFileNeedsInlineScriptOrStyle() throws IOException {
+    Pattern refused =
+        Pattern.compile(
+            "style\\s*=\\s*[\"'`$]|<style|<script(?![^>]*\\bsrc=)[^>]*>|\\son[a-z]+\\s*=\\s*[\"']"
+                + "|javascript:|setAttribute\\(\\s*['\"]style",
+            Pattern.CASE_INSENSITIVE);
+    List<Path> files;
+    try (Stream<Path> walk = Files.walk(Path.of("src/main/resources/ui"))) {
+      files =
+          walk.filter(p -> p.toString().matches(".*\\.(html|js)$"))
+              .filter(p -> !p.getFileName().toString().startsWith("uPlot"))
+              .toList();
+    }
+    assertTrue(files.size() >= 10, files.toString());
+    for (Path f : files) {
+      Matcher m = refused.matcher(Files.readString(f));
+      if (m.find()) {
+        throw new AssertionError(f + " needs what the policy refuses: " + m.group());
+      }
+    }
+    // uPlot sets its styles through the CSSOM (allowed) and builds no markup from strings.
+    String uplot = Files.readString(Path.of("src/main/resources/ui/vendor/uPlot.iife.min.js"));
+    assertFalse(uplot.contains("innerHTML") || uplot.contains("setAttribute(\"style"));
+  }
+
   @Test
   void ifNoneMatchComparisonIsWeak() {
     assertTrue(UiRoutes.matches("W/\"a\"", "W/\"a\""));

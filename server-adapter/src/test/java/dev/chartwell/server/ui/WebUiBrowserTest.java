@@ -69,6 +69,7 @@ class WebUiBrowserTest extends BrowserPage {
             .orElseThrow()
             .substring("demo dashboard: ".length());
     browser = Chromium.start(chromium.get(), 1280, 800);
+    recordPolicyViolations();
   }
 
   /** Each test reports itself skipped, naming the packages, when the browser is missing. */
@@ -228,6 +229,7 @@ class WebUiBrowserTest extends BrowserPage {
     // The refused request is in the console as a failed resource (a 400); nothing else is.
     List<String> others = severe().stream().filter(m -> !m.contains("400 (Bad Request)")).toList();
     assertTrue(others.isEmpty(), others.toString());
+    assertNoPolicyViolations();
   }
 
   @Test
@@ -367,6 +369,46 @@ class WebUiBrowserTest extends BrowserPage {
     assertEquals("error", broken.getAttribute("data-state"));
     String text = broken.findElement(By.cssSelector(".error[role=alert]")).getText();
     assertTrue(text.contains("NOT_FOUND") && text.contains(doomed), text);
+    // The error tile's failed request is in the console (a 404); nothing else is.
+    List<String> others = severe().stream().filter(m -> !m.contains("404 (Not Found)")).toList();
+    assertTrue(others.isEmpty(), others.toString());
+    assertNoPolicyViolations();
+  }
+
+  /**
+   * The page runs under the server's content security policy, and nothing of the UI needs what it
+   * refuses: every flow above recorded no violation, the pie's legend keeps its colours (set
+   * through the CSSOM), and an inline script and an inline style put into the page are refused.
+   */
+  @Test
+  @Order(7)
+  void theContentSecurityPolicyIsInForceAndTheUiNeedsNothingItRefuses() {
+    browser.get(dashboardUrl + "?range=1h");
+    tilesReady(5);
+    Object swatch =
+        js(
+            "return getComputedStyle(document.querySelector("
+                + "'[data-display-type=pie] .legend .swatch')).backgroundColor");
+    assertTrue(
+        swatch instanceof String c && c.startsWith("rgb") && !c.equals("rgba(0, 0, 0, 0)"),
+        "the pie legend's swatch is coloured: " + swatch);
+    assertNoConsoleErrors();
+
+    js(
+        "window.inlineProbe = 'not run'; const s = document.createElement('script');"
+            + " s.textContent = \"window.inlineProbe = 'ran'\"; document.body.appendChild(s);"
+            + " const d = document.createElement('div'); d.className = 'inline-style-probe';"
+            + " d.setAttribute('style', 'width: 123px'); document.body.appendChild(d);");
+    awaitTrue("both refusals recorded", () -> policyViolations().size() == 2);
+    assertEquals("not run", js("return window.inlineProbe"));
+    assertEquals(
+        Boolean.FALSE,
+        js("return document.querySelector('.inline-style-probe').offsetWidth === 123"));
+    List<String> refused = policyViolations();
+    assertTrue(refused.get(0).startsWith("script-src-elem refused inline"), refused.toString());
+    assertTrue(refused.get(1).startsWith("style-src-attr refused inline"), refused.toString());
+    js("sessionStorage.removeItem('" + VIOLATIONS + "')");
+    severe(); // the console's two refusals, read and so cleared
   }
 
   // --- helpers
