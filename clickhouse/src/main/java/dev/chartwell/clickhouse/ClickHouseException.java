@@ -16,7 +16,9 @@ public final class ClickHouseException extends RuntimeException {
     /** the server answered with an error: an unknown table or column, a type mismatch, ... */
     REJECTED,
     /** no answer within the connection's timeout. */
-    TIMEOUT
+    TIMEOUT,
+    /** the destination is refused by the server's outbound address policy: nothing was sent. */
+    REFUSED
   }
 
   private final Kind kind;

@@ -7,8 +7,8 @@ import dev.chartwell.server.http.ErrorCode;
 /**
  * The answer to a query that an external ClickHouse could not answer. The message (which names the
  * connection and the cause, never the password) is passed on; the status says whose move it is: a
- * rejected query or refused credentials are the caller's to fix (400), an unreachable server or a
- * timeout may pass (503).
+ * rejected query, refused credentials or a destination the outbound address policy refuses are the
+ * caller's to fix (400), an unreachable server or a timeout may pass (503).
  */
 public final class ClickHouseErrors {
   private ClickHouseErrors() {}
@@ -19,7 +19,7 @@ public final class ClickHouseErrors {
    */
   public static ApiException answer(ClickHouseException e) {
     return switch (e.kind()) {
-      case REJECTED, AUTHENTICATION -> ApiException.badRequest(e.getMessage());
+      case REJECTED, AUTHENTICATION, REFUSED -> ApiException.badRequest(e.getMessage());
       case UNREACHABLE, TIMEOUT -> new ApiException(ErrorCode.SERVICE_UNAVAILABLE, e.getMessage());
     };
   }
