@@ -27,6 +27,7 @@ import dev.chartwell.server.management.Services;
 import dev.chartwell.server.management.SingleMachineRoutes;
 import dev.chartwell.server.management.TransitionTimer;
 import dev.chartwell.server.otlp.OtlpRoutes;
+import dev.chartwell.server.security.OutboundPolicy;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
 import dev.chartwell.server.ui.UiRoutes;
@@ -181,6 +182,14 @@ public final class ChartwellServer implements AutoCloseable {
       String embeddedService,
       Runnable cleanup)
       throws IOException {
+    allowHostHeader();
+    if (config.webhookDenyPrivate()) {
+      log.println(
+          "chartwell: --webhook-deny-private is deprecated: outbound requests (webhooks and"
+              + " ClickHouse connections) are restricted whenever --host is not loopback; with it"
+              + " they are restricted on loopback too. Use --allow-outbound to allow ranges.");
+    }
+    OutboundPolicy outbound = config.outboundPolicy();
     Json json = new Json();
     // The ports first: a server that cannot listen must not touch the data directory.
     ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log);
@@ -222,7 +231,9 @@ public final class ChartwellServer implements AutoCloseable {
     }
     try {
       accounts = Accounts.open(dir.root(), json.mapper(), overrides.clock());
-      catalog = Catalog.open(dir.root(), engine, json.mapper(), Clock.systemUTC(), shared != null);
+      catalog =
+          Catalog.open(
+              dir.root(), engine, json.mapper(), Clock.systemUTC(), shared != null, outbound);
       Catalog sources = catalog;
       resources = Resources.open(dir.root(), json.mapper(), Clock.systemUTC());
       Resources owned = resources;
@@ -254,6 +265,7 @@ public final class ChartwellServer implements AutoCloseable {
               json.mapper(),
               overrides.clock(),
               config.alerts(),
+              outbound,
               line -> log.println("chartwell: " + line));
       resources.alertStatus(alerts);
       recovery.close();
@@ -442,6 +454,26 @@ public final class ChartwellServer implements AutoCloseable {
       }
       dir.close();
       throw e;
+    }
+  }
+
+  /**
+   * Lets the JDK's HTTP client send the {@code Host} header: requests to an external ClickHouse
+   * over plain HTTP connect to the address the outbound policy checked and name the original host
+   * in {@code Host}. The JDK reads this property once, when its HTTP client is first used, so it is
+   * set before the server makes any request; an application embedding the server that used the
+   * client earlier can pass {@code -Djdk.httpclient.allowRestrictedHeaders=host} itself (without
+   * it, such requests carry the address as their {@code Host}, which ClickHouse ignores).
+   */
+  static void allowHostHeader() {
+    String name = "jdk.httpclient.allowRestrictedHeaders";
+    String current = System.getProperty(name, "");
+    boolean has = false;
+    for (String h : current.split(",")) {
+      has |= h.trim().equalsIgnoreCase("host");
+    }
+    if (!has) {
+      System.setProperty(name, current.isBlank() ? "host" : current + ",host");
     }
   }
 

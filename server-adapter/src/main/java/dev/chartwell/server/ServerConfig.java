@@ -3,6 +3,7 @@ package dev.chartwell.server;
 import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.server.alerts.AlertOptions;
 import dev.chartwell.server.http.ApiServer;
+import dev.chartwell.server.security.OutboundPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +41,10 @@ import java.util.regex.Pattern;
  * @param http the HTTP front's timeouts and limits
  * @param alerts how alert notifications are delivered
  * @param otlpPort a second TCP port serving only OTLP/HTTP, if any ({@code 0}: any free port)
+ * @param allowOutbound address ranges requests on a user's behalf may reach although special
+ *     ({@code --allow-outbound})
+ * @param webhookDenyPrivate the deprecated {@code --webhook-deny-private}: restrict outbound
+ *     requests even when bound to loopback
  */
 public record ServerConfig(
     String host,
@@ -61,7 +66,23 @@ public record ServerConfig(
     OptionalLong maxDiskBytes,
     ApiServer.Options http,
     AlertOptions alerts,
-    OptionalInt otlpPort) {
+    OptionalInt otlpPort,
+    List<OutboundPolicy.Cidr> allowOutbound,
+    boolean webhookDenyPrivate) {
+
+  /** Copies the ranges. */
+  public ServerConfig {
+    allowOutbound = List.copyOf(allowOutbound);
+  }
+
+  /**
+   * @return the outbound address policy: every destination allowed when bound only to loopback,
+   *     special addresses and the server's own refused otherwise (or with {@code
+   *     --webhook-deny-private}) unless {@code --allow-outbound} lists them
+   */
+  public OutboundPolicy outboundPolicy() {
+    return OutboundPolicy.forServer(host, webhookDenyPrivate, allowOutbound);
+  }
 
   /** The default of {@code --max-memory}: half of the heap. */
   static long defaultMaxMemory() {
@@ -99,7 +120,11 @@ public record ServerConfig(
 
   private static final List<Flag> FLAGS =
       List.of(
-          new Flag("host", "ADDRESS", "127.0.0.1", "bind address (0.0.0.0 to expose)"),
+          new Flag(
+              "host",
+              "ADDRESS",
+              "127.0.0.1",
+              "bind address (0.0.0.0 to expose; then see --allow-outbound)"),
           new Flag("port", "PORT", "8080", "TCP port for both APIs (0 = any free port)"),
           new Flag(
               "otlp-port", "PORT", "off", "a second port serving only OTLP/HTTP (usually 4318)"),
@@ -143,10 +168,18 @@ public record ServerConfig(
               "10s",
               "wait before the second attempt (each later one waits 3x longer)"),
           new Flag(
+              "allow-outbound",
+              "CIDR,...",
+              "none",
+              "ranges that webhooks and ClickHouse connections may reach although private,"
+                  + " loopback, link-local or this server's (all allowed when bound to loopback"
+                  + " only)"),
+          new Flag(
               "webhook-deny-private",
               null,
               "off",
-              "refuse webhooks that resolve to loopback, link-local or private addresses"),
+              "deprecated: refuse private, loopback and link-local destinations even when bound"
+                  + " to loopback"),
           new Flag("frontend-url", "URL", "none", "HyperDX UI that alert notifications link to"));
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
@@ -233,9 +266,10 @@ public record ServerConfig(
             v.duration("webhook-timeout", AlertOptions.DEFAULTS.webhookTimeout()),
             v.intValue("webhook-attempts", AlertOptions.DEFAULTS.webhookAttempts(), 1, 10),
             v.duration("webhook-retry-delay", AlertOptions.DEFAULTS.retryDelay()),
-            v.bool("webhook-deny-private", false),
             v.frontendUrl()),
-        v.otlpPort(port));
+        v.otlpPort(port),
+        v.allowOutbound(),
+        v.bool("webhook-deny-private", false));
   }
 
   /**
@@ -465,6 +499,31 @@ public record ServerConfig(
         s = s.substring(0, s.length() - 1) + "000g";
       }
       return OptionalLong.of(size("max-disk", s, 1L << 20, 1L << 50));
+    }
+
+    List<OutboundPolicy.Cidr> allowOutbound() throws ConfigException {
+      Optional<String> value = raw("allow-outbound");
+      if (value.isEmpty() || value.get().trim().equalsIgnoreCase("none")) {
+        return List.of();
+      }
+      List<OutboundPolicy.Cidr> out = new ArrayList<>();
+      for (String part : value.get().split(",")) {
+        if (part.isBlank()) {
+          continue;
+        }
+        try {
+          out.add(OutboundPolicy.Cidr.parse(part));
+        } catch (IllegalArgumentException e) {
+          throw bad(
+              "allow-outbound",
+              value.get(),
+              "must be a comma-separated list of IPv4 or IPv6 ranges such as"
+                  + " 10.0.0.0/8,fd00::/8 ("
+                  + e.getMessage()
+                  + ")");
+        }
+      }
+      return out;
     }
 
     Optional<String> frontendUrl() throws ConfigException {

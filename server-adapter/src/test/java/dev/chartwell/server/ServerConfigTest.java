@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.server.alerts.AlertOptions;
+import dev.chartwell.server.security.OutboundPolicy;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -264,7 +266,6 @@ class ServerConfigTest {
             java.time.Duration.ofSeconds(2),
             5,
             java.time.Duration.ofMillis(500),
-            true,
             Optional.of("https://hyperdx.example.com/app")),
         o);
     assertEquals(
@@ -297,6 +298,7 @@ class ServerConfigTest {
           "webhook-attempts",
           "webhook-retry-delay",
           "webhook-deny-private",
+          "allow-outbound",
           "frontend-url"
         }) {
       assertTrue(usage.contains("--" + flag), flag);
@@ -304,5 +306,40 @@ class ServerConfigTest {
           usage.contains("CHARTWELL_" + flag.toUpperCase(java.util.Locale.ROOT).replace('-', '_')),
           flag);
     }
+  }
+
+  @Test
+  void theOutboundPolicyFollowsTheBindAddressAndTheFlags() throws Exception {
+    assertEquals(OutboundPolicy.Mode.OPEN, parse(Map.of()).outboundPolicy().mode());
+    assertEquals(
+        OutboundPolicy.Mode.OPEN, parse(Map.of(), "--host", "::1").outboundPolicy().mode());
+    assertEquals(
+        OutboundPolicy.Mode.OPEN, parse(Map.of(), "--host", "localhost").outboundPolicy().mode());
+    OutboundPolicy exposed = parse(Map.of(), "--host", "0.0.0.0").outboundPolicy();
+    assertEquals(OutboundPolicy.Mode.RESTRICTED, exposed.mode());
+    assertEquals("a link-local address", exposed.refusal(InetAddress.getByName("169.254.169.254")));
+    assertEquals(
+        OutboundPolicy.Mode.RESTRICTED,
+        parse(Map.of(), "--host", "192.168.1.10").outboundPolicy().mode());
+    assertEquals(
+        OutboundPolicy.Mode.RESTRICTED,
+        parse(Map.of(), "--webhook-deny-private").outboundPolicy().mode(),
+        "the deprecated flag restricts a loopback server");
+    ServerConfig allowing =
+        parse(Map.of("CHARTWELL_ALLOW_OUTBOUND", "10.0.0.0/8, fd00::/8"), "--host", "0.0.0.0");
+    assertEquals("[10.0.0.0/8, fd00:0:0:0:0:0:0:0/8]", allowing.allowOutbound().toString());
+    assertEquals(null, allowing.outboundPolicy().refusal(InetAddress.getByName("10.1.2.3")));
+    assertEquals(
+        "a private address",
+        allowing.outboundPolicy().refusal(InetAddress.getByName("192.168.1.1")));
+    assertTrue(
+        error(Map.of(), "--allow-outbound=10.0.0.0/40")
+            .startsWith(
+                "--allow-outbound: must be a comma-separated list of IPv4 or IPv6 ranges such as"
+                    + " 10.0.0.0/8,fd00::/8"),
+        error(Map.of(), "--allow-outbound=10.0.0.0/40"));
+    assertTrue(
+        error(Map.of(), "--allow-outbound=internal.example.test")
+            .contains("got 'internal.example.test'"));
   }
 }

@@ -10,19 +10,17 @@ import java.util.Optional;
  * @param webhookAttempts attempts per notification, at least 1
  * @param retryDelay the wait before the second attempt; each later one waits three times longer
  *     (jittered by ±50%)
- * @param denyPrivate whether to refuse loopback, link-local and private destinations
  * @param frontendUrl the HyperDX (ClickStack) user interface notifications link to, if any
  */
 public record AlertOptions(
     Duration webhookTimeout,
     int webhookAttempts,
     Duration retryDelay,
-    boolean denyPrivate,
     Optional<String> frontendUrl) {
 
-  /** The defaults: a 10 s timeout, 3 attempts 10 s and about 30 s apart, any destination. */
+  /** The defaults: a 10 s timeout, 3 attempts 10 s and about 30 s apart. */
   public static final AlertOptions DEFAULTS =
-      new AlertOptions(Duration.ofSeconds(10), 3, Duration.ofSeconds(10), false, Optional.empty());
+      new AlertOptions(Duration.ofSeconds(10), 3, Duration.ofSeconds(10), Optional.empty());
 
   /** Checks the values. */
   public AlertOptions {

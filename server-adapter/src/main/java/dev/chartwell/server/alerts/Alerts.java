@@ -9,8 +9,8 @@ import dev.chartwell.server.clickstack.Kind;
 import dev.chartwell.server.clickstack.Resources;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.security.OutboundPolicy;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -86,7 +86,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
       ObjectMapper mapper,
       Clock clock,
       AlertOptions options,
-      WebhookClient.Resolver resolver,
+      OutboundPolicy outbound,
       Consumer<String> log) {
     this.resources = resources;
     this.specs = specs;
@@ -102,7 +102,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
             outbox,
             history,
             (service, webhook) -> resources.lookup(Kind.WEBHOOK, service, webhook),
-            new WebhookClient(options.webhookTimeout(), options.denyPrivate(), resolver),
+            new WebhookClient(options.webhookTimeout(), outbound),
             mapper,
             clock,
             options,
@@ -121,6 +121,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
    * @param mapper JSON codec
    * @param clock the time evaluations and retries follow
    * @param options delivery options
+   * @param outbound which addresses webhooks may reach
    * @param log where to report, one line each
    * @return the alerts
    * @throws IOException when the outbox cannot be read or written
@@ -134,31 +135,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
       ObjectMapper mapper,
       Clock clock,
       AlertOptions options,
-      Consumer<String> log)
-      throws IOException {
-    return open(
-        dataDir,
-        resources,
-        catalog,
-        services,
-        engine,
-        mapper,
-        clock,
-        options,
-        InetAddress::getAllByName,
-        log);
-  }
-
-  static Alerts open(
-      Path dataDir,
-      Resources resources,
-      Catalog catalog,
-      Services services,
-      Engine engine,
-      ObjectMapper mapper,
-      Clock clock,
-      AlertOptions options,
-      WebhookClient.Resolver resolver,
+      OutboundPolicy outbound,
       Consumer<String> log)
       throws IOException {
     Evaluator evaluator =
@@ -182,7 +159,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
         mapper,
         clock,
         options,
-        resolver,
+        outbound,
         log);
   }
 

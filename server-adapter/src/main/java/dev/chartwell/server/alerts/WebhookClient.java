@@ -1,5 +1,6 @@
 package dev.chartwell.server.alerts;
 
+import dev.chartwell.server.security.OutboundPolicy;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,24 +24,13 @@ import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Sends one webhook request: an HTTP/1.1 POST over a socket this class connects itself, so that the
- * address checked is the address used. The host is resolved at each attempt; with {@code
- * denyPrivate} every address it resolves to must be public ({@link AddressPolicy}), or nothing is
- * sent. Redirects are never followed (a 3xx is a failure), so no redirect can lead elsewhere. The
- * whole exchange (resolving aside), from connecting to the status line and headers of the answer,
- * must finish within the timeout; the answer's body is not read.
+ * address checked is the address used. The host is resolved once at each attempt, through the
+ * {@link OutboundPolicy}: every address it resolves to must be allowed, or nothing is sent.
+ * Redirects are never followed (a 3xx is a failure), so no redirect can lead elsewhere. The whole
+ * exchange (resolving aside), from connecting to the status line and headers of the answer, must
+ * finish within the timeout; the answer's body is not read.
  */
 final class WebhookClient {
-  /** Resolves host names (the JDK's resolver in the server; tests give their own). */
-  @FunctionalInterface
-  interface Resolver {
-    /**
-     * @param host a host name or literal address
-     * @return its addresses
-     * @throws UnknownHostException when it has none
-     */
-    InetAddress[] resolve(String host) throws UnknownHostException;
-  }
-
   /**
    * What became of one attempt.
    *
@@ -54,13 +44,11 @@ final class WebhookClient {
   private static final int MAX_HEAD_BYTES = 64 * 1024;
 
   private final Duration timeout;
-  private final boolean denyPrivate;
-  private final Resolver resolver;
+  private final OutboundPolicy policy;
 
-  WebhookClient(Duration timeout, boolean denyPrivate, Resolver resolver) {
+  WebhookClient(Duration timeout, OutboundPolicy policy) {
     this.timeout = timeout;
-    this.denyPrivate = denyPrivate;
-    this.resolver = resolver;
+    this.policy = policy;
   }
 
   /**
@@ -78,24 +66,11 @@ final class WebhookClient {
     int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
     InetAddress[] addresses;
     try {
-      addresses = resolver.resolve(bare);
+      addresses = policy.resolve(bare);
     } catch (UnknownHostException e) {
       return failed(true, "cannot resolve " + bare);
-    }
-    if (denyPrivate) {
-      for (InetAddress a : addresses) {
-        String why = AddressPolicy.refusal(a);
-        if (why != null) {
-          return failed(
-              false,
-              bare
-                  + " resolves to "
-                  + a.getHostAddress()
-                  + ", "
-                  + why
-                  + "; --webhook-deny-private refuses it");
-        }
-      }
+    } catch (OutboundPolicy.RefusedException e) {
+      return failed(false, e.getMessage());
     }
     long deadline = System.nanoTime() + timeout.toNanos();
     try (Socket socket = connect(addresses, port, deadline)) {

@@ -10,6 +10,7 @@ import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.ErrorCode;
+import dev.chartwell.server.security.OutboundPolicy;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
 import dev.chartwell.server.validation.Problems;
@@ -53,11 +54,12 @@ public final class Catalog implements AutoCloseable {
       Connections connections,
       Engine engine,
       ObjectMapper mapper,
-      Clock clock) {
+      Clock clock,
+      OutboundPolicy outbound) {
     this.sources = sources;
     this.tables = tables;
     this.connections = connections;
-    this.external = new ExternalSources(connections);
+    this.external = new ExternalSources(connections, outbound);
     this.engine = engine;
     this.mapper = mapper;
     this.clock = clock;
@@ -95,6 +97,30 @@ public final class Catalog implements AutoCloseable {
   public static Catalog open(
       Path dataDir, Engine engine, ObjectMapper mapper, Clock clock, boolean shared)
       throws IOException {
+    return open(dataDir, engine, mapper, clock, shared, OutboundPolicy.open());
+  }
+
+  /**
+   * As {@link #open(Path, Engine, ObjectMapper, Clock, boolean)}, with the policy every request to
+   * an external ClickHouse connection follows.
+   *
+   * @param dataDir the data directory
+   * @param engine the engine holding the events
+   * @param mapper JSON codec
+   * @param clock time source
+   * @param shared whether the engine belongs to the application
+   * @param outbound which addresses external ClickHouse connections may reach
+   * @return the catalog
+   * @throws IOException when a store cannot be opened
+   */
+  public static Catalog open(
+      Path dataDir,
+      Engine engine,
+      ObjectMapper mapper,
+      Clock clock,
+      boolean shared,
+      OutboundPolicy outbound)
+      throws IOException {
     Tables tables = Tables.open(dataDir, mapper);
     JsonStore sources = null;
     Connections connections = null;
@@ -103,7 +129,7 @@ public final class Catalog implements AutoCloseable {
       connections = Connections.open(dataDir, mapper, clock);
       LegacySources.migrate(sources, tables, mapper);
       tables.reconcile(engine, shared);
-      return new Catalog(sources, tables, connections, engine, mapper, clock);
+      return new Catalog(sources, tables, connections, engine, mapper, clock, outbound);
     } catch (IOException | RuntimeException e) {
       if (connections != null) {
         connections.close();

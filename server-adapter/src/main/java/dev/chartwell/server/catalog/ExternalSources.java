@@ -8,6 +8,7 @@ import dev.chartwell.clickhouse.ClickHouseConnection;
 import dev.chartwell.clickhouse.ClickHouseException;
 import dev.chartwell.clickhouse.ClickHouseTable;
 import dev.chartwell.clickhouse.Sql;
+import dev.chartwell.server.security.OutboundPolicy;
 import dev.chartwell.server.validation.Problems;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,17 +21,20 @@ import java.util.concurrent.ConcurrentHashMap;
  * the table's columns ({@code DESCRIBE TABLE}) and checks its time and implicit columns; the
  * columns are stored with the source ({@code _clickhouse}), so that a query is one round trip (a
  * change of the table's columns is picked up by saving the source again). One client per connection
- * is kept, rebuilt when the connection changes.
+ * is kept, rebuilt when the connection changes; every request it makes follows the {@link
+ * OutboundPolicy} (the name resolved once, the checked address connected to).
  */
 final class ExternalSources {
   /** The stored field holding the table's columns as read when the source was saved. */
   static final String COLUMNS = "_clickhouse";
 
   private final Connections connections;
+  private final OutboundPolicy outbound;
   private final Map<String, ClickHouseClient> clients = new ConcurrentHashMap<>();
 
-  ExternalSources(Connections connections) {
+  ExternalSources(Connections connections, OutboundPolicy outbound) {
     this.connections = connections;
+    this.outbound = outbound;
   }
 
   /**
@@ -129,6 +133,6 @@ final class ExternalSources {
     ClickHouseConnection c = connections.external(warehouse, connectionId).orElseThrow();
     String key = connectionId + "@" + connections.version(connectionId);
     clients.keySet().removeIf(k -> k.startsWith(connectionId + "@") && !k.equals(key));
-    return clients.computeIfAbsent(key, k -> new ClickHouseClient(c));
+    return clients.computeIfAbsent(key, k -> new ClickHouseClient(c, outbound::resolve));
   }
 }

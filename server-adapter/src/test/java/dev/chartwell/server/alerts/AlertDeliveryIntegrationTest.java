@@ -126,7 +126,7 @@ class AlertDeliveryIntegrationTest {
   }
 
   @Test
-  void denyPrivateRefusesALoopbackReceiverAtDeliveryTime() throws Exception {
+  void theDeprecatedDenyPrivateRestrictsALoopbackServerAtDeliveryTime() throws Exception {
     h = new AlertHarness(dataDir, clock, "--webhook-deny-private");
     String alert = firingAlert();
     evaluateFirstWindow();
@@ -134,7 +134,8 @@ class AlertDeliveryIntegrationTest {
     JsonNode d = delivery(alert);
     assertEquals("failed", d.get("status").asText());
     assertEquals(
-        "127.0.0.1 resolves to 127.0.0.1, a loopback address; --webhook-deny-private refuses it",
+        "127.0.0.1 is a loopback address; the outbound address policy refuses it"
+            + " (--allow-outbound can allow it)",
         d.get("error").asText());
     assertEquals(List.of(), h.receiver.received());
     JsonNode test = h.ok("POST", h.cs("webhooks") + "/" + h.webhook + "/test", "{}");

@@ -2,7 +2,7 @@ package dev.chartwell.server.alerts;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.InetAddress;
+import dev.chartwell.server.security.OutboundPolicy;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,7 +42,7 @@ public final class OutboxCrashChild {
         outbox,
         history,
         (service, id) -> Optional.of(webhook.deepCopy()),
-        new WebhookClient(Duration.ofSeconds(30), false, InetAddress::getAllByName),
+        new WebhookClient(Duration.ofSeconds(30), OutboundPolicy.open()),
         mapper,
         clock,
         AlertOptions.DEFAULTS,

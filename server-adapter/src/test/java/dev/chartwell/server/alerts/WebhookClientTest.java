@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.server.security.OutboundPolicy;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
@@ -20,10 +21,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One delivery attempt against a real receiver on 127.0.0.1: what is sent, how each answer is
- * classified, the timeout, and {@code --webhook-deny-private} with addresses given by a resolver of
+ * classified, the timeout, and the outbound address policy with addresses given by a resolver of
  * the test's (nothing here contacts any host but loopback).
  */
 class WebhookClientTest {
+  static final String REFUSES =
+      "; the outbound address policy refuses it (--allow-outbound can allow it)";
+
   static final ObjectMapper MAPPER = new ObjectMapper();
   final Receiver receiver = receiver();
   final List<String> resolved = new ArrayList<>();
@@ -66,24 +70,26 @@ class WebhookClientTest {
     return w;
   }
 
-  WebhookClient client(Duration timeout, boolean denyPrivate, Map<String, String> dns) {
+  WebhookClient client(Duration timeout, boolean restricted, Map<String, String> dns) {
+    OutboundPolicy policy =
+        restricted ? OutboundPolicy.restricted(List.of()) : OutboundPolicy.open();
     return new WebhookClient(
         timeout,
-        denyPrivate,
-        host -> {
-          resolved.add(host);
-          if (dns.containsKey(host)) {
-            List<InetAddress> out = new ArrayList<>();
-            for (String a : dns.get(host).split(",")) {
-              out.add(InetAddress.getByName(a)); // literals only: no lookup
-            }
-            return out.toArray(InetAddress[]::new);
-          }
-          if (host.matches("[0-9.]+|.*:.*")) {
-            return new InetAddress[] {InetAddress.getByName(host)}; // a literal: no lookup
-          }
-          throw new UnknownHostException(host);
-        });
+        policy.withResolver(
+            host -> {
+              resolved.add(host);
+              if (dns.containsKey(host)) {
+                List<InetAddress> out = new ArrayList<>();
+                for (String a : dns.get(host).split(",")) {
+                  out.add(InetAddress.getByName(a)); // literals only: no lookup
+                }
+                return out.toArray(InetAddress[]::new);
+              }
+              if (host.matches("[0-9.]+|.*:.*")) {
+                return new InetAddress[] {InetAddress.getByName(host)}; // a literal: no lookup
+              }
+              throw new UnknownHostException(host);
+            }));
   }
 
   WebhookClient.Outcome post(WebhookClient c, ObjectNode webhook) {
@@ -150,7 +156,7 @@ class WebhookClientTest {
   }
 
   @Test
-  void denyPrivateChecksTheResolvedAddressesAndSendsNothing() {
+  void theOutboundPolicyChecksTheResolvedAddressesAndSendsNothing() {
     Map<String, String> dns =
         Map.of(
             "hooks.example.test", "10.1.2.3",
@@ -162,23 +168,18 @@ class WebhookClientTest {
             false,
             false,
             0,
-            "hooks.example.test resolves to 10.1.2.3, a private address; --webhook-deny-private"
-                + " refuses it"),
+            "hooks.example.test resolves to 10.1.2.3, a private address" + REFUSES),
         post(c, webhook("https://hooks.example.test/x")));
     assertEquals(
-        "mixed.example.test resolves to 169.254.169.254, a link-local address;"
-            + " --webhook-deny-private refuses it",
+        "mixed.example.test resolves to 169.254.169.254, a link-local address" + REFUSES,
         post(c, webhook("http://mixed.example.test/x")).error(),
         "one private address among public ones is enough");
     assertEquals(
-        "fd00::5 resolves to fd00:0:0:0:0:0:0:5, a private (unique local) address;"
-            + " --webhook-deny-private refuses it",
+        "fd00:0:0:0:0:0:0:5 is a private (unique local) address" + REFUSES,
         post(c, webhook("http://[fd00::5]:8080/x")).error(),
         "a literal is checked as it is");
     WebhookClient.Outcome loopback = post(c, webhook(receiver.url()));
-    assertEquals(
-        "127.0.0.1 resolves to 127.0.0.1, a loopback address; --webhook-deny-private refuses it",
-        loopback.error());
+    assertEquals("127.0.0.1 is a loopback address" + REFUSES, loopback.error());
     assertEquals(List.of(), receiver.received(), "nothing was sent");
     assertTrue(resolved.containsAll(List.of("hooks.example.test", "fd00::5", "127.0.0.1")));
   }
