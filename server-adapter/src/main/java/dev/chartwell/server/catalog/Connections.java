@@ -120,8 +120,11 @@ public final class Connections implements AutoCloseable {
 
   /**
    * Replaces a connection ({@code UpdateConnectionRequest}): a password left out or empty keeps the
-   * stored one; {@code hyperdxSettingPrefix} and {@code isPrometheusEndpoint} left out keep theirs,
-   * {@code hyperdxSettingPrefix} {@code null} or empty clears it.
+   * stored one as long as the connection still points where it did (same scheme, host and port); a
+   * connection moved elsewhere drops its stored password unless the request sets one, so that a
+   * password is never sent to a host its owner did not give it to; {@code hyperdxSettingPrefix} and
+   * {@code isPrometheusEndpoint} left out keep theirs, {@code hyperdxSettingPrefix} {@code null} or
+   * empty clears it.
    *
    * @param warehouse the warehouse
    * @param id the connection
@@ -278,7 +281,9 @@ public final class Connections implements AutoCloseable {
     }
     p.throwIfAny();
     if (old != null) {
-      if (c.path("password").asText("").isEmpty() && old.has("password")) {
+      if (c.path("password").asText("").isEmpty()
+          && old.has("password")
+          && sameOrigin(old.path("host").asText(), c.path("host").asText())) {
         c.set("password", old.get("password"));
       }
       if (!c.has("hyperdxSettingPrefix") && old.has("hyperdxSettingPrefix")) {
@@ -295,6 +300,23 @@ public final class Connections implements AutoCloseable {
       c.remove("password");
     }
     return c;
+  }
+
+  /** Whether two connection URLs name the same scheme, host and port. */
+  static boolean sameOrigin(String a, String b) {
+    try {
+      URI x = new URI(a);
+      URI y = new URI(b);
+      return x.getScheme().equalsIgnoreCase(y.getScheme())
+          && x.getHost().equalsIgnoreCase(y.getHost())
+          && port(x) == port(y);
+    } catch (URISyntaxException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static int port(URI u) {
+    return u.getPort() >= 0 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
   }
 
   private static boolean isHttp(String host) {
