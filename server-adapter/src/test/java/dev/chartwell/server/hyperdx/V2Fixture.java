@@ -25,8 +25,8 @@ final class V2Fixture implements AutoCloseable {
   final String serviceId;
   final String token;
 
-  V2Fixture(Path dataDir) throws Exception {
-    server = TestServers.start(dataDir);
+  V2Fixture(Path dataDir, String... flags) throws Exception {
+    server = TestServers.start(dataDir, flags);
     http = new HttpTestClient(server.port());
     JsonNode created =
         cloud("POST", SERVICES, "{\"name\":\"V2\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
