@@ -170,6 +170,24 @@ class OutboundRequestsIntegrationTest {
     assertEquals(List.of(), receiver.seen);
   }
 
+  @Test
+  void theDeprecatedFlagSaysSoAtStart() throws Exception {
+    java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+    try (var server =
+        dev.chartwell.server.ChartwellServer.start(
+            dev.chartwell.server.ServerConfig.parse(
+                new String[] {
+                  "--port", "0", "--data-dir", dir.toString(), "--webhook-deny-private"
+                },
+                Map.of()),
+            new java.io.PrintStream(log, true, StandardCharsets.UTF_8))) {
+      assertTrue(
+          log.toString(StandardCharsets.UTF_8)
+              .contains("chartwell: --webhook-deny-private is deprecated"),
+          log.toString(StandardCharsets.UTF_8));
+    }
+  }
+
   /** --allow-outbound lets a restricted server reach the ranges it lists. */
   @Test
   void allowOutboundListsReachableRanges() throws Exception {
