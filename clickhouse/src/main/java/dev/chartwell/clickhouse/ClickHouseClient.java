@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
@@ -25,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 
 /**
  * Runs SQL on one ClickHouse server through its HTTP interface with the JDK's client: the query in
@@ -37,14 +39,12 @@ import java.util.regex.Pattern;
  * server answers.
  *
  * <p>The host is resolved once per request through {@link Addresses} (the server's outbound address
- * policy), which may refuse it: then nothing is sent. Over plain HTTP the request goes to the
- * checked address itself (an IP literal), naming the host in the {@code Host} header (see {@code
- * jdk.httpclient.allowRestrictedHeaders}; without it the literal is the {@code Host}, which
- * ClickHouse ignores), so no DNS answer can change between the check and the connection. Over HTTPS
- * the JDK client verifies the certificate against the name it connects to and skips that
- * verification for literals, so the request goes to the name: a name re-resolved to another address
- * there must still present a valid certificate for that name before anything is sent. Redirects are
- * never followed.
+ * policy), which may refuse it: then nothing is sent. The request goes to the checked address
+ * itself (an IP literal), so no DNS answer can change between the check and the connection, naming
+ * the host in the {@code Host} header (see {@code jdk.httpclient.allowRestrictedHeaders}; without
+ * it the literal is the {@code Host}, which ClickHouse ignores). Over HTTPS the TLS engine is
+ * created for the host name ({@link NamedSslContext}): the server name sent (SNI) and the name the
+ * certificate is verified against are the host's, not the address's. Redirects are never followed.
  *
  * <p>The official {@code com.clickhouse:client-v2} was not used: it is not available to this build
  * (offline, no such artifact in its repository) and would bring its own HTTP stack, while the plain
@@ -115,13 +115,36 @@ public final class ClickHouseClient {
    * @param addresses resolves and checks the host at each request
    */
   public ClickHouseClient(ClickHouseConnection connection, Addresses addresses) {
+    this(connection, addresses, null);
+  }
+
+  /**
+   * @param connection where and as whom
+   * @param addresses resolves and checks the host at each request
+   * @param tls the TLS context whose trust decides on certificates, {@code null} for the JDK's
+   *     default (tests give one trusting their own certificate)
+   */
+  ClickHouseClient(ClickHouseConnection connection, Addresses addresses, SSLContext tls) {
     this.connection = connection;
     this.addresses = addresses;
-    this.http =
+    HttpClient.Builder b =
         HttpClient.newBuilder()
             .connectTimeout(min(connection.timeout(), Duration.ofSeconds(10)))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+            .followRedirects(HttpClient.Redirect.NEVER);
+    String host = connection.url().getHost();
+    if ("https".equalsIgnoreCase(connection.url().getScheme())
+        && host != null
+        && !host.startsWith("[")
+        && !host.matches("[0-9.]+")) {
+      try {
+        b.sslContext(
+            NamedSslContext.of(
+                tls == null ? SSLContext.getDefault() : tls, host.toLowerCase(Locale.ROOT)));
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("the JDK has no default TLS context", e);
+      }
+    }
+    this.http = b.build();
     this.authorization =
         "Basic "
             + Base64.getEncoder()
@@ -185,18 +208,14 @@ public final class ClickHouseClient {
       throw error(ClickHouseException.Kind.REFUSED, e.getMessage());
     }
     boolean tls = "https".equalsIgnoreCase(url.getScheme());
-    HttpRequest.Builder builder;
-    if (tls) {
-      builder = HttpRequest.newBuilder(url.resolve(query));
-    } else {
-      int port = url.getPort() >= 0 ? url.getPort() : 80;
-      builder =
-          HttpRequest.newBuilder(URI.create("http://" + literal(target) + ":" + port + query));
-      try {
-        builder.header("Host", host + (url.getPort() >= 0 ? ":" + url.getPort() : ""));
-      } catch (IllegalArgumentException restricted) {
-        // jdk.httpclient.allowRestrictedHeaders lacks host: the address is the Host
-      }
+    int port = url.getPort() >= 0 ? url.getPort() : tls ? 443 : 80;
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(
+            URI.create((tls ? "https://" : "http://") + literal(target) + ":" + port + query));
+    try {
+      builder.header("Host", host + (url.getPort() >= 0 ? ":" + url.getPort() : ""));
+    } catch (IllegalArgumentException restricted) {
+      // jdk.httpclient.allowRestrictedHeaders lacks host: the address is the Host
     }
     HttpRequest request =
         builder
