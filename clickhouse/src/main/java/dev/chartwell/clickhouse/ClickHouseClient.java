@@ -272,7 +272,13 @@ public final class ClickHouseClient {
       return error(ClickHouseException.Kind.UNREACHABLE, "cannot connect (connection refused)");
     }
     String what = cause == null ? "unknown error" : cause.getClass().getSimpleName();
-    String message = cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage();
+    // Only TLS failures keep their message (the JDK's words about the certificate); others can
+    // quote what the remote end sent (an invalid status line is quoted whole), and nothing of that
+    // comes back to the caller.
+    String message =
+        cause instanceof javax.net.ssl.SSLException && cause.getMessage() != null
+            ? ": " + cause.getMessage()
+            : "";
     if (cause instanceof IOException) {
       return error(
           ClickHouseException.Kind.UNREACHABLE, "cannot reach the server (" + what + message + ")");

@@ -168,4 +168,40 @@ class ClickHouseClientRequestsTest {
         e.getMessage());
     assertEquals(1, hosts.size(), "one request: the redirect was not followed");
   }
+
+  @Test
+  void whatANonHttpServiceSaysIsNotQuoted() throws Exception {
+    try (java.net.ServerSocket banner =
+        new java.net.ServerSocket(0, 4, InetAddress.getByName("127.0.0.1"))) {
+      Thread t =
+          new Thread(
+              () -> {
+                try (java.net.Socket s = banner.accept()) {
+                  s.getOutputStream()
+                      .write(("SSH-2.0-" + SECRET + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+                  s.getOutputStream().flush();
+                  s.shutdownOutput();
+                  s.getInputStream().readAllBytes();
+                } catch (IOException e) {
+                  // the client went away
+                }
+              });
+      t.setDaemon(true);
+      t.start();
+      ClickHouseClient c =
+          new ClickHouseClient(
+              new ClickHouseConnection(
+                  "banner",
+                  URI.create("http://127.0.0.1:" + banner.getLocalPort() + "/"),
+                  "default",
+                  "",
+                  Duration.ofSeconds(5)),
+              InetAddress::getAllByName);
+      ClickHouseException e =
+          assertThrows(ClickHouseException.class, () -> c.query("SELECT 1", null));
+      assertEquals(ClickHouseException.Kind.UNREACHABLE, e.kind());
+      assertFalse(e.getMessage().contains(SECRET), e.getMessage());
+      assertTrue(e.getMessage().contains("cannot reach the server ("), e.getMessage());
+    }
+  }
 }
