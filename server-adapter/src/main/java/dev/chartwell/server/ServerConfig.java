@@ -171,15 +171,12 @@ public record ServerConfig(
               "allow-outbound",
               "CIDR,...",
               "none",
-              "ranges that webhooks and ClickHouse connections may reach although private,"
-                  + " loopback, link-local or this server's (all allowed when bound to loopback"
-                  + " only)"),
+              "private or own ranges webhooks and ClickHouse may reach when not bound to loopback"),
           new Flag(
               "webhook-deny-private",
               null,
               "off",
-              "deprecated: refuse private, loopback and link-local destinations even when bound"
-                  + " to loopback"),
+              "deprecated: restrict outbound requests even when bound to loopback"),
           new Flag("frontend-url", "URL", "none", "HyperDX UI that alert notifications link to"));
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");

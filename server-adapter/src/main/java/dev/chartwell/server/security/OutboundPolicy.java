@@ -169,7 +169,7 @@ public final class OutboundPolicy {
    */
   public static OutboundPolicy open() {
     return new OutboundPolicy(
-        Mode.OPEN, List.of(), InetAddress::getAllByName, OutboundPolicy::interfaceAddresses);
+        Mode.OPEN, List.of(), InetAddress::getAllByName, OutboundPolicy::cachedInterfaceAddresses);
   }
 
   /**
@@ -178,7 +178,10 @@ public final class OutboundPolicy {
    */
   public static OutboundPolicy restricted(List<Cidr> allowed) {
     return new OutboundPolicy(
-        Mode.RESTRICTED, allowed, InetAddress::getAllByName, OutboundPolicy::interfaceAddresses);
+        Mode.RESTRICTED,
+        allowed,
+        InetAddress::getAllByName,
+        OutboundPolicy::cachedInterfaceAddresses);
   }
 
   /**
@@ -193,7 +196,7 @@ public final class OutboundPolicy {
   public static OutboundPolicy forServer(String bindHost, boolean restrict, List<Cidr> allowed) {
     Mode mode = restrict || !loopbackOnly(bindHost) ? Mode.RESTRICTED : Mode.OPEN;
     return new OutboundPolicy(
-        mode, allowed, InetAddress::getAllByName, OutboundPolicy::interfaceAddresses);
+        mode, allowed, InetAddress::getAllByName, OutboundPolicy::cachedInterfaceAddresses);
   }
 
   /**
@@ -398,6 +401,26 @@ public final class OutboundPolicy {
 
   private static boolean isLiteral(String host) {
     return host.matches("[0-9.]+") || (host.contains(":") && host.matches("[0-9A-Fa-f:.%a-z]+"));
+  }
+
+  private static final long OWN_TTL_NANOS = 5_000_000_000L;
+  private static volatile Set<InetAddress> ownCache;
+  private static volatile long ownListedAt;
+
+  /**
+   * The addresses of this machine's network interfaces, listed again when five seconds old (an
+   * address added to an interface is refused within five seconds; a request to an external
+   * ClickHouse does not pay for listing them each time).
+   */
+  static Set<InetAddress> cachedInterfaceAddresses() throws SocketException {
+    Set<InetAddress> cached = ownCache;
+    long now = System.nanoTime();
+    if (cached == null || now - ownListedAt > OWN_TTL_NANOS) {
+      cached = interfaceAddresses();
+      ownCache = cached;
+      ownListedAt = now;
+    }
+    return cached;
   }
 
   /** Every address of this machine's network interfaces. */

@@ -140,6 +140,15 @@ class OutboundPolicyTest {
   void theMachinesInterfacesAreListedAndLoopbackIsAmongThem() throws Exception {
     Set<InetAddress> mine = OutboundPolicy.interfaceAddresses();
     assertTrue(mine.contains(ip("127.0.0.1")), mine.toString());
+    assertEquals(mine, OutboundPolicy.cachedInterfaceAddresses());
+    assertEquals(
+        "a loopback address",
+        OutboundPolicy.restricted(List.of()).refusal(ip("127.0.0.1")),
+        "special before own");
+    for (InetAddress a : mine) {
+      assertTrue(
+          OutboundPolicy.restricted(List.of()).refusal(a) != null, "own address refused: " + a);
+    }
   }
 
   @Test
