@@ -100,6 +100,21 @@ class OutboundRequestsIntegrationTest {
     return k;
   }
 
+  /** Sends a webhook's test message (the route takes JSON only); its {@code result}. */
+  JsonNode testWebhook(JsonNode hook) throws Exception {
+    java.net.http.HttpResponse<String> r =
+        f.http.send(
+            "POST",
+            f.clickstack("webhooks") + "/" + hook.get("id").asText() + "/test",
+            "{}",
+            "Authorization",
+            V2Fixture.ADMIN,
+            "Content-Type",
+            "application/json");
+    assertEquals(200, r.statusCode(), r.body());
+    return V2Fixture.MAPPER.readTree(r.body()).get("result");
+  }
+
   Fake clickHouse() throws IOException {
     return fake(200, Map.of(), DESCRIBE);
   }
@@ -163,8 +178,7 @@ class OutboundRequestsIntegrationTest {
             "POST",
             f.clickstack("webhooks"),
             "{\"name\":\"w\",\"service\":\"generic\",\"url\":\"" + receiver.url() + "\"}");
-    JsonNode test =
-        f.cloud("POST", f.clickstack("webhooks") + "/" + hook.get("id").asText() + "/test", null);
+    JsonNode test = testWebhook(hook);
     assertFalse(test.get("delivered").asBoolean(), test.toString());
     assertTrue(test.get("error").asText().contains("the outbound address policy"), test.toString());
     assertEquals(List.of(), receiver.seen);
@@ -232,8 +246,7 @@ class OutboundRequestsIntegrationTest {
             "POST",
             f.clickstack("webhooks"),
             "{\"name\":\"w\",\"service\":\"generic\",\"url\":\"" + receiver.url() + "\"}");
-    JsonNode test =
-        f.cloud("POST", f.clickstack("webhooks") + "/" + hook.get("id").asText() + "/test", null);
+    JsonNode test = testWebhook(hook);
     assertEquals("the receiver answered 500", test.get("error").asText(), test.toString());
     assertEquals(1, receiver.seen.size());
   }
@@ -276,8 +289,7 @@ class OutboundRequestsIntegrationTest {
             "POST",
             f.clickstack("webhooks"),
             "{\"name\":\"w\",\"service\":\"generic\",\"url\":\"" + redirecting.url() + "\"}");
-    JsonNode test =
-        f.cloud("POST", f.clickstack("webhooks") + "/" + hook.get("id").asText() + "/test", null);
+    JsonNode test = testWebhook(hook);
     assertFalse(test.get("delivered").asBoolean(), test.toString());
     assertEquals(302, test.get("statusCode").asInt(), test.toString());
     assertEquals(2, redirecting.seen.size());
