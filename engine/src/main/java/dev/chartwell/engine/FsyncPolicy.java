@@ -1,11 +1,10 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.engine.internal.storage.WriteAheadLog;
 import java.util.Objects;
 
 /**
- * When {@link WriteAheadLog} forces written records to the disk, and so what an acknowledged append
- * survives.
+ * When a source's write-ahead log forces written records to the disk, and so what an acknowledged
+ * append survives.
  *
  * <ul>
  *   <li>{@code request} (the default): an append returns only after an fsync that covers its
