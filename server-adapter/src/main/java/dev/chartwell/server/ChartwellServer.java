@@ -15,6 +15,7 @@ import dev.chartwell.server.clickstack.Resources;
 import dev.chartwell.server.clickstack.SourceRoutes;
 import dev.chartwell.server.http.ApiServer;
 import dev.chartwell.server.http.Authenticator;
+import dev.chartwell.server.http.FailedAuthLimiter;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
@@ -126,7 +127,7 @@ public final class ChartwellServer implements AutoCloseable {
    * #NONE}) are the system's clock, the alerts' own threads and one-second service transitions.
    *
    * @param clock the time alerts and API keys follow (evaluation windows, retries, expiry, last
-   *     use)
+   *     use), and the lock-outs of failed authentication
    * @param alertThreads whether the alerts' scheduler and delivery threads run; without them the
    *     test drives evaluation and delivery through {@link #alerts()}
    * @param serviceTransition how long a service takes to provision, start, stop or terminate
@@ -320,12 +321,18 @@ public final class ChartwellServer implements AutoCloseable {
           new OtlpRoutes(services, catalog, json.mapper(), config.maxIngestBytes());
       otlpRoutes.register(router);
 
-      api.start(router);
+      // One limiter for both ports: failures on one count on the other.
+      FailedAuthLimiter limiter =
+          new FailedAuthLimiter(
+              overrides.clock(),
+              FailedAuthLimiter.Policy.DEFAULT,
+              line -> log.println("chartwell: " + line));
+      api.start(router, limiter);
       if (otlp != null) {
         Router otlpOnly = new Router();
         otlpOnly.add(router.route("GET", "/health").route());
         otlpRoutes.register(otlpOnly);
-        otlp.start(otlpOnly);
+        otlp.start(otlpOnly, limiter);
       }
       if (overrides.alertThreads()) {
         alerts.start();

@@ -94,10 +94,10 @@ public final class ChartRoutes {
    */
   public static Authenticator.Bearer bearer(Services services) {
     return new Authenticator.Bearer(
-        token ->
+        (token, client) ->
             services
                 .byToken(token)
-                .map(ServicePrincipal::new)
+                .map(service -> ServicePrincipal.admitted(service, client))
                 .orElseThrow(
                     () ->
                         new ApiException(

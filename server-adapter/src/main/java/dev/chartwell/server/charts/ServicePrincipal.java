@@ -3,6 +3,8 @@ package dev.chartwell.server.charts;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Principal;
+import dev.chartwell.server.management.IpAccessList;
+import java.net.InetAddress;
 
 /**
  * A request to the HyperDX-style API ({@code /api/v2}) or OTLP, authenticated with a service's
@@ -11,6 +13,26 @@ import dev.chartwell.server.http.Principal;
  * @param service the stored service
  */
 public record ServicePrincipal(ObjectNode service) implements Principal {
+  /**
+   * The principal of a request for a service's data, once the client's address is known to be in
+   * the service's {@code ipAccessList} (an empty list allows every address).
+   *
+   * @param service the stored service
+   * @param client the client's address (the TCP peer), {@code null} when unknown
+   * @return the principal
+   * @throws ApiException 403 when the list does not hold the address
+   */
+  public static ServicePrincipal admitted(ObjectNode service, InetAddress client) {
+    if (!IpAccessList.allows(IpAccessList.sources(service.get("ipAccessList")), client)) {
+      throw ApiException.forbidden(
+          "client address "
+              + (client == null ? "(unknown)" : client.getHostAddress())
+              + " is not in the IP access list of service "
+              + service.get("id").asText());
+    }
+    return new ServicePrincipal(service);
+  }
+
   @Override
   public String describe() {
     return "service " + service.get("id").asText();

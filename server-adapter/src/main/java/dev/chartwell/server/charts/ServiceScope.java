@@ -54,8 +54,9 @@ public final class ServiceScope {
   /**
    * @param req a request authenticated by {@link #authenticator()}
    * @return the service it reads
-   * @throws ApiException 400 when an API key names no service, 403 when the key may not be used
-   *     from the client's address, 404 when its organization has no such service
+   * @throws ApiException 400 when an API key names no service, 403 when the key, or the service's
+   *     {@code ipAccessList}, does not allow the client's address, 404 when its organization has no
+   *     such service
    */
   ServicePrincipal service(Request req) {
     Principal p = req.principal(Principal.class);
@@ -74,6 +75,6 @@ public final class ServiceScope {
                             + ": required with an API key (Basic): the id of the service to"
                             + " read"));
     ObjectNode service = services.get(key.key().organizationId(), serviceId);
-    return new ServicePrincipal(service);
+    return ServicePrincipal.admitted(service, req.remoteAddress());
   }
 }

@@ -178,7 +178,18 @@ public final class ApiServer implements AutoCloseable {
    * @throws IOException when the server cannot start
    */
   public void start(Router router) throws IOException {
-    dispatcher = new Dispatcher(router, json, log, options);
+    start(router, FailedAuthLimiter.NONE);
+  }
+
+  /**
+   * Starts serving, with failed authentication rate limited.
+   *
+   * @param router the routes
+   * @param limiter counts failed authentication; one limiter shared by every port of a server
+   * @throws IOException when the server cannot start
+   */
+  public void start(Router router, FailedAuthLimiter limiter) throws IOException {
+    dispatcher = new Dispatcher(router, json, log, options, limiter);
     graceful = new GracefulHandler(dispatcher);
     server.setHandler(graceful);
     server.setErrorHandler(new JsonErrorHandler(json.mapper(), log, options.maxHeaderBytes()));

@@ -1,10 +1,12 @@
 package dev.chartwell.server.http;
 
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The authentication a route requires. The server parses the {@code Authorization} header (a
@@ -17,15 +19,20 @@ public sealed interface Authenticator {
    * Establishes the principal of a request.
    *
    * @param authorizationHeader the raw {@code Authorization} header, or {@code null}
+   * @param client the client's address (the TCP peer), {@code null} when unknown
+   * @param limiter counts failed attempts and refuses locked-out clients
    * @return the principal, empty for routes without authentication
-   * @throws ApiException 401 when credentials are missing, malformed or wrong; 403 when refused
+   * @throws ApiException 401 when credentials are missing, malformed or wrong; 403 when refused;
+   *     429 while the client, or the key id from this client, is locked out after failures
    */
-  Optional<Principal> authenticate(String authorizationHeader);
+  Optional<Principal> authenticate(
+      String authorizationHeader, InetAddress client, FailedAuthLimiter limiter);
 
   /** No authentication (for example {@code /health}). */
   record None() implements Authenticator {
     @Override
-    public Optional<Principal> authenticate(String authorizationHeader) {
+    public Optional<Principal> authenticate(
+        String authorizationHeader, InetAddress client, FailedAuthLimiter limiter) {
       return Optional.empty();
     }
 
@@ -41,10 +48,11 @@ public sealed interface Authenticator {
     /**
      * @param user the user name (an API key id)
      * @param password the password (an API key secret)
+     * @param client the client's address, {@code null} when unknown
      * @return the principal
      * @throws ApiException 401 or 403
      */
-    Principal verify(String user, String password);
+    Principal verify(String user, String password, InetAddress client);
   }
 
   /** Verifies HTTP Bearer tokens. */
@@ -52,10 +60,11 @@ public sealed interface Authenticator {
   interface BearerVerifier {
     /**
      * @param token the token
+     * @param client the client's address, {@code null} when unknown
      * @return the principal
      * @throws ApiException 401 or 403
      */
-    Principal verify(String token);
+    Principal verify(String token, InetAddress client);
   }
 
   /**
@@ -65,7 +74,8 @@ public sealed interface Authenticator {
    */
   record Basic(BasicVerifier verifier) implements Authenticator {
     @Override
-    public Optional<Principal> authenticate(String header) {
+    public Optional<Principal> authenticate(
+        String header, InetAddress client, FailedAuthLimiter limiter) {
       String encoded = credentials(header, "Basic", this);
       String decoded;
       try {
@@ -77,8 +87,10 @@ public sealed interface Authenticator {
       if (colon <= 0) {
         throw unauthorized("malformed Basic credentials: expected key id and secret", this);
       }
+      String user = decoded.substring(0, colon);
+      String password = decoded.substring(colon + 1);
       return Optional.of(
-          verifier.verify(decoded.substring(0, colon), decoded.substring(colon + 1)));
+          limited(limiter, client, user, () -> verifier.verify(user, password, client)));
     }
 
     @Override
@@ -94,8 +106,11 @@ public sealed interface Authenticator {
    */
   record Bearer(BearerVerifier verifier) implements Authenticator {
     @Override
-    public Optional<Principal> authenticate(String header) {
-      return Optional.of(verifier.verify(credentials(header, "Bearer", this)));
+    public Optional<Principal> authenticate(
+        String header, InetAddress client, FailedAuthLimiter limiter) {
+      String token = credentials(header, "Bearer", this);
+      // A wrong token names no service: it counts against the client's address only.
+      return Optional.of(limited(limiter, client, null, () -> verifier.verify(token, client)));
     }
 
     @Override
@@ -114,13 +129,14 @@ public sealed interface Authenticator {
    */
   record BearerOrBasic(Bearer bearer, Basic basic) implements Authenticator {
     @Override
-    public Optional<Principal> authenticate(String header) {
+    public Optional<Principal> authenticate(
+        String header, InetAddress client, FailedAuthLimiter limiter) {
       String scheme = header == null ? "" : header.strip().split(" ", 2)[0];
       if (scheme.equalsIgnoreCase("Basic")) {
-        return basic.authenticate(header);
+        return basic.authenticate(header, client, limiter);
       }
       if (scheme.equalsIgnoreCase("Bearer")) {
-        return bearer.authenticate(header);
+        return bearer.authenticate(header, client, limiter);
       }
       throw unauthorized(
           header == null || header.isBlank()
@@ -150,6 +166,27 @@ public sealed interface Authenticator {
   static ApiException unauthorized(String text, Authenticator scheme) {
     return new ApiException(
         ErrorCode.UNAUTHORIZED, text, Map.of("WWW-Authenticate", scheme.challenge()));
+  }
+
+  /**
+   * Verifies well-formed credentials under the limiter: refused at once (429) while locked out, a
+   * 401 counted as a failure, a principal as a success. Other refusals (403: the credentials are
+   * right but not allowed here) count as neither.
+   */
+  private static Principal limited(
+      FailedAuthLimiter limiter, InetAddress client, String id, Supplier<Principal> verify) {
+    limiter.check(client, id);
+    Principal p;
+    try {
+      p = verify.get();
+    } catch (ApiException e) {
+      if (e.code() == ErrorCode.UNAUTHORIZED) {
+        limiter.failed(client, id);
+      }
+      throw e;
+    }
+    limiter.succeeded(client, id);
+    return p;
   }
 
   private static String credentials(String header, String scheme, Authenticator self) {

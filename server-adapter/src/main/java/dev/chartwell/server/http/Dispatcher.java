@@ -29,9 +29,16 @@ final class Dispatcher extends Handler.Abstract {
   private final Semaphore bodyReaders;
 
   private final FatalErrors fatal;
+  private final FailedAuthLimiter limiter;
 
-  Dispatcher(Router router, Json json, PrintStream log, ApiServer.Options options) {
+  Dispatcher(
+      Router router,
+      Json json,
+      PrintStream log,
+      ApiServer.Options options,
+      FailedAuthLimiter limiter) {
     this.router = router;
+    this.limiter = limiter;
     this.json = json;
     this.log = log;
     this.options = options;
@@ -151,8 +158,12 @@ final class Dispatcher extends Handler.Abstract {
     Route route = match.route();
     exchange.route = route;
     HttpFields headers = request.getHeaders();
+    java.net.InetAddress client = remoteAddress(request);
     Principal principal =
-        route.auth().authenticate(headers.get(HttpHeader.AUTHORIZATION)).orElse(null);
+        route
+            .auth()
+            .authenticate(headers.get(HttpHeader.AUTHORIZATION), client, limiter)
+            .orElse(null);
     RequestBody.Declared declared = RequestBody.check(route.body(), headers, route.maxBodyBytes());
     InputStream body = InputStream.nullInputStream();
     if (route.body().reads() && declared.present()) {
@@ -175,7 +186,7 @@ final class Dispatcher extends Handler.Abstract {
             request.getHttpURI().getQuery(),
             match.params(),
             headers,
-            remoteAddress(request),
+            client,
             request.isSecure(),
             request.getHttpURI().getHost(),
             principal,

@@ -148,7 +148,7 @@ public final class Accounts implements AutoCloseable {
     return new Authenticator.Basic(this::verify);
   }
 
-  private KeyPrincipal verify(String keyId, String secret) {
+  private KeyPrincipal verify(String keyId, String secret, java.net.InetAddress client) {
     return new KeyPrincipal(keys.verify(keyId, secret, basicAuthenticator()));
   }
 

@@ -74,12 +74,11 @@ public record StoredKey(
    * @return whether the key may be used from it
    */
   boolean allows(InetAddress address) {
-    if (ipAccessList == null || ipAccessList.isEmpty()) {
-      return true;
-    }
-    return address != null
-        && ipAccessList.stream()
-            .anyMatch(e -> IpRange.parse(e.source()).map(r -> r.contains(address)).orElse(false));
+    return IpAccessList.allows(
+        ipAccessList == null
+            ? List.of()
+            : ipAccessList.stream().map(IpAccessEntry::source).toList(),
+        address);
   }
 
   /**

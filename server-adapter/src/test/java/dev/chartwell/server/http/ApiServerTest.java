@@ -37,7 +37,7 @@ class ApiServerTest {
     Json json = new Json();
     Authenticator basic =
         new Authenticator.Basic(
-            (user, password) -> {
+            (user, password, client) -> {
               if (!user.equals("key") || !password.equals("secret")) {
                 throw new ApiException(ErrorCode.UNAUTHORIZED, "invalid API key id or secret");
               }
@@ -45,7 +45,7 @@ class ApiServerTest {
             });
     Authenticator bearer =
         new Authenticator.Bearer(
-            token -> {
+            (token, client) -> {
               if (!token.equals("tok")) {
                 throw ApiException.forbidden("token refused");
               }
