@@ -246,6 +246,10 @@ class SlowClientTest {
       } finally {
         server.stop(1);
       }
+    } finally {
+      Files.delete(cert);
+      Files.delete(key);
+      Files.delete(dir);
     }
   }
 
