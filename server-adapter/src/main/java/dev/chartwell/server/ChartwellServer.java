@@ -19,6 +19,8 @@ import dev.chartwell.server.http.FailedAuthLimiter;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
+import dev.chartwell.server.http.SelfSigned;
+import dev.chartwell.server.http.Tls;
 import dev.chartwell.server.hyperdx.HyperdxRoutes;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.KeyRoutes;
@@ -183,7 +185,60 @@ public final class ChartwellServer implements AutoCloseable {
       String embeddedService,
       Runnable cleanup)
       throws IOException {
+    // The certificate files are read before anything else: a bad one stops the start at once.
+    Tls tls = null;
+    if (config.tls().isPresent()) {
+      ServerConfig.TlsSpec spec = config.tls().get();
+      tls =
+          spec.selfSigned()
+              ? Tls.pending()
+              : Tls.fromFiles(
+                  spec.certFile(),
+                  spec.keyFile(),
+                  spec.checkEvery(),
+                  line -> log.println("chartwell: " + line));
+    }
+    try {
+      Tls t = tls;
+      return start(
+          config,
+          log,
+          overrides,
+          shared,
+          embeddedService,
+          tls,
+          () -> {
+            if (t != null) {
+              t.close();
+            }
+            cleanup.run();
+          });
+    } catch (IOException | RuntimeException e) {
+      if (tls != null) {
+        tls.close();
+      }
+      throw e;
+    }
+  }
+
+  private static ChartwellServer start(
+      ServerConfig config,
+      PrintStream log,
+      Overrides overrides,
+      Engine shared,
+      String embeddedService,
+      Tls tls,
+      Runnable cleanup)
+      throws IOException {
     allowHostHeader();
+    if (tls == null && !config.loopbackOnly()) {
+      log.println(
+          "chartwell: warning: serving plain HTTP on "
+              + config.host()
+              + ": API keys, service tokens, ingested events, queries and their results travel"
+              + " in clear text; give --tls-cert and --tls-key (or --tls-self-signed), or put a"
+              + " TLS proxy in front (docs/running.md, \"Exposing the server\")");
+    }
     if (config.webhookDenyPrivate()) {
       log.println(
           "chartwell: --webhook-deny-private is deprecated: outbound requests (webhooks and"
@@ -193,17 +248,27 @@ public final class ChartwellServer implements AutoCloseable {
     OutboundPolicy outbound = config.outboundPolicy();
     Json json = new Json();
     // The ports first: a server that cannot listen must not touch the data directory.
-    ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log);
+    ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log, tls);
     ApiServer otlp = null;
     DataDirectory dir;
     try {
       if (config.otlpPort().isPresent()) {
         otlp =
-            ApiServer.bind(config.host(), config.otlpPort().getAsInt(), config.http(), json, log);
+            ApiServer.bind(
+                config.host(), config.otlpPort().getAsInt(), config.http(), json, log, tls);
       }
       dir = DataDirectory.open(config.dataDir());
     } catch (IOException | RuntimeException e) {
       stop(api, otlp);
+      throw e;
+    }
+    try {
+      if (tls != null && config.tls().get().selfSigned()) {
+        tls.useKeyStore(SelfSigned.ensure(dir.root(), config.host()), SelfSigned.password());
+      }
+    } catch (IOException | RuntimeException e) {
+      stop(api, otlp);
+      dir.close();
       throw e;
     }
     RecoveryReport recovery;
@@ -381,9 +446,19 @@ public final class ChartwellServer implements AutoCloseable {
 
       List<String> banner = new ArrayList<>();
       String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
-      banner.add("Chartwell listening on http://" + host + ":" + api.port());
+      String scheme = tls == null ? "http://" : "https://";
+      banner.add("Chartwell listening on " + scheme + host + ":" + api.port());
       if (otlp != null) {
-        banner.add("OTLP/HTTP listening on http://" + host + ":" + otlp.port());
+        banner.add("OTLP/HTTP listening on " + scheme + host + ":" + otlp.port());
+      }
+      if (tls != null) {
+        banner.add("TLS certificate SHA-256 fingerprint: " + tls.fingerprint());
+        if (config.tls().get().selfSigned()) {
+          banner.add(
+              "self-signed certificate: "
+                  + dir.root().resolve(SelfSigned.CERTIFICATE)
+                  + " (trust it, e.g. curl --cacert, or check the fingerprint)");
+        }
       }
       banner.add("organization id: " + boot.organization().id());
       banner.add("admin key id: " + boot.keyId());
@@ -398,7 +473,7 @@ public final class ChartwellServer implements AutoCloseable {
                   catalog,
                   resources,
                   json.mapper(),
-                  "http://" + host + ":" + api.port(),
+                  scheme + host + ":" + api.port(),
                   line -> log.println("chartwell: " + line)));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
@@ -406,7 +481,8 @@ public final class ChartwellServer implements AutoCloseable {
         }
       }
       banner.add(
-          "web UI: http://"
+          "web UI: "
+              + scheme
               + host
               + ":"
               + api.port()

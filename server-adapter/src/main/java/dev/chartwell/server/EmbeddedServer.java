@@ -67,13 +67,16 @@ public final class EmbeddedServer {
   private String keyId;
   private String secret;
   private String serviceName = "embedded";
+  private Path tlsCert;
+  private Path tlsKey;
 
   EmbeddedServer(Engine engine) {
     this.engine = Objects.requireNonNull(engine, "engine");
   }
 
   /**
-   * @param host the address to listen on (default {@code 127.0.0.1}; {@code 0.0.0.0} exposes it)
+   * @param host the address to listen on (default {@code 127.0.0.1}; {@code 0.0.0.0} exposes it:
+   *     then give it {@link #tls})
    * @return this
    */
   public EmbeddedServer host(String host) {
@@ -122,6 +125,20 @@ public final class EmbeddedServer {
   }
 
   /**
+   * Serves HTTPS, as {@code --tls-cert} and {@code --tls-key} do: the files are PEM and re-read
+   * when they change (see docs/running.md, "Exposing the server").
+   *
+   * @param certFile the certificate chain, the server's certificate first
+   * @param keyFile its private key
+   * @return this
+   */
+  public EmbeddedServer tls(Path certFile, Path keyFile) {
+    this.tlsCert = Objects.requireNonNull(certFile, "certFile");
+    this.tlsKey = Objects.requireNonNull(keyFile, "keyFile");
+    return this;
+  }
+
+  /**
    * Starts serving.
    *
    * @return the running server; close it before the engine
@@ -154,6 +171,9 @@ public final class EmbeddedServer {
     args.addAll(List.of("--data-dir", dir.toString()));
     if (keyId != null) {
       args.addAll(List.of("--api-key", keyId + ":" + secret));
+    }
+    if (tlsCert != null) {
+      args.addAll(List.of("--tls-cert", tlsCert.toString(), "--tls-key", tlsKey.toString()));
     }
     ServerConfig config;
     try {

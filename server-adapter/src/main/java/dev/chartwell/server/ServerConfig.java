@@ -45,6 +45,7 @@ import java.util.regex.Pattern;
  *     ({@code --allow-outbound})
  * @param webhookDenyPrivate the deprecated {@code --webhook-deny-private}: restrict outbound
  *     requests even when bound to loopback
+ * @param tls HTTPS on every port, if asked for
  */
 public record ServerConfig(
     String host,
@@ -68,7 +69,28 @@ public record ServerConfig(
     AlertOptions alerts,
     OptionalInt otlpPort,
     List<OutboundPolicy.Cidr> allowOutbound,
-    boolean webhookDenyPrivate) {
+    boolean webhookDenyPrivate,
+    Optional<TlsSpec> tls) {
+
+  /**
+   * Where the server's TLS certificate comes from.
+   *
+   * @param certFile the PEM certificate chain ({@code --tls-cert}), or {@code null} with {@code
+   *     selfSigned}
+   * @param keyFile its PEM private key ({@code --tls-key}), or {@code null} with {@code selfSigned}
+   * @param selfSigned whether to make (once) and use a self-signed certificate in the data
+   *     directory ({@code --tls-self-signed})
+   * @param checkEvery how often the files are compared with the certificate in use
+   */
+  public record TlsSpec(Path certFile, Path keyFile, boolean selfSigned, Duration checkEvery) {}
+
+  /**
+   * @return whether the server binds only to loopback (127.0.0.0/8, ::1 or localhost)
+   */
+  public boolean loopbackOnly() {
+    String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+    return h.equals("localhost") || h.equals("::1") || h.matches("127\\.\\d+\\.\\d+\\.\\d+");
+  }
 
   /** Copies the ranges. */
   public ServerConfig {
@@ -124,7 +146,8 @@ public record ServerConfig(
               "host",
               "ADDRESS",
               "127.0.0.1",
-              "bind address (0.0.0.0 to expose; then see --allow-outbound)"),
+              "bind address; to expose it, also give --tls-cert/--tls-key (or"
+                  + " --tls-self-signed) and see --allow-outbound"),
           new Flag("port", "PORT", "8080", "TCP port for both APIs (0 = any free port)"),
           new Flag(
               "otlp-port", "PORT", "off", "a second port serving only OTLP/HTTP (usually 4318)"),
@@ -177,7 +200,23 @@ public record ServerConfig(
               null,
               "off",
               "deprecated: restrict outbound requests even when bound to loopback"),
-          new Flag("frontend-url", "URL", "none", "HyperDX UI that alert notifications link to"));
+          new Flag("frontend-url", "URL", "none", "HyperDX UI that alert notifications link to"),
+          new Flag(
+              "tls-cert",
+              "FILE",
+              "none (plain HTTP)",
+              "PEM certificate chain: serve HTTPS on every port (with --tls-key)"),
+          new Flag("tls-key", "FILE", "none", "PEM private key of --tls-cert (PKCS#8, RSA or EC)"),
+          new Flag(
+              "tls-self-signed",
+              null,
+              "off",
+              "serve HTTPS with a self-signed certificate kept in the data directory"),
+          new Flag(
+              "tls-check-every",
+              "DURATION",
+              "10s",
+              "how often --tls-cert/--tls-key are re-read when changed"));
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
   private static final Pattern RETENTION = Pattern.compile("(\\d{1,6})(m|h|d|w)");
@@ -266,7 +305,8 @@ public record ServerConfig(
             v.frontendUrl()),
         v.otlpPort(port),
         v.allowOutbound(),
-        v.bool("webhook-deny-private", false));
+        v.bool("webhook-deny-private", false),
+        v.tls());
   }
 
   /**
@@ -521,6 +561,29 @@ public record ServerConfig(
         }
       }
       return out;
+    }
+
+    Optional<TlsSpec> tls() throws ConfigException {
+      Optional<String> cert = raw("tls-cert").map(String::trim).filter(s -> !s.isEmpty());
+      Optional<String> key = raw("tls-key").map(String::trim).filter(s -> !s.isEmpty());
+      boolean selfSigned = bool("tls-self-signed", false);
+      Duration every = duration("tls-check-every", Duration.ofSeconds(10));
+      if (selfSigned && (cert.isPresent() || key.isPresent())) {
+        throw new ConfigException(
+            source("tls-self-signed")
+                + " makes its own certificate: give either it or --tls-cert and --tls-key");
+      }
+      if (cert.isPresent() != key.isPresent()) {
+        throw new ConfigException(
+            (cert.isPresent() ? source("tls-cert") : source("tls-key"))
+                + " needs "
+                + (cert.isPresent() ? "--tls-key" : "--tls-cert")
+                + " too: the certificate chain and its private key, both PEM files");
+      }
+      if (selfSigned) {
+        return Optional.of(new TlsSpec(null, null, true, every));
+      }
+      return cert.map(c -> new TlsSpec(Path.of(c), Path.of(key.get()), false, every));
     }
 
     Optional<String> frontendUrl() throws ConfigException {

@@ -214,6 +214,29 @@ class EmbeddedServerTest {
   }
 
   @Test
+  void servesHttpsWithTheGivenFiles() throws Exception {
+    try (Engine engine = Engine.builder().build();
+        ChartwellServer server =
+            ChartwellServer.embedded(engine)
+                .port(0)
+                .tls(
+                    TlsIntegrationTest.fixture("server.pem"),
+                    TlsIntegrationTest.fixture("server-key.pem"))
+                .start()) {
+      java.net.http.HttpResponse<String> health =
+          java.net.http.HttpClient.newBuilder()
+              .sslContext(TlsIntegrationTest.trusting(TlsIntegrationTest.fixture("ca.pem")))
+              .build()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create("https://127.0.0.1:" + server.port() + "/health"))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, health.statusCode());
+    }
+  }
+
+  @Test
   void theTestJvmHasTheOptionsChronicleNeeds() {
     // Surefire passes them (the parent pom's chronicle.jvm.flags); without them start() refuses.
     assertEquals(List.of(), EmbeddedServer.missingJvmOptions());

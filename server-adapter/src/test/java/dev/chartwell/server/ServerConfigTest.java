@@ -299,7 +299,11 @@ class ServerConfigTest {
           "webhook-retry-delay",
           "webhook-deny-private",
           "allow-outbound",
-          "frontend-url"
+          "frontend-url",
+          "tls-cert",
+          "tls-key",
+          "tls-self-signed",
+          "tls-check-every"
         }) {
       assertTrue(usage.contains("--" + flag), flag);
       assertTrue(
@@ -341,5 +345,51 @@ class ServerConfigTest {
     assertTrue(
         error(Map.of(), "--allow-outbound=internal.example.test")
             .contains("got 'internal.example.test'"));
+  }
+
+  @Test
+  void tlsFlags() throws Exception {
+    assertEquals(Optional.empty(), parse(Map.of()).tls());
+    ServerConfig files =
+        parse(Map.of("CHARTWELL_TLS_KEY", "/etc/k.pem"), "--tls-cert", "/etc/c.pem");
+    assertEquals(
+        new ServerConfig.TlsSpec(
+            Path.of("/etc/c.pem"), Path.of("/etc/k.pem"), false, java.time.Duration.ofSeconds(10)),
+        files.tls().orElseThrow());
+    ServerConfig self = parse(Map.of(), "--tls-self-signed", "--tls-check-every=500ms");
+    assertTrue(self.tls().orElseThrow().selfSigned());
+    assertEquals(java.time.Duration.ofMillis(500), self.tls().orElseThrow().checkEvery());
+    assertEquals(
+        "--tls-cert needs --tls-key too: the certificate chain and its private key, both PEM files",
+        error(Map.of(), "--tls-cert", "c.pem"));
+    assertEquals(
+        "CHARTWELL_TLS_KEY needs --tls-cert too: the certificate chain and its private key, both"
+            + " PEM files",
+        error(Map.of("CHARTWELL_TLS_KEY", "k.pem")));
+    assertTrue(
+        error(Map.of(), "--tls-self-signed", "--tls-cert=c", "--tls-key=k")
+            .startsWith("--tls-self-signed makes its own certificate"));
+  }
+
+  @Test
+  void helpPointsAtTlsToExpose() {
+    String usage = ServerConfig.usage();
+    assertFalse(usage.contains("0.0.0.0 to expose"), usage);
+    assertTrue(usage.contains("to expose it, also give --tls-cert/--tls-key"), usage);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "127.0.0.1, true",
+    "127.1.2.3, true",
+    "localhost, true",
+    "::1, true",
+    "0.0.0.0, false",
+    "10.1.2.3, false",
+    "::, false",
+    "fd00::1, false"
+  })
+  void loopbackOnly(String host, boolean loopback) throws Exception {
+    assertEquals(loopback, parse(Map.of(), "--host", host).loopbackOnly(), host);
   }
 }

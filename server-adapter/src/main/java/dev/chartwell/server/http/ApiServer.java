@@ -14,11 +14,15 @@ import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.server.DetectorConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.internal.HttpConnection;
 import org.eclipse.jetty.util.Callback;
@@ -50,6 +54,7 @@ public final class ApiServer implements AutoCloseable {
   private final Json json;
   private final PrintStream log;
   private final String address;
+  private final Tls tls; // null for plain HTTP
   private volatile boolean sweeping;
   private volatile GracefulHandler graceful; // once started
   private volatile Dispatcher dispatcher; // once started
@@ -103,8 +108,10 @@ public final class ApiServer implements AutoCloseable {
       Options options,
       Json json,
       PrintStream log,
-      String address) {
+      String address,
+      Tls tls) {
     this.server = server;
+    this.tls = tls;
     this.connector = connector;
     this.options = options;
     this.json = json;
@@ -126,6 +133,25 @@ public final class ApiServer implements AutoCloseable {
    */
   public static ApiServer bind(String host, int port, Options options, Json json, PrintStream log)
       throws IOException {
+    return bind(host, port, options, json, log, null);
+  }
+
+  /**
+   * Takes the port, serving HTTPS when {@code tls} is given: TLS 1.2 or 1.3 with its certificate; a
+   * request in plain HTTP is answered 400 with the https URL to use, and the connection closed.
+   *
+   * @param host bind address
+   * @param port port, 0 for any free port
+   * @param options limits and timeouts
+   * @param json the JSON codec
+   * @param log where unexpected failures are logged (with their request id)
+   * @param tls the certificate, or {@code null} for plain HTTP
+   * @return the bound, not yet serving server
+   * @throws IOException when the address cannot be bound; a taken port is named as such
+   */
+  public static ApiServer bind(
+      String host, int port, Options options, Json json, PrintStream log, Tls tls)
+      throws IOException {
     if (JETTY_LOG.getLevel() == null) {
       JETTY_LOG.setLevel(Level.WARNING);
     }
@@ -145,7 +171,24 @@ public final class ApiServer implements AutoCloseable {
     config.setSendServerVersion(false);
     config.setSendXPoweredBy(false);
     config.setUriCompliance(UriCompliance.DEFAULT);
-    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(config));
+    ServerConnector connector;
+    if (tls == null) {
+      connector = new ServerConnector(server, new HttpConnectionFactory(config));
+    } else {
+      // Marks requests that came over TLS secure (Request.isSecure(), scheme https). One
+      // certificate, no virtual hosts: a Host that the certificate does not name is the
+      // client's concern, not a reason to refuse the request.
+      SecureRequestCustomizer secure = new SecureRequestCustomizer();
+      secure.setSniHostCheck(false);
+      secure.setSniRequired(false);
+      secure.setStsMaxAge(-1); // HSTS is the web UI's own decision (SecurityHeaders)
+      config.addCustomizer(secure);
+      HttpConnectionFactory http = new HttpConnectionFactory(config);
+      SslConnectionFactory ssl = new SslConnectionFactory(tls.factory(), http.getProtocol());
+      // A TLS handshake goes to TLS; anything else (plain HTTP) to the HTTP parser, where
+      // PlainHttpRefusal answers it in our words.
+      connector = new ServerConnector(server, new DetectorConnectionFactory(ssl), http);
+    }
     connector.setHost(host);
     connector.setPort(port);
     connector.setIdleTimeout(options.idleTimeout().toMillis());
@@ -168,7 +211,7 @@ public final class ApiServer implements AutoCloseable {
       }
       throw new IOException("cannot listen on " + address + ":" + port + ": " + e.getMessage(), e);
     }
-    return new ApiServer(server, connector, options, json, log, address);
+    return new ApiServer(server, connector, options, json, log, address, tls);
   }
 
   /**
@@ -190,7 +233,9 @@ public final class ApiServer implements AutoCloseable {
    */
   public void start(Router router, FailedAuthLimiter limiter) throws IOException {
     dispatcher = new Dispatcher(router, json, log, options, limiter);
-    graceful = new GracefulHandler(dispatcher);
+    graceful =
+        new GracefulHandler(
+            tls == null ? dispatcher : new PlainHttpRefusal(dispatcher, json, this::port));
     server.setHandler(graceful);
     server.setErrorHandler(new JsonErrorHandler(json.mapper(), log, options.maxHeaderBytes()));
     try {
@@ -200,6 +245,13 @@ public final class ApiServer implements AutoCloseable {
     }
     sweeping = true;
     scheduleSweep();
+  }
+
+  /**
+   * @return whether this port serves HTTPS
+   */
+  public boolean secure() {
+    return tls != null;
   }
 
   /**
@@ -286,7 +338,12 @@ public final class ApiServer implements AutoCloseable {
     try {
       long now = NanoTime.now();
       long limit = options.headerTimeout().toMillis();
-      for (EndPoint endPoint : connector.getConnectedEndPoints()) {
+      for (EndPoint connected : connector.getConnectedEndPoints()) {
+        // Over TLS, the HTTP connection is on the decrypted side of the TLS connection.
+        EndPoint endPoint =
+            connected.getConnection() instanceof SslConnection ssl
+                ? ssl.getSslEndPoint()
+                : connected;
         if (endPoint.getConnection() instanceof HttpConnection http) {
           HttpParser parser = http.getParser();
           if (!parser.isStart()

@@ -50,10 +50,12 @@ final class Chromium {
    * @param binaries the browser and the driver
    * @param width window width
    * @param height window height
+   * @param extra further command-line switches of the browser
    * @return a headless browser session, its console kept for the test to read
    */
-  static ChromeDriver start(Path[] binaries, int width, int height) {
+  static ChromeDriver start(Path[] binaries, int width, int height, String... extra) {
     ChromeOptions options = new ChromeOptions();
+    options.addArguments(extra);
     options.setBinary(binaries[0].toFile());
     options.addArguments(
         List.of(
