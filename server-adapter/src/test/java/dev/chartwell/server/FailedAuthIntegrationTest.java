@@ -1,6 +1,7 @@
 package dev.chartwell.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -174,5 +175,61 @@ class FailedAuthIntegrationTest {
             "Content-Type",
             "application/json");
     assertEquals(200, accepted.statusCode(), accepted.body());
+  }
+
+  @Test
+  void failuresOfTheBasicAndApiKeyFormsOfAServiceTokenCountToo(@TempDir Path dir) throws Exception {
+    start(dir);
+    JsonNode created =
+        MAPPER
+            .readTree(
+                http.send(
+                        "POST",
+                        ORG_PATH + "/services",
+                        "{\"name\":\"s\",\"provider\":\"aws\",\"region\":\"us-east-1\"}",
+                        "Authorization",
+                        HttpTestClient.basic("ADMIN", "adminsecret1"))
+                    .body())
+            .get("result");
+    String token = created.get("password").asText();
+    String id = created.get("service").get("id").asText();
+    Await.until(
+        "service running",
+        () ->
+            MAPPER
+                .readTree(
+                    http.send(
+                            "GET",
+                            ORG_PATH + "/services/" + id,
+                            null,
+                            "Authorization",
+                            HttpTestClient.basic("ADMIN", "adminsecret1"))
+                        .body())
+                .get("result")
+                .get("state")
+                .asText()
+                .equals("running"));
+    String apiKeyWrong =
+        "ApiKey "
+            + java.util.Base64.getEncoder()
+                .encodeToString((id + ":wrong").getBytes(StandardCharsets.UTF_8));
+    for (int i = 0; i < 5; i++) {
+      String header = i % 2 == 0 ? HttpTestClient.basic(id, "wrong" + i) : apiKeyWrong;
+      HttpResponse<String> r = http.send("GET", "/api/v2/stats", null, "Authorization", header);
+      assertEquals(401, r.statusCode(), "attempt " + i + ": " + r.body());
+    }
+    HttpResponse<String> right =
+        http.send("GET", "/api/v2/stats", null, "Authorization", HttpTestClient.basic(id, token));
+    assertEquals(429, right.statusCode(), right.body());
+    // The address's lock-out and the claimed service id's.
+    assertEquals(2, lockouts().size(), lockouts().toString());
+    assertTrue(
+        lockouts().get(1).contains("ending in '" + id.substring(id.length() - 4) + "'"),
+        lockouts().toString());
+    clock.advance(Duration.ofSeconds(1));
+    assertEquals(
+        200,
+        http.send("GET", "/api/v2/stats", null, "Authorization", HttpTestClient.basic(id, token))
+            .statusCode());
   }
 }

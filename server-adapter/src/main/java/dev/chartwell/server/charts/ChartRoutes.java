@@ -70,7 +70,7 @@ public final class ChartRoutes {
       Json json,
       long maxRequestBytes,
       long maxIngestBytes) {
-    Authenticator bearer = bearer(services);
+    Authenticator bearer = serviceToken(services);
     ObjectMapper events = JsonMapper.builder().build(); // doubles as doubles, for ingestion speed
     router.add(
         "POST",
@@ -90,20 +90,46 @@ public final class ChartRoutes {
 
   /**
    * @param services the services, whose passwords are the tokens
-   * @return the Bearer authenticator of the chart and data interface
+   * @return the authenticator of the chart and data interface and of OTLP: a service's token as
+   *     Bearer, as Basic {@code serviceId:token} or as {@code ApiKey base64(serviceId:token)}
    */
-  public static Authenticator.Bearer bearer(Services services) {
-    return new Authenticator.Bearer(
-        (token, client) ->
+  public static Authenticator.ServiceToken serviceToken(Services services) {
+    return serviceToken(services, null);
+  }
+
+  /**
+   * @param services the services, whose passwords are the tokens
+   * @param apiKeys the API key authenticator, for a Basic user name that is not a service id of
+   *     this server; {@code null} where API keys are not accepted
+   * @return the authenticator of a service's token, in its three forms, and of API keys if given
+   */
+  static Authenticator.ServiceToken serviceToken(Services services, Authenticator.Basic apiKeys) {
+    Authenticator.Bearer bearer =
+        new Authenticator.Bearer(
+            (token, client) ->
+                services
+                    .byToken(token)
+                    .map(service -> ServicePrincipal.admitted(service, client))
+                    .orElseThrow(() -> invalid("invalid token")));
+    return new Authenticator.ServiceToken(
+        bearer,
+        (serviceId, token, client) ->
             services
                 .byToken(token)
+                // The token's service must be the one named: another service's token is refused
+                // as a wrong one is, without saying which service it belongs to.
+                .filter(service -> service.get("id").asText().equals(serviceId))
                 .map(service -> ServicePrincipal.admitted(service, client))
-                .orElseThrow(
-                    () ->
-                        new ApiException(
-                            ErrorCode.UNAUTHORIZED,
-                            "invalid token",
-                            Map.of("WWW-Authenticate", "Bearer realm=\"chartwell\""))));
+                .orElseThrow(() -> invalid("invalid service id or token")),
+        serviceId -> services.byId(serviceId).isPresent(),
+        apiKeys);
+  }
+
+  private static ApiException invalid(String text) {
+    return new ApiException(
+        ErrorCode.UNAUTHORIZED,
+        text,
+        Map.of("WWW-Authenticate", Authenticator.ServiceToken.CHALLENGE));
   }
 
   private static Response ingest(Request req, Catalog catalog, ObjectMapper mapper)

@@ -11,19 +11,21 @@ import dev.chartwell.server.management.KeyPrincipal;
 import dev.chartwell.server.management.Services;
 
 /**
- * The read routes that take either a service token (Bearer) or an organization's API key (Basic,
- * key id and secret) together with the header {@value #SERVICE_HEADER} naming one of that
- * organization's services. The built-in web UI signs in with an API key and reads charts and events
- * this way, without any service password. A key reads only its own organization's services: another
- * organization's service is answered as one that does not exist (404), as a source of another
- * service is.
+ * The read routes that take either a service token (Bearer, Basic {@code serviceId:token} or {@code
+ * ApiKey base64(serviceId:token)}) or an organization's API key (Basic, key id and secret) together
+ * with the header {@value #SERVICE_HEADER} naming one of that organization's services. A Basic user
+ * name that is the id of a service of this server is the service form; any other is an API key id
+ * (see {@link Authenticator.ServiceToken}). The built-in web UI signs in with an API key and reads
+ * charts and events this way, without any service password. A key reads only its own organization's
+ * services: another organization's service is answered as one that does not exist (404), as a
+ * source of another service is.
  */
 public final class ServiceScope {
   /** The header that names the service a Basic API key reads. */
   public static final String SERVICE_HEADER = "X-Service-Id";
 
   private final Services services;
-  private final Authenticator.BearerOrBasic authenticator;
+  private final Authenticator.ServiceToken authenticator;
 
   /**
    * @param services the services (tokens, and the organization of each)
@@ -32,12 +34,11 @@ public final class ServiceScope {
   public ServiceScope(Services services, Accounts accounts) {
     this.services = services;
     this.authenticator =
-        new Authenticator.BearerOrBasic(
-            ChartRoutes.bearer(services), (Authenticator.Basic) accounts.basicAuthenticator());
+        ChartRoutes.serviceToken(services, (Authenticator.Basic) accounts.basicAuthenticator());
   }
 
   /**
-   * @return the authenticator of these routes: Bearer service token or Basic API key
+   * @return the authenticator of these routes: a service's token in any form, or a Basic API key
    */
   public Authenticator authenticator() {
     return authenticator;

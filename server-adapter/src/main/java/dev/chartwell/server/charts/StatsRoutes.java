@@ -33,7 +33,7 @@ public final class StatsRoutes {
     router.add(
         "GET",
         "/api/v2/stats",
-        ChartRoutes.bearer(services),
+        ChartRoutes.serviceToken(services),
         maxBodyBytes,
         req -> stats(req, catalog));
   }

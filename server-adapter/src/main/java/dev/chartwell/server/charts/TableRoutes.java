@@ -39,7 +39,7 @@ public final class TableRoutes {
       Catalog catalog,
       Json json,
       long maxBodyBytes) {
-    Authenticator bearer = ChartRoutes.bearer(services);
+    Authenticator bearer = ChartRoutes.serviceToken(services);
     ServiceScope scope = new ServiceScope(services, accounts);
     router.add(
         "GET",

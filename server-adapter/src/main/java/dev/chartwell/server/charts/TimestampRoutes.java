@@ -29,7 +29,7 @@ public final class TimestampRoutes {
    */
   public static void register(
       Router router, Services services, Catalog catalog, Resources resources, long maxBodyBytes) {
-    Authenticator bearer = ChartRoutes.bearer(services);
+    Authenticator bearer = ChartRoutes.serviceToken(services);
     router.add(
         "GET",
         "/api/v2/sources/{id}/timestamps",

@@ -6,6 +6,7 @@ import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -76,19 +77,9 @@ public sealed interface Authenticator {
     @Override
     public Optional<Principal> authenticate(
         String header, InetAddress client, FailedAuthLimiter limiter) {
-      String encoded = credentials(header, "Basic", this);
-      String decoded;
-      try {
-        decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException e) {
-        throw unauthorized("malformed Basic credentials: not base64", this);
-      }
-      int colon = decoded.indexOf(':');
-      if (colon <= 0) {
-        throw unauthorized("malformed Basic credentials: expected key id and secret", this);
-      }
-      String user = decoded.substring(0, colon);
-      String password = decoded.substring(colon + 1);
+      String[] pair = pair(credentials(header, "Basic", this), "Basic", "key id and secret", this);
+      String user = pair[0];
+      String password = pair[1];
       return Optional.of(
           limited(limiter, client, user, () -> verifier.verify(user, password, client)));
     }
@@ -120,35 +111,66 @@ public sealed interface Authenticator {
   }
 
   /**
-   * HTTP Bearer or HTTP Basic, chosen by the scheme the {@code Authorization} header names (a
-   * missing header, or another scheme, is a 401 challenging both). The chart and search routes take
-   * a service token or an organization's API key.
+   * A service's token, in any of three forms, each checked the same way:
    *
-   * @param bearer the Bearer authenticator
-   * @param basic the Basic authenticator
+   * <ul>
+   *   <li>{@code Authorization: Bearer <token>};
+   *   <li>{@code Authorization: Basic base64(serviceId:token)} (clients that can only send Basic:
+   *       Prometheus, promtool, Grafana, Elasticsearch clients);
+   *   <li>{@code Authorization: ApiKey base64(serviceId:token)} (Elasticsearch's id:api_key form).
+   * </ul>
+   *
+   * <p>In the two forms that name the service, the service the token belongs to must be the one
+   * named (401 otherwise), and failures count against the client's address and the named id.
+   *
+   * <p>With {@code apiKeys} (the chart, search and table reads), a Basic user name is first looked
+   * up as a service of this server: if there is one with that id, the credentials are the service
+   * form; otherwise they are an API key id and secret (with {@code X-Service-Id}). Each form checks
+   * its password only against its own store, so a user name read the wrong way can only fail, never
+   * admit.
+   *
+   * @param bearer verifies a token alone
+   * @param named verifies a service id and its token together
+   * @param isServiceId whether a Basic user name is the id of a service of this server
+   * @param apiKeys the API key authenticator, {@code null} where API keys are not accepted
    */
-  record BearerOrBasic(Bearer bearer, Basic basic) implements Authenticator {
+  record ServiceToken(
+      Bearer bearer, BasicVerifier named, Predicate<String> isServiceId, Basic apiKeys)
+      implements Authenticator {
     @Override
     public Optional<Principal> authenticate(
         String header, InetAddress client, FailedAuthLimiter limiter) {
       String scheme = header == null ? "" : header.strip().split(" ", 2)[0];
-      if (scheme.equalsIgnoreCase("Basic")) {
-        return basic.authenticate(header, client, limiter);
-      }
       if (scheme.equalsIgnoreCase("Bearer")) {
         return bearer.authenticate(header, client, limiter);
       }
+      if (scheme.equalsIgnoreCase("Basic") || scheme.equalsIgnoreCase("ApiKey")) {
+        String[] idAndToken =
+            pair(credentials(header, scheme, this), scheme, "service id and token", this);
+        if (scheme.equalsIgnoreCase("Basic")
+            && apiKeys != null
+            && !isServiceId.test(idAndToken[0])) {
+          return apiKeys.authenticate(header, client, limiter);
+        }
+        String id = idAndToken[0];
+        String token = idAndToken[1];
+        return Optional.of(limited(limiter, client, id, () -> named.verify(id, token, client)));
+      }
       throw unauthorized(
           header == null || header.isBlank()
-              ? "missing Authorization header (Bearer or Basic expected)"
-              : "malformed Authorization header: Bearer or Basic expected",
+              ? "missing Authorization header (Bearer, Basic or ApiKey expected)"
+              : "malformed Authorization header: Bearer, Basic or ApiKey expected",
           this);
     }
 
     @Override
     public String challenge() {
-      return bearer.challenge() + ", " + basic.challenge();
+      return CHALLENGE;
     }
+
+    /** The challenge of the routes that take a service's token. */
+    public static final String CHALLENGE =
+        "Bearer realm=\"chartwell\", Basic realm=\"chartwell\", charset=\"UTF-8\"";
   }
 
   /**
@@ -207,5 +229,20 @@ public sealed interface Authenticator {
       throw unauthorized("malformed Authorization header: empty or invalid " + scheme, self);
     }
     return value;
+  }
+
+  /** Decodes {@code base64(user:password)}: 401 when not base64 or without a user name. */
+  private static String[] pair(String encoded, String scheme, String expected, Authenticator self) {
+    String decoded;
+    try {
+      decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw unauthorized("malformed " + scheme + " credentials: not base64", self);
+    }
+    int colon = decoded.indexOf(':');
+    if (colon <= 0) {
+      throw unauthorized("malformed " + scheme + " credentials: expected " + expected, self);
+    }
+    return new String[] {decoded.substring(0, colon), decoded.substring(colon + 1)};
   }
 }

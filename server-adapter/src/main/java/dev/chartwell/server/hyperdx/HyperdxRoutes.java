@@ -40,7 +40,7 @@ public final class HyperdxRoutes {
       Json json,
       Clock clock,
       long maxBodyBytes) {
-    Authenticator bearer = ChartRoutes.bearer(services);
+    Authenticator bearer = ChartRoutes.serviceToken(services);
     TeamRoutes.register(router, bearer, accounts, maxBodyBytes);
     ResourceRoutes.register(router, bearer, catalog, resources, json, maxBodyBytes);
     ConnectionRoutes.register(router, bearer, catalog, json, maxBodyBytes);

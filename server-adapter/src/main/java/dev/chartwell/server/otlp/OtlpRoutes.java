@@ -58,7 +58,7 @@ public final class OtlpRoutes {
    * @param maxBodyBytes the body limit, received and decoded (413 beyond)
    */
   public OtlpRoutes(Services services, Catalog catalog, ObjectMapper mapper, long maxBodyBytes) {
-    this.bearer = ChartRoutes.bearer(services);
+    this.bearer = ChartRoutes.serviceToken(services);
     this.catalog = catalog;
     this.mapper = mapper;
     this.maxBodyBytes = maxBodyBytes;

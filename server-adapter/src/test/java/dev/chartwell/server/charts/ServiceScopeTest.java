@@ -158,6 +158,6 @@ class ServiceScopeTest {
     assertTrue(challenge.contains("Bearer") && challenge.contains("Basic"), challenge);
     HttpResponse<String> other = post("Authorization", "Digest x");
     assertEquals(401, other.statusCode(), other.body());
-    assertTrue(error(other).contains("Bearer or Basic expected"), other.body());
+    assertTrue(error(other).contains("Bearer, Basic or ApiKey expected"), other.body());
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.server.http.Authenticator;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -193,7 +194,8 @@ class OtlpHostileInputIntegrationTest {
     assertEquals(16, s.code());
     assertEquals("UNAUTHORIZED: invalid token", s.message());
     assertEquals(
-        "Bearer realm=\"chartwell\"", r.headers().firstValue("WWW-Authenticate").orElse(""));
+        Authenticator.ServiceToken.CHALLENGE,
+        r.headers().firstValue("WWW-Authenticate").orElse(""));
     JsonNode e = jsonError(fx.post("/v1/traces", JSON, "{}".getBytes()), 401);
     assertEquals(16, e.get("code").asInt());
     assertNothingStored();
