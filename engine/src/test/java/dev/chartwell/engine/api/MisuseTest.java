@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
 import dev.chartwell.engine.ChartwellException;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.EngineClosedException;
 import dev.chartwell.engine.Event;
 import dev.chartwell.engine.EventBatch;
+import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.InvalidQueryException;
 import dev.chartwell.engine.QueryAbortedException;
 import dev.chartwell.engine.RejectedEventException;
@@ -131,14 +133,30 @@ class MisuseTest {
       assertRejected(logs, T0 * 1000, "looks like microseconds: 2023-11-14T22:13:20Z");
       assertRejected(logs, T0 * 1_000_000, "looks like nanoseconds: 2023-11-14T22:13:20Z");
       assertRejected(logs, Long.MAX_VALUE, "after the year 9999");
-      // Both ends are reachable: a search over the whole range finds them.
+      // Both ends are reachable: a search over the whole range finds them, and so do charts.
       assertEquals(2, engine.search(SearchQuery.of("logs")).rows().size());
+      long year3000 = java.time.Instant.parse("3000-01-01T00:00:00Z").toEpochMilli();
+      logs.append(event(year3000));
+      for (long t : new long[] {Source.MIN_TIMESTAMP, year3000, Source.MAX_TIMESTAMP}) {
+        ChartResult chart =
+            engine.query(
+                ChartQuery.over(Math.max(Source.MIN_TIMESTAMP, t - 3_600_000), t + 60_000)
+                    .source("logs")
+                    .every(Granularity.MINUTE)
+                    .series(Series.count())
+                    .build());
+        long counted = 0;
+        for (ChartResult.Row row : chart.rows()) {
+          counted += row.values().get(0).longValue();
+        }
+        assertEquals(1, counted, "a chart of the hour around " + t);
+      }
       // In a batch, the rejection has the event's index.
       var r = logs.appendBatch(List.of(event(T0), event(1_700_000_000L)));
       assertEquals(1, r.accepted());
       assertEquals(1, r.rejections().get(0).index());
       assertTrue(r.rejections().get(0).reason().contains("looks like seconds"));
-      assertEquals(3, logs.stats().rows());
+      assertEquals(4, logs.stats().rows());
     }
   }
 
