@@ -47,9 +47,9 @@ public final class EventBatch {
   private int rows;
   private boolean open;
   private boolean timestampSet;
-  private Field[] fields = new Field[8];
+  private BatchField[] fields = new BatchField[8];
   private int fieldCount;
-  private final Map<String, Field> byName = new HashMap<>();
+  private final Map<String, BatchField> byName = new HashMap<>();
 
   /** A byte-keyed index of the fields, for parsers that hold names as UTF-8. */
   private int[] nameSlots = new int[32]; // field + 1, or 0
@@ -62,76 +62,6 @@ public final class EventBatch {
   /** Creates an empty batch. */
   public EventBatch() {}
 
-  /** One field's values, row by row. */
-  static final class Field {
-    final String name;
-    final byte[] nameUtf8;
-    final int nameHash;
-    byte[] tags = new byte[0];
-    long[] numbers; // a long, or a double's bits
-    int[] textStart;
-    int[] textLength;
-    byte[] text;
-    int textEnd;
-    Object[] others;
-
-    Field(String name, byte[] nameUtf8, int nameHash) {
-      this.name = name;
-      this.nameUtf8 = nameUtf8;
-      this.nameHash = nameHash;
-    }
-
-    void ensureRow(int row) {
-      if (row >= tags.length) {
-        int capacity = Math.max(16, Math.max(row + 1, tags.length + (tags.length >> 1)));
-        tags = Arrays.copyOf(tags, capacity);
-        if (numbers != null) {
-          numbers = Arrays.copyOf(numbers, capacity);
-        }
-        if (textStart != null) {
-          textStart = Arrays.copyOf(textStart, capacity);
-          textLength = Arrays.copyOf(textLength, capacity);
-        }
-        if (others != null) {
-          others = Arrays.copyOf(others, capacity);
-        }
-      }
-    }
-
-    void setNumber(int row, byte tag, long bits) {
-      if (numbers == null) {
-        numbers = new long[tags.length];
-      }
-      tags[row] = tag;
-      numbers[row] = bits;
-    }
-
-    void setText(int row, byte[] utf8, int from, int to) {
-      if (textStart == null) {
-        textStart = new int[tags.length];
-        textLength = new int[tags.length];
-        text = new byte[Math.max(64, 4 * (to - from))];
-      }
-      int length = to - from;
-      if (textEnd + length > text.length) {
-        text = Arrays.copyOf(text, Math.max(textEnd + length, text.length + (text.length >> 1)));
-      }
-      System.arraycopy(utf8, from, text, textEnd, length);
-      tags[row] = STRING;
-      textStart[row] = textEnd;
-      textLength[row] = length;
-      textEnd += length;
-    }
-
-    void setOther(int row, Object value) {
-      if (others == null) {
-        others = new Object[tags.length];
-      }
-      tags[row] = OTHER;
-      others[row] = value;
-    }
-  }
-
   /**
    * @return the number of events
    */
@@ -142,12 +72,7 @@ public final class EventBatch {
   /** Empties the batch, keeping its fields and arrays for the next events. */
   public void clear() {
     for (int f = 0; f < fieldCount; f++) {
-      Field field = fields[f];
-      Arrays.fill(field.tags, 0, Math.min(rows + (open ? 1 : 0), field.tags.length), ABSENT);
-      if (field.others != null) {
-        Arrays.fill(field.others, null);
-      }
-      field.textEnd = 0;
+      fields[f].clear(rows + (open ? 1 : 0));
     }
     rows = 0;
     open = false;
@@ -217,13 +142,7 @@ public final class EventBatch {
   public void abandonEvent() {
     requireOpen();
     for (int i = 0; i < touchedCount; i++) {
-      Field f = fields[touched[i]];
-      if (f.tags[rows] == STRING) {
-        f.textEnd = f.textStart[rows];
-      } else if (f.tags[rows] == OTHER) {
-        f.others[rows] = null;
-      }
-      f.tags[rows] = ABSENT;
+      fields[touched[i]].unset(rows);
     }
     touchedCount = 0;
     open = false;
@@ -269,10 +188,10 @@ public final class EventBatch {
    * @return the field's number in this batch, a new one when the batch had no such field
    */
   public int field(String name) {
-    Field f = byName.get(name);
+    BatchField f = byName.get(name);
     if (f == null) {
       byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-      return addField(name, utf8, hash(utf8, 0, utf8.length));
+      return addField(name, utf8, FieldNames.hash(utf8, 0, utf8.length));
     }
     return indexOf(f);
   }
@@ -284,7 +203,7 @@ public final class EventBatch {
    * @return the field's number in this batch, a new one when the batch had no such field
    */
   public int field(byte[] utf8, int from, int to) {
-    int h = hash(utf8, from, to);
+    int h = FieldNames.hash(utf8, from, to);
     int mask = nameSlots.length - 1;
     for (int slot = h & mask; ; slot = (slot + 1) & mask) {
       int entry = nameSlots[slot];
@@ -292,14 +211,14 @@ public final class EventBatch {
         byte[] name = Arrays.copyOfRange(utf8, from, to);
         return addField(new String(name, StandardCharsets.UTF_8), name, h);
       }
-      Field f = fields[entry - 1];
+      BatchField f = fields[entry - 1];
       if (f.nameHash == h && Arrays.equals(f.nameUtf8, 0, f.nameUtf8.length, utf8, from, to)) {
         return entry - 1;
       }
     }
   }
 
-  private int indexOf(Field f) {
+  private int indexOf(BatchField f) {
     for (int i = 0; i < fieldCount; i++) {
       if (fields[i] == f) {
         return i;
@@ -309,11 +228,11 @@ public final class EventBatch {
   }
 
   private int addField(String name, byte[] utf8, int hash) {
-    Field f = byName.get(name);
+    BatchField f = byName.get(name);
     if (f != null) {
       return indexOf(f); // named before through the other lookup
     }
-    f = new Field(name, utf8, hash);
+    f = new BatchField(name, utf8, hash);
     if (fieldCount == fields.length) {
       fields = Arrays.copyOf(fields, 2 * fieldCount);
     }
@@ -323,35 +242,18 @@ public final class EventBatch {
     if (2 * fieldCount > nameSlots.length) {
       nameSlots = new int[2 * nameSlots.length];
       for (int i = 0; i < fieldCount; i++) {
-        slot(fields[i].nameHash, i);
+        FieldNames.slot(nameSlots, fields[i].nameHash, i);
       }
     } else {
-      slot(hash, index);
+      FieldNames.slot(nameSlots, hash, index);
     }
     return index;
   }
 
-  private void slot(int hash, int field) {
-    int mask = nameSlots.length - 1;
-    int slot = hash & mask;
-    while (nameSlots[slot] != 0) {
-      slot = (slot + 1) & mask;
-    }
-    nameSlots[slot] = field + 1;
-  }
-
-  private static int hash(byte[] utf8, int from, int to) {
-    int h = 1;
-    for (int i = from; i < to; i++) {
-      h = 31 * h + utf8[i];
-    }
-    return h ^ (h >>> 16);
-  }
-
   /** The field, ready to take the open event's value (replacing one set before). */
-  private Field forValue(int field) {
+  private BatchField forValue(int field) {
     requireOpen();
-    Field f = fields[field];
+    BatchField f = fields[field];
     f.ensureRow(rows);
     byte before = f.tags[rows];
     if (before == ABSENT) {
@@ -371,57 +273,12 @@ public final class EventBatch {
    */
   public void putString(int field, String value) {
     byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-    if ((utf8.length == value.length() && noQuestionMark(utf8)) || validUnicode(value)) {
+    if ((utf8.length == value.length() && Utf8Strings.noQuestionMark(utf8))
+        || Utf8Strings.validUnicode(value)) {
       putString(field, utf8, 0, utf8.length);
     } else {
       putOther(field, value); // the append rejects it, naming the unpaired surrogate
     }
-  }
-
-  /**
-   * UTF-8 as long as its string: ASCII, unless an unpaired surrogate became a '?'. Eight bytes at a
-   * time.
-   */
-  private static boolean noQuestionMark(byte[] utf8) {
-    int n = utf8.length;
-    if (n < 8) {
-      for (int i = 0; i < n; i++) {
-        if (utf8[i] == '?') {
-          return false;
-        }
-      }
-      return true;
-    }
-    for (int i = 0; i + 8 <= n; i += 8) {
-      if (hasQuestionMark((long) WORDS.get(utf8, i))) {
-        return false;
-      }
-    }
-    return !hasQuestionMark((long) WORDS.get(utf8, n - 8)); // the tail, overlapping
-  }
-
-  private static boolean hasQuestionMark(long word) {
-    long x = word ^ 0x3F3F3F3F3F3F3F3FL; // a '?' becomes a zero byte
-    return ((x - 0x0101010101010101L) & ~x & 0x8080808080808080L) != 0;
-  }
-
-  private static final java.lang.invoke.VarHandle WORDS =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-
-  /** Whether a string holds no unpaired surrogate (UTF-8 would have replaced it by '?'). */
-  private static boolean validUnicode(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < s.length()) {
-        if (!Character.isLowSurrogate(s.charAt(++i))) {
-          return false;
-        }
-      } else if (Character.isSurrogate(c)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
@@ -505,7 +362,7 @@ public final class EventBatch {
    * @return the tag of its value ({@link #ABSENT} when none)
    */
   public byte tag(int field, int row) {
-    Field f = fields[field];
+    BatchField f = fields[field];
     return row < f.tags.length ? f.tags[row] : ABSENT;
   }
 
@@ -621,16 +478,7 @@ public final class EventBatch {
    * @return its value as stored
    */
   public Cell cell(int field, int row) {
-    Field f = fields[field];
-    byte tag = f.tags[row];
-    return new Cell(
-        field,
-        row,
-        tag,
-        f.numbers == null ? 0 : f.numbers[row],
-        tag == STRING ? f.textStart[row] : 0,
-        tag == STRING ? f.textLength[row] : 0,
-        tag == OTHER ? f.others[row] : null);
+    return fields[field].cell(field, row);
   }
 
   /**
@@ -639,21 +487,7 @@ public final class EventBatch {
    * @param cell the value as {@link #cell} saw it
    */
   public void restore(Cell cell) {
-    Field f = fields[cell.field()];
-    int row = cell.row();
-    f.tags[row] = cell.tag();
-    switch (cell.tag()) {
-      case STRING -> {
-        f.textStart[row] = cell.textStart();
-        f.textLength[row] = cell.textLength();
-      }
-      case OTHER -> f.others[row] = cell.other();
-      default -> {
-        if (f.numbers != null) {
-          f.numbers[row] = cell.bits();
-        }
-      }
-    }
+    fields[cell.field()].restore(cell);
   }
 
   /**
@@ -664,19 +498,6 @@ public final class EventBatch {
    * @param value a {@link String}, {@link Long}, {@link Double} or {@link Boolean}
    */
   public void replace(int field, int row, Object value) {
-    Field f = fields[field];
-    if (f.tags[row] == OTHER) {
-      f.others[row] = null;
-    }
-    if (value instanceof String s) {
-      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-      f.setText(row, utf8, 0, utf8.length);
-    } else if (value instanceof Long l) {
-      f.setNumber(row, LONG, l);
-    } else if (value instanceof Double d) {
-      f.setNumber(row, DOUBLE, Double.doubleToRawLongBits(d));
-    } else {
-      f.setNumber(row, ((Boolean) value) ? TRUE : FALSE, 0);
-    }
+    fields[field].replace(row, value);
   }
 }

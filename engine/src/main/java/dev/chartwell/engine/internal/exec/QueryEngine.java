@@ -14,11 +14,8 @@ import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.UnknownSourceException;
 import dev.chartwell.engine.internal.agg.AggState;
-import dev.chartwell.engine.internal.agg.FixedState;
 import dev.chartwell.engine.internal.filter.Filter;
 import dev.chartwell.engine.internal.filter.FilterCompiler;
-import dev.chartwell.engine.internal.metrics.MetricPlan;
-import dev.chartwell.engine.internal.metrics.MetricSeries;
 import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.SourceCore;
@@ -28,7 +25,6 @@ import dev.chartwell.parser.WhereParser;
 import dev.chartwell.parser.WhereSyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -38,9 +34,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
@@ -69,12 +63,8 @@ public final class QueryEngine {
 
   private static final int AST_CACHE_SIZE = 4096;
 
-  /** How often a query waiting for its tasks looks at its control. */
-  private static final long POLL_MILLIS = 20;
-
   private final Function<String, Optional<SourceCore>> sources;
-  private final ExecutorService workers;
-  private final int threads;
+  private final TaskRunner runner;
   private final QueryLimits limits;
   private final ScheduledExecutorService timer;
   private final Semaphore turns;
@@ -99,8 +89,7 @@ public final class QueryEngine {
       QueryLimits limits,
       ScheduledExecutorService timer) {
     this.sources = sources;
-    this.workers = workers;
-    this.threads = threads;
+    this.runner = new TaskRunner(workers, threads);
     this.limits = limits;
     this.timer = timer;
     this.turns = new Semaphore(limits.maxRunning(), true);
@@ -307,7 +296,7 @@ public final class QueryEngine {
       try {
         Expr where = parse(s.where(), Languages.parser(s.whereLanguage()));
         if (s.metric() != null) {
-          where = metricPoints(where, s.metric());
+          where = MetricTasks.metricPoints(where, s.metric());
         }
         filter =
             FilterCompiler.compile(
@@ -344,7 +333,7 @@ public final class QueryEngine {
       if (metric != null) {
         // A metric series needs each time series' points in time order across segments: one
         // task reads them all.
-        tasks.add(metricTask(plans.get(i), metric, segments.get(i)));
+        tasks.add(MetricTasks.metricTask(plans.get(i), metric, segments.get(i)));
         taskSeries.add(i);
         continue;
       }
@@ -364,7 +353,7 @@ public final class QueryEngine {
         taskSeries.add(i);
       }
     }
-    List<List<Partial>> partials = execute(tasks, control);
+    List<List<Partial>> partials = runner.execute(tasks, control);
 
     List<List<List<Partial>>> byTask = new ArrayList<>();
     for (int i = 0; i < plans.size(); i++) {
@@ -380,37 +369,6 @@ public final class QueryEngine {
     PartialMerge.Rows rows = PartialMerge.rows(merged, control);
     finishAll(rows.states(), granularity.millis(), control);
     return ResultRows.renderOrdered(query, granularity, rows.keys(), rows.values());
-  }
-
-  /** The points of a metric: the series' where, and the metric's name. */
-  private static Expr metricPoints(Expr where, MetricSpec metric) {
-    Expr name =
-        new Expr.Compare(Expr.Operand.of(MetricSpec.NAME_COLUMN), Expr.CompareOp.EQ, metric.name());
-    return Expr.and(List.of(name, where));
-  }
-
-  private static Callable<List<Partial>> metricTask(
-      SeriesPlan p, MetricSpec metric, List<Segment> segments) {
-    MetricPlan plan =
-        new MetricPlan(
-            metric,
-            p.fn(),
-            p.level(),
-            p.groupBy(),
-            p.filter(),
-            p.granularity(),
-            p.startTime(),
-            p.endTime(),
-            p.useIndexes(),
-            p.control());
-    return () -> {
-      List<Partial> out = new ArrayList<>();
-      for (MetricSeries.Row r : MetricSeries.compute(plan, segments)) {
-        out.add(new Partial(r.bucket(), r.group(), FixedState.of(r.value())));
-      }
-      out.sort(PartialMerge::compare); // in result order, as PartialMerge expects of every task
-      return out;
-    };
   }
 
   /**
@@ -445,7 +403,7 @@ public final class QueryEngine {
   private void finishAll(
       List<PartialMerge.Finishing> all, long bucketMillis, QueryControl control) {
     boolean costly = all.stream().anyMatch(f -> f.state().costlyToFinish());
-    int slices = all.isEmpty() ? 0 : costly ? Math.min(threads, all.size()) : 1;
+    int slices = all.isEmpty() ? 0 : costly ? Math.min(runner.threads(), all.size()) : 1;
     List<Callable<Void>> tasks = new ArrayList<>(slices);
     for (int t = 0; t < slices; t++) {
       List<PartialMerge.Finishing> slice =
@@ -459,138 +417,7 @@ public final class QueryEngine {
             return null;
           });
     }
-    execute(tasks, control);
-  }
-
-  /**
-   * Runs tasks on the pool (or on this thread when there is one task or one thread). At most one
-   * runner per worker works for this query: a runner runs one task and then queues itself again
-   * behind whatever other queries queued meanwhile, so that concurrent queries interleave task by
-   * task instead of one waiting for all of the other's. While it waits, the query looks at its
-   * control; when a task fails, the runners stop taking tasks.
-   */
-  private <T> List<T> execute(List<Callable<T>> tasks, QueryControl control) {
-    List<T> results = new ArrayList<>(Collections.nCopies(tasks.size(), null));
-    if (threads == 1 || tasks.size() <= 1) {
-      for (int i = 0; i < tasks.size(); i++) {
-        control.checkpoint();
-        results.set(i, call(tasks.get(i)));
-      }
-      return results;
-    }
-    TaskRun<T> run = new TaskRun<>(tasks, results, control);
-    try {
-      for (int i = 0; i < Math.min(threads, tasks.size()); i++) {
-        workers.execute(run::runOne);
-      }
-    } catch (RejectedExecutionException e) {
-      run.fail(new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing"));
-    }
-    try {
-      while (!run.finished.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
-        control.checkpoint();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      run.fail(new QueryAbortedException(Reason.CANCELLED, "the query was interrupted"));
-    } catch (QueryAbortedException e) {
-      run.fail(e);
-      run.awaitRunners();
-      throw e;
-    }
-    run.awaitRunners();
-    Throwable failure = run.failure;
-    if (failure instanceof RuntimeException r) {
-      throw r;
-    }
-    if (failure instanceof Error err) {
-      throw err;
-    }
-    if (failure != null) {
-      throw new IllegalStateException(failure);
-    }
-    return results;
-  }
-
-  /** The tasks of one {@link #execute} call and the runners' shared progress. */
-  private final class TaskRun<T> {
-    private final List<Callable<T>> tasks;
-    private final List<T> results;
-    private final QueryControl control;
-    private final AtomicInteger next = new AtomicInteger();
-    private final AtomicInteger done = new AtomicInteger();
-    private final AtomicInteger active = new AtomicInteger();
-    private final CountDownLatch finished = new CountDownLatch(1);
-    private volatile Throwable failure;
-
-    TaskRun(List<Callable<T>> tasks, List<T> results, QueryControl control) {
-      this.tasks = tasks;
-      this.results = results;
-      this.control = control;
-    }
-
-    /**
-     * Waits until no runner of this run is inside a task. After a failure, runners that start later
-     * see it and touch nothing, so once this returns no task of the query reads its segments any
-     * more and the query may release them.
-     */
-    void awaitRunners() {
-      while (active.get() > 0) {
-        Thread.onSpinWait();
-        Thread.yield();
-      }
-    }
-
-    void runOne() {
-      active.incrementAndGet();
-      try {
-        runTask();
-      } finally {
-        active.decrementAndGet();
-      }
-    }
-
-    private void runTask() {
-      if (failure != null || control.isAborted()) {
-        return;
-      }
-      int i = next.getAndIncrement();
-      if (i >= tasks.size()) {
-        return;
-      }
-      try {
-        results.set(i, tasks.get(i).call());
-      } catch (Throwable t) {
-        fail(t);
-        return;
-      }
-      if (done.incrementAndGet() == tasks.size()) {
-        finished.countDown();
-      } else if (next.get() < tasks.size()) {
-        try {
-          workers.execute(this::runOne);
-        } catch (RejectedExecutionException e) {
-          fail(new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing"));
-        }
-      }
-    }
-
-    void fail(Throwable t) {
-      if (failure == null) {
-        failure = t;
-      }
-      finished.countDown();
-    }
-  }
-
-  private static <T> T call(Callable<T> task) {
-    try {
-      return task.call();
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    runner.execute(tasks, control);
   }
 
   private Expr parse(String where, WhereLanguage language) {
