@@ -61,12 +61,11 @@ public final class StringDictionary {
   private final CompressedPages pages; // FRONT_CODED_PAGES: the blocks, compressed
   private final StringDictionary heads; // FRONT_CODED_PAGES: the first entry of each page
 
-  private StringDictionary(
-      Layout layout, ByteBuffer data, PackedLongs offsets, int width, int size) {
+  StringDictionary(Layout layout, ByteBuffer data, PackedLongs offsets, int width, int size) {
     this(layout, data, offsets, width, size, null, null);
   }
 
-  private StringDictionary(
+  StringDictionary(
       Layout layout,
       ByteBuffer data,
       PackedLongs offsets,
@@ -90,25 +89,14 @@ public final class StringDictionary {
    * @return the compressed dictionary, or this one when compressing would not pay
    */
   StringDictionary compressed() {
-    if (layout != Layout.FRONT_CODED) {
-      return this;
-    }
-    StringDictionary pages = paged();
-    return pages.bytes() * 4 > bytes() * 3 ? this : pages;
+    return StringDictionaryBuilder.compressed(this);
   }
 
   /**
    * @return this front-coded dictionary in the {@code FRONT_CODED_PAGES} layout
    */
   StringDictionary paged() {
-    CompressedPages compressed = CompressedPages.compress(data, offsets);
-    int pageEntries = FrontCoding.BLOCK * CompressedPages.PAGE_BLOCKS;
-    List<String> first = new java.util.ArrayList<>();
-    for (int id = 0; id < size; id += pageEntries) {
-      first.add(get(id));
-    }
-    return new StringDictionary(
-        Layout.FRONT_CODED_PAGES, compressed.data(), offsets, width, size, compressed, of(first));
+    return StringDictionaryBuilder.paged(this);
   }
 
   /**
@@ -129,22 +117,7 @@ public final class StringDictionary {
       PackedLongs pageStarts,
       ByteBuffer data,
       StringDictionary heads) {
-    int blocks = FrontCoding.blocks(size);
-    int pageCount = CompressedPages.pages(blocks);
-    if (size < 0
-        || blockStarts.size() != blocks + 1
-        || pageStarts.size() != pageCount + 1
-        || heads.size() != pageCount) {
-      throw new IllegalArgumentException("dictionary parts do not describe its data");
-    }
-    return new StringDictionary(
-        Layout.FRONT_CODED_PAGES,
-        data,
-        blockStarts,
-        FrontCoding.BLOCK,
-        size,
-        new CompressedPages(data, pageStarts, blockStarts),
-        heads);
+    return StringDictionaryParts.ofPages(size, blockStarts, pageStarts, data, heads);
   }
 
   /**
@@ -160,35 +133,7 @@ public final class StringDictionary {
    * @return the dictionary, in the smallest layout that holds them
    */
   static StringDictionary of(Utf8Strings sorted) {
-    int n = sorted.size();
-    byte[] bytes = sorted.data();
-    boolean fixed = n > 0;
-    int width = n > 0 ? sorted.length(0) : 0;
-    for (int i = 0; i < n && fixed; i++) {
-      fixed = sorted.length(i) == width;
-    }
-    long total = sorted.totalBytes();
-    if (fixed && width > 0 && (width & 1) == 0) { // back to back: the entries' digits, all of them
-      byte[] data = new byte[Math.multiplyExact(n, width / 2)];
-      if (HexDigits.pack(bytes, sorted.start(0), data)) {
-        return new StringDictionary(Layout.HEX, ByteBuffer.wrap(data), null, width / 2, n);
-      }
-    }
-    if (fixed) {
-      byte[] data = Arrays.copyOfRange(bytes, sorted.start(0), sorted.start(0) + (int) total);
-      return new StringDictionary(Layout.FIXED, ByteBuffer.wrap(data), null, width, n);
-    }
-    if (total >= FRONT_CODING_MIN_BYTES && frontCodingPays(sorted, total)) {
-      return frontCoded(sorted);
-    }
-    long[] offsets = new long[n + 1];
-    int base = n > 0 ? sorted.start(0) : 0;
-    for (int i = 0; i <= n; i++) {
-      offsets[i] = sorted.bounds()[i] - base;
-    }
-    byte[] data = Arrays.copyOfRange(bytes, base, base + (int) total);
-    return new StringDictionary(
-        Layout.PLAIN, ByteBuffer.wrap(data), PackedLongs.pack(offsets, n + 1), 0, n);
+    return StringDictionaryBuilder.of(sorted);
   }
 
   /**
@@ -206,26 +151,7 @@ public final class StringDictionary {
    * @return them in the {@code FRONT_CODED} layout, whatever their size
    */
   static StringDictionary frontCoded(List<String> sortedDistinct) {
-    return frontCoded(Utf8Strings.of(sortedDistinct));
-  }
-
-  private static StringDictionary frontCoded(Utf8Strings sorted) {
-    FrontCoding.Encoded e = FrontCoding.encode(sorted);
-    PackedLongs starts = PackedLongs.pack(e.blockStarts(), e.blockStarts().length);
-    return new StringDictionary(
-        Layout.FRONT_CODED, ByteBuffer.wrap(e.data()), starts, FrontCoding.BLOCK, sorted.size());
-  }
-
-  /** Whether front coding saves at least a quarter of the bytes of entries and offsets. */
-  private static boolean frontCodingPays(Utf8Strings sorted, long total) {
-    long plain = total + (long) sorted.size() * bits(total) / 8;
-    long front = FrontCoding.size(sorted);
-    long frontCoded = front + (long) FrontCoding.blocks(sorted.size()) * bits(front) / 8;
-    return frontCoded * 4 <= plain * 3;
-  }
-
-  private static int bits(long max) {
-    return 64 - Long.numberOfLeadingZeros(max);
+    return StringDictionaryBuilder.frontCoded(Utf8Strings.of(sortedDistinct));
   }
 
   /**
@@ -244,25 +170,7 @@ public final class StringDictionary {
    */
   static StringDictionary of(
       Layout layout, int size, int width, PackedLongs offsets, ByteBuffer data) {
-    boolean ok =
-        switch (layout) {
-          case PLAIN -> offsets != null && offsets.size() == size + 1;
-          case FRONT_CODED ->
-              offsets != null
-                  && width == FrontCoding.BLOCK
-                  && size >= 0
-                  && offsets.size() == FrontCoding.blocks(size) + 1;
-          case FIXED, HEX ->
-              offsets == null
-                  && width >= 0
-                  && (long) size * width == data.capacity()
-                  && (layout == Layout.FIXED || width > 0);
-          case FRONT_CODED_PAGES -> false; // ofPages
-        };
-    if (!ok || size < 0) {
-      throw new IllegalArgumentException("dictionary parts do not describe its data");
-    }
-    return new StringDictionary(layout, data, offsets, width, size);
+    return StringDictionaryParts.of(layout, size, width, offsets, data);
   }
 
   /**
@@ -419,7 +327,7 @@ public final class StringDictionary {
     r.first();
     while (++id < end) {
       r.next();
-      int c = compareRanked(r.entry(), r.length(), key, key.length);
+      int c = Utf8Order.compareRanked(r.entry(), r.length(), key, key.length);
       if (c == 0) {
         return id;
       } else if (c > 0) {
@@ -472,16 +380,6 @@ public final class StringDictionary {
     return out;
   }
 
-  /** Compares two UTF-8 byte strings in {@link String#compareTo} order. */
-  private static int compareRanked(byte[] a, int aLength, byte[] b, int bLength) {
-    int n = Math.min(aLength, bLength);
-    int i = Arrays.mismatch(a, 0, n, b, 0, n);
-    if (i >= 0) {
-      return utf16Rank(a[i] & 0xFF) - utf16Rank(b[i] & 0xFF);
-    }
-    return Integer.compare(aLength, bLength);
-  }
-
   /** Compares an entry's stored bytes with a key in the same form, in string order. */
   private int compareStored(int id, byte[] key) {
     int from = from(id);
@@ -504,7 +402,7 @@ public final class StringDictionary {
 
   /** The order of a stored byte at the first difference: hex bytes as they are, UTF-8 ranked. */
   private int rank(int b) {
-    return layout == Layout.HEX ? b : utf16Rank(b);
+    return layout == Layout.HEX ? b : Utf8Order.utf16Rank(b);
   }
 
   /** Compares a {@code HEX} entry with the UTF-8 bytes of any string, character by character. */
@@ -515,7 +413,7 @@ public final class StringDictionary {
       int a = charAt(id, i);
       int b = key[i] & 0xFF;
       if (a != b) {
-        return utf16Rank(a) - utf16Rank(b);
+        return Utf8Order.utf16Rank(a) - Utf8Order.utf16Rank(b);
       }
     }
     return Integer.compare(length, key.length);
@@ -555,7 +453,7 @@ public final class StringDictionary {
     if (frontCoded() || other.frontCoded()) {
       byte[] a = utf8(id);
       byte[] b = other.utf8(otherId);
-      return compareRanked(a, a.length, b, b.length);
+      return Utf8Order.compareRanked(a, a.length, b, b.length);
     }
     if ((layout == Layout.HEX) != (other.layout == Layout.HEX)) {
       return compareMixed(id, other, otherId);
@@ -593,7 +491,7 @@ public final class StringDictionary {
       int x = charAt(id, i);
       int y = other.charAt(otherId, i);
       if (x != y) {
-        return utf16Rank(x) - utf16Rank(y);
+        return Utf8Order.utf16Rank(x) - Utf8Order.utf16Rank(y);
       }
     }
     return Integer.compare(length, otherLength);
@@ -619,7 +517,7 @@ public final class StringDictionary {
       for (int i = 0; i < Math.min(8, r.length()); i++) {
         key |= (long) (r.entry()[i] & 0xFF) << (56 - 8 * i);
       }
-      return ranked(key);
+      return Utf8Order.ranked(key);
     }
     int from = from(id);
     int n = stored(id, from);
@@ -631,19 +529,7 @@ public final class StringDictionary {
         key |= (long) (data.get(from + i) & 0xFF) << (56 - 8 * i);
       }
     }
-    return ranked(key);
-  }
-
-  /** Replaces each byte of a prefix key by its rank. */
-  private static long ranked(long key) {
-    if ((key & 0x8080808080808080L) == 0) {
-      return key; // ASCII: every byte is its own rank
-    }
-    long ranked = 0;
-    for (int shift = 56; shift >= 0; shift -= 8) {
-      ranked |= (long) utf16Rank((int) (key >>> shift) & 0xFF) << shift;
-    }
-    return ranked;
+    return Utf8Order.ranked(key);
   }
 
   /** The first 8 hex digits of a {@code HEX} entry as ASCII (their own ranks). */
@@ -661,12 +547,12 @@ public final class StringDictionary {
     return key;
   }
 
-  /** A byte's rank at the first difference: lead bytes EE and EF move after F0-F4. */
+  /**
+   * A byte's rank at the first difference: lead bytes EE and EF move after F0-F4 ({@link
+   * Utf8Order#utf16Rank}).
+   */
   static int utf16Rank(int b) {
-    if (b < 0xEE) {
-      return b;
-    }
-    return b >= 0xF0 ? b - 2 : b + 7;
+    return Utf8Order.utf16Rank(b);
   }
 
   /**
