@@ -2,7 +2,6 @@ package dev.chartwell.engine;
 
 import dev.chartwell.engine.internal.exec.QueryEngine;
 import dev.chartwell.engine.internal.search.EventSearch;
-import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.SourceCore;
 import dev.chartwell.engine.internal.source.SourceStorage;
 import dev.chartwell.engine.internal.storage.EngineFiles;
@@ -16,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -56,12 +54,10 @@ import java.util.function.Consumer;
  */
 public final class Engine implements AutoCloseable {
   private final int segmentRows;
-  private final long memoryLimitBytes;
   private final ExecutorService workers;
   private final int workerThreads;
   private final Map<String, Source> sources = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
-  private final Object evictionLock = new Object();
 
   /**
    * With {@link Builder#maxMemoryBytes}, a source's head is sealed once it holds this fraction of
@@ -80,23 +76,20 @@ public final class Engine implements AutoCloseable {
   private final StorageLimits limits;
   private final Consumer<String> reporter;
   private final Object creation = new Object();
-  private final long maxMemoryBytes;
   private final long maxHeadBytes;
-  private final double maxHeapOccupancy;
-  private final HeapWatch heap;
+  private final MemoryGuard memory;
   private volatile boolean closed;
 
   private Engine(Builder b) {
     this.segmentRows = b.segmentRows;
-    this.memoryLimitBytes = b.memoryLimitBytes;
-    this.maxMemoryBytes = b.maxMemoryBytes;
     this.maxHeadBytes =
         b.maxMemoryBytes == Long.MAX_VALUE
             ? MAX_HEAD_BYTES
             : Math.min(MAX_HEAD_BYTES, Math.max(1 << 20, b.maxMemoryBytes / HEAD_SHARE));
     this.reporter = b.reporter;
-    this.maxHeapOccupancy = b.maxHeapOccupancy;
-    this.heap = b.maxHeapOccupancy < 1 ? new HeapWatch() : null;
+    this.memory =
+        new MemoryGuard(
+            b.memoryLimitBytes, b.maxMemoryBytes, b.maxHeapOccupancy, sources, this::cores);
     this.workerThreads = b.workerThreads;
     this.workers = daemonPool(b.workerThreads, "chartwell-query-");
     this.timer = new ScheduledThreadPoolExecutor(1, daemon("chartwell-query-deadlines"));
@@ -428,7 +421,7 @@ public final class Engine implements AutoCloseable {
   }
 
   private void afterSeal() {
-    enforceMemoryLimit();
+    memory.enforceLimit();
     if (limits.active()) {
       maintenance.execute(this::enforceStorageLimitsQuietly);
     }
@@ -588,7 +581,7 @@ public final class Engine implements AutoCloseable {
     for (Source s : sources.values()) {
       all.add(s.core().stats());
     }
-    return new EngineStats(all, memoryLimitBytes);
+    return new EngineStats(all, memory.memoryLimitBytes());
   }
 
   /**
@@ -606,26 +599,7 @@ public final class Engine implements AutoCloseable {
     if (closed) {
       throw new EngineClosedException("the engine is closed; appends are refused");
     }
-    if (maxMemoryBytes != Long.MAX_VALUE) {
-      long held = heldBytesNow();
-      if (held > maxMemoryBytes) {
-        throw new WritesRefusedException(
-            String.format(
-                Locale.ROOT,
-                "the events held in memory (%,d MB) reached the limit of %,d MB; retry later,"
-                    + " raise the limit, or drop sources no longer needed",
-                held >> 20,
-                maxMemoryBytes >> 20));
-      }
-    }
-    if (heap != null && heap.over(maxHeapOccupancy)) {
-      throw new WritesRefusedException(
-          String.format(
-              Locale.ROOT,
-              "the heap is %.1f%% full after garbage collection (limit %.0f%%); retry later",
-              100 * heap.occupancyAfterGc(),
-              100 * maxHeapOccupancy));
-    }
+    memory.admit();
   }
 
   /**
@@ -633,57 +607,7 @@ public final class Engine implements AutoCloseable {
    */
   public long heldBytes() {
     requireOpen();
-    return heldBytesNow();
-  }
-
-  private long heldBytesNow() {
-    long total = 0;
-    for (Source s : sources.values()) {
-      total += s.core().headBytes() + s.core().sealedBytes();
-    }
-    return total;
-  }
-
-  private void enforceMemoryLimit() {
-    if (memoryLimitBytes == Long.MAX_VALUE) {
-      return;
-    }
-    synchronized (evictionLock) {
-      long total = totalBytes();
-      while (total > memoryLimitBytes) {
-        SourceCore victimSource = null;
-        Segment victim = null;
-        for (SourceCore s : cores()) {
-          for (Segment seg : s.sealedSegments()) {
-            if (seg.heapBytes() == 0) {
-              continue; // mapped from a file: eviction frees no heap
-            }
-            if (victim == null || seg.maxTimestamp() < victim.maxTimestamp()) {
-              victim = seg;
-              victimSource = s;
-            }
-          }
-        }
-        if (victim == null) {
-          return; // only heads are left; they are never evicted
-        }
-        if (victimSource.evict(victim)) {
-          total -= victim.heapBytes();
-        } else {
-          return; // could not publish the source without it; its storage reported why
-        }
-      }
-    }
-  }
-
-  private long totalBytes() {
-    long total = 0;
-    for (SourceCore s : cores()) {
-      for (Segment seg : s.sealedSegments()) {
-        total += seg.heapBytes();
-      }
-    }
-    return total;
+    return memory.heldBytes();
   }
 
   private String newId() {
@@ -734,9 +658,7 @@ public final class Engine implements AutoCloseable {
     closed = true;
     timer.shutdownNow();
     maintenance.shutdownNow();
-    if (heap != null) {
-      heap.close();
-    }
+    memory.close();
     for (Source s : sources.values()) {
       s.core().shutdown(false);
     }

@@ -15,9 +15,7 @@ import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentBuilder;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -55,14 +53,11 @@ public final class SourceCore {
   private final Runnable admission;
   private final long maxHeadBytes;
   private final SourceStorage storage;
-  private final SerialLane sealer;
-  private final java.util.concurrent.Executor buildAhead;
+  private final SealQueue seals;
 
   private final Object lock = new Object();
   private volatile Schema schema = Schema.empty();
   private volatile List<Segment> sealed = List.of(); // written under lock
-  private volatile List<PendingSeal> sealing = List.of(); // written under lock
-  private volatile PendingSeal lastHandedOver; // written under lock; seals finish in order
   private SegmentBuilder head; // guarded by lock
   private long headLastPosition; // guarded by lock
   private long nextSegmentId; // guarded by lock
@@ -128,8 +123,7 @@ public final class SourceCore {
     this.admission = setup.admission();
     this.maxHeadBytes = setup.maxHeadBytes();
     this.storage = setup.storage();
-    this.sealer = new SerialLane(setup.sealers());
-    this.buildAhead = setup.sealers();
+    this.seals = new SealQueue(lock, setup.sealers());
     this.head = newHead();
     if (spec.implicitColumn() != null) {
       define(spec.implicitColumn(), ColumnType.STRING);
@@ -198,7 +192,7 @@ public final class SourceCore {
       if (head.rows() >= segmentRows || head.bytes() >= maxHeadBytes) {
         rotateLocked();
       }
-      headBytes = head.bytes() + pendingBytes();
+      headBytes = head.bytes() + seals.bytes();
     }
   }
 
@@ -339,7 +333,7 @@ public final class SourceCore {
         return new Pending(new AppendResult(0, checked.rejections()), 0);
       }
       position = appendLocked(batch, checked, records);
-      headBytes = head.bytes() + pendingBytes();
+      headBytes = head.bytes() + seals.bytes();
     }
     ingested.record(checked.accepted());
     return new Pending(new AppendResult(checked.accepted(), checked.rejections()), position);
@@ -435,7 +429,7 @@ public final class SourceCore {
             : new EngineClosedException("the engine of source " + id + " is closed");
       }
       storage.checkWritable();
-      if (sealing.size() <= MAX_PENDING_SEALS) {
+      if (seals.pending().size() <= MAX_PENDING_SEALS) {
         break;
       }
       if (!waited) {
@@ -459,7 +453,7 @@ public final class SourceCore {
   public void seal() {
     synchronized (lock) {
       rotateLocked();
-      headBytes = head.bytes() + pendingBytes();
+      headBytes = head.bytes() + seals.bytes();
     }
     awaitSealing();
   }
@@ -470,30 +464,7 @@ public final class SourceCore {
    * which it reports.
    */
   public void awaitSealing() {
-    awaitSealsBelow(1);
-    PendingSeal last = lastHandedOver;
-    if (last != null) {
-      last.awaitFinished(); // it leaves the list before its after-seal work runs
-    }
-  }
-
-  private void awaitSealsBelow(int count) {
-    while (true) {
-      List<PendingSeal> now = sealing;
-      if (now.size() < count) {
-        return;
-      }
-      PendingSeal oldest = now.get(0);
-      oldest.awaitFinished();
-      if (Thread.currentThread().isInterrupted() || oldest.cancelled()) {
-        return;
-      }
-      synchronized (lock) {
-        if (sealing.contains(oldest)) {
-          return; // finished without being listed: the storage failed
-        }
-      }
-    }
+    seals.awaitAll();
   }
 
   /**
@@ -515,7 +486,7 @@ public final class SourceCore {
           throw new IllegalStateException("a listed segment was released: " + s.id());
         }
       }
-      pending = sealing;
+      pending = seals.pending();
       v = version;
       headId = nextSegmentId;
       cached = frozenHead;
@@ -686,15 +657,7 @@ public final class SourceCore {
    *     dropped segment's file no longer counts, even while a query still reads it
    */
   public long diskBytes() {
-    return diskBytes(sealed);
-  }
-
-  private long diskBytes(List<Segment> segments) {
-    long total = storage.logBytes();
-    for (Segment s : segments) {
-      total += s.heapBytes() == 0 ? s.bytes() : 0;
-    }
-    return total;
+    return SourceStatsReport.diskBytes(storage, sealed);
   }
 
   /**
@@ -714,6 +677,7 @@ public final class SourceCore {
     synchronized (lock) {
       segments = sealed;
       headRows = head.rows();
+      List<PendingSeal> sealing = seals.pending();
       backlog = sealing.size();
       for (PendingSeal p : sealing) {
         backlogRows += p.rows();
@@ -725,44 +689,22 @@ public final class SourceCore {
       heldBack = throttledAppends;
       heldBackNanos = throttledNanos;
     }
-    Map<String, Long> columnBytes = new HashMap<>();
-    long rows = headRows;
-    long timestampBytes = 0;
-    long tokenBytes = 0;
-    long bytes = headBytes;
-    for (Segment s : segments) {
-      rows += s.rows();
-      bytes += s.bytes();
-      timestampBytes += s.timestampBytes();
-      tokenBytes += s.tokenIndexBytes();
-      s.columns().forEach((name, c) -> columnBytes.merge(name, c.bytes(), Long::sum));
-    }
-    List<SourceStats.ColumnBytes> columns = new ArrayList<>();
-    for (Schema.Column c : schema.columns()) {
-      columns.add(
-          new SourceStats.ColumnBytes(c.name(), c.type(), columnBytes.getOrDefault(c.name(), 0L)));
-    }
-    return new SourceStats(
-        id,
-        spec.name(),
-        rows,
-        segments.size(),
-        headRows,
-        bytes,
-        headBytes,
-        timestampBytes,
-        tokenBytes,
-        columns,
-        evSegments,
-        evRows,
-        ingested.total(),
-        ingested.perSecond(),
-        backlog,
-        backlogRows,
-        diskBytes(segments),
-        storage.logBytes(),
-        heldBack,
-        heldBackNanos / 1_000_000);
+    return SourceStatsReport.of(
+        new SourceStatsReport.Tally(
+            id,
+            spec.name(),
+            schema,
+            segments,
+            headRows,
+            headBytes,
+            evSegments,
+            evRows,
+            ingested,
+            backlog,
+            backlogRows,
+            storage,
+            heldBack,
+            heldBackNanos));
   }
 
   /**
@@ -779,15 +721,10 @@ public final class SourceCore {
       }
       closed = true;
       dropped = drop;
-      for (PendingSeal p : sealing) {
-        p.cancel();
-      }
+      seals.cancelAllLocked();
       lock.notifyAll();
     }
-    sealer.shutdown();
-    for (PendingSeal p : sealing) {
-      p.finish();
-    }
+    seals.shutdown();
     List<Segment> owned;
     synchronized (commitLock) {
       owned = sealed;
@@ -807,10 +744,7 @@ public final class SourceCore {
       return;
     }
     PendingSeal p = new PendingSeal(head, nextSegmentId++, headLastPosition, spec.implicitColumn());
-    List<PendingSeal> next = new ArrayList<>(sealing);
-    next.add(p);
-    sealing = List.copyOf(next);
-    lastHandedOver = p;
+    seals.addLocked(p);
     head = newHead();
     for (Schema.Column c : schema.columns()) {
       head.addColumn(c.name(), c.type());
@@ -818,8 +752,7 @@ public final class SourceCore {
     version++;
     frozenHead = null;
     storage.headHandedOver();
-    sealer.execute(() -> complete(p));
-    buildAhead.execute(p::buildAhead); // builds in parallel with the lane's publishing
+    seals.start(p, () -> complete(p));
   }
 
   /** On the sealing thread: build, store, publish, list. */
@@ -845,10 +778,8 @@ public final class SourceCore {
         publishedPosition = position;
         synchronized (lock) {
           setSealed(next);
-          List<PendingSeal> rest = new ArrayList<>(sealing);
-          rest.remove(p);
-          sealing = List.copyOf(rest);
-          headBytes = head.bytes() + pendingBytes();
+          seals.removeLocked(p);
+          headBytes = head.bytes() + seals.bytes();
         }
       }
       storage.truncateLog(p.lastPosition());
@@ -864,14 +795,6 @@ public final class SourceCore {
         lock.notifyAll(); // appenders held back by the backlog look again
       }
     }
-  }
-
-  private long pendingBytes() {
-    long total = 0;
-    for (PendingSeal p : sealing) {
-      total += p.bytes();
-    }
-    return total;
   }
 
   private void setSealed(List<Segment> segments) {
