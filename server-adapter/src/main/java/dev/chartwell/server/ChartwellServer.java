@@ -25,6 +25,7 @@ import dev.chartwell.server.hyperdx.HyperdxRoutes;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.KeyRoutes;
 import dev.chartwell.server.management.OrganizationRoutes;
+import dev.chartwell.server.management.SecretHasher;
 import dev.chartwell.server.management.ServiceRoutes;
 import dev.chartwell.server.management.Services;
 import dev.chartwell.server.management.SingleMachineRoutes;
@@ -33,6 +34,7 @@ import dev.chartwell.server.otlp.OtlpRoutes;
 import dev.chartwell.server.security.OutboundPolicy;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
+import dev.chartwell.server.store.Secrets;
 import dev.chartwell.server.ui.UiRoutes;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -271,6 +273,28 @@ public final class ChartwellServer implements AutoCloseable {
       dir.close();
       throw e;
     }
+    Secrets secrets;
+    try {
+      if (dir.isOpenToOthers()) {
+        log.println(
+            "chartwell: warning: the data directory "
+                + dir.root()
+                + " can be entered by other users; it holds events, hashed keys and encrypted"
+                + " secrets: chmod 700 it");
+      }
+      int tightened = dir.tightenPermissions();
+      if (tightened > 0) {
+        log.println(
+            "chartwell: made "
+                + tightened
+                + " files and folders in the data directory owner-only (0600/0700)");
+      }
+      secrets = Secrets.open(dir.root(), config.secrets().keyFile());
+    } catch (IOException | RuntimeException e) {
+      stop(api, otlp);
+      dir.close();
+      throw e;
+    }
     RecoveryReport recovery;
     try {
       recovery = RecoveryReport.begin(dir.root());
@@ -296,12 +320,19 @@ public final class ChartwellServer implements AutoCloseable {
       throw e;
     }
     try {
-      accounts = Accounts.open(dir.root(), json.mapper(), overrides.clock());
+      SecretHasher hasher = new SecretHasher(config.secrets().keyHashIterations());
+      accounts = Accounts.open(dir.root(), json.mapper(), overrides.clock(), secrets, hasher);
       catalog =
           Catalog.open(
-              dir.root(), engine, json.mapper(), Clock.systemUTC(), shared != null, outbound);
+              dir.root(),
+              engine,
+              json.mapper(),
+              Clock.systemUTC(),
+              shared != null,
+              outbound,
+              secrets);
       Catalog sources = catalog;
-      resources = Resources.open(dir.root(), json.mapper(), Clock.systemUTC());
+      resources = Resources.open(dir.root(), json.mapper(), Clock.systemUTC(), secrets);
       Resources owned = resources;
       Services[] holder = new Services[1];
       services =
@@ -319,7 +350,9 @@ public final class ChartwellServer implements AutoCloseable {
                 if (holder[0] == null || !holder[0].warehouseInUse(warehouse)) {
                   sources.dropWarehouse(warehouse);
                 }
-              });
+              },
+              secrets,
+              hasher);
       holder[0] = services;
       alerts =
           Alerts.open(

@@ -3,6 +3,7 @@ package dev.chartwell.server;
 import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.server.alerts.AlertOptions;
 import dev.chartwell.server.http.ApiServer;
+import dev.chartwell.server.management.SecretHasher;
 import dev.chartwell.server.security.OutboundPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +47,7 @@ import java.util.regex.Pattern;
  * @param webhookDenyPrivate the deprecated {@code --webhook-deny-private}: restrict outbound
  *     requests even when bound to loopback
  * @param tls HTTPS on every port, if asked for
+ * @param secrets where the server's key is and how slowly API key secrets are hashed
  */
 public record ServerConfig(
     String host,
@@ -70,7 +72,17 @@ public record ServerConfig(
     OptionalInt otlpPort,
     List<OutboundPolicy.Cidr> allowOutbound,
     boolean webhookDenyPrivate,
-    Optional<TlsSpec> tls) {
+    Optional<TlsSpec> tls,
+    SecretsSpec secrets) {
+
+  /**
+   * The server's own secrets.
+   *
+   * @param keyFile the key that encrypts stored secrets and indexes tokens, when kept outside the
+   *     data directory ({@code --secrets-key-file}); else {@code secrets.key} in it
+   * @param keyHashIterations the PBKDF2 cost of API key secrets ({@code --key-hash-iterations})
+   */
+  public record SecretsSpec(Optional<Path> keyFile, int keyHashIterations) {}
 
   /**
    * Where the server's TLS certificate comes from.
@@ -216,7 +228,17 @@ public record ServerConfig(
               "tls-check-every",
               "DURATION",
               "10s",
-              "how often --tls-cert/--tls-key are re-read when changed"));
+              "how often --tls-cert/--tls-key are re-read when changed"),
+          new Flag(
+              "secrets-key-file",
+              "FILE",
+              "secrets.key in --data-dir",
+              "key that encrypts stored passwords and webhook secrets (base64 of 32 bytes)"),
+          new Flag(
+              "key-hash-iterations",
+              "N",
+              "600000",
+              "PBKDF2 cost of API key secrets, at least 1000"));
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
   private static final Pattern RETENTION = Pattern.compile("(\\d{1,6})(m|h|d|w)");
@@ -306,7 +328,14 @@ public record ServerConfig(
         v.otlpPort(port),
         v.allowOutbound(),
         v.bool("webhook-deny-private", false),
-        v.tls());
+        v.tls(),
+        new SecretsSpec(
+            v.raw("secrets-key-file").map(String::trim).filter(s -> !s.isEmpty()).map(Path::of),
+            v.intValue(
+                "key-hash-iterations",
+                SecretHasher.DEFAULT_ITERATIONS,
+                SecretHasher.MIN_ITERATIONS,
+                100_000_000)));
   }
 
   /**

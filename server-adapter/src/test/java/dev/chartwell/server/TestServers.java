@@ -67,7 +67,10 @@ public final class TestServers {
                 "--org-id",
                 ORG,
                 "--api-key",
-                "ADMIN:adminsecret1"));
+                "ADMIN:adminsecret1",
+                // API key secrets hashed at the lowest cost: tests make many keys
+                "--key-hash-iterations",
+                "1000"));
     args.addAll(List.of(extra));
     return ChartwellServer.start(
         ServerConfig.parse(args.toArray(String[]::new), Map.of()),

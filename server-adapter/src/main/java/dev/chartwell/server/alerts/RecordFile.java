@@ -1,5 +1,6 @@
 package dev.chartwell.server.alerts;
 
+import dev.chartwell.engine.internal.storage.OwnerOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -52,9 +53,9 @@ final class RecordFile implements AutoCloseable {
    * @throws IOException when the file cannot be opened or repaired
    */
   static RecordFile open(Path path, boolean checkAll, Consumer<String> report) throws IOException {
-    Files.createDirectories(path.getParent());
+    OwnerOnly.createDirectories(path.getParent());
     FileChannel ch =
-        FileChannel.open(
+        OwnerOnly.open(
             path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
       long end = ch.size();
@@ -64,6 +65,7 @@ final class RecordFile implements AutoCloseable {
         Path aside =
             path.resolveSibling(path.getFileName() + ".damaged-" + System.currentTimeMillis());
         Files.copy(path, aside, StandardCopyOption.REPLACE_EXISTING);
+        OwnerOnly.restrict(aside);
         ch.truncate(whole);
         ch.force(true);
         report.accept(

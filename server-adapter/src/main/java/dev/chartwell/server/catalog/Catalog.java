@@ -13,6 +13,7 @@ import dev.chartwell.server.http.ErrorCode;
 import dev.chartwell.server.security.OutboundPolicy;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
+import dev.chartwell.server.store.Secrets;
 import dev.chartwell.server.validation.Problems;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -73,43 +74,10 @@ public final class Catalog implements AutoCloseable {
    * @param engine the engine holding the events
    * @param mapper JSON codec
    * @param clock time source
-   * @return the catalog
-   * @throws IOException when a store cannot be opened
-   */
-  public static Catalog open(Path dataDir, Engine engine, ObjectMapper mapper, Clock clock)
-      throws IOException {
-    return open(dataDir, engine, mapper, clock, false);
-  }
-
-  /**
-   * As {@link #open(Path, Engine, ObjectMapper, Clock)}; with {@code shared}, over an engine the
-   * application holds (an embedded server): its sources are never dropped, and those no table lists
-   * can be {@linkplain #adoptEngineSource adopted}.
-   *
-   * @param dataDir the data directory
-   * @param engine the engine holding the events
-   * @param mapper JSON codec
-   * @param clock time source
-   * @param shared whether the engine belongs to the application
-   * @return the catalog
-   * @throws IOException when a store cannot be opened
-   */
-  public static Catalog open(
-      Path dataDir, Engine engine, ObjectMapper mapper, Clock clock, boolean shared)
-      throws IOException {
-    return open(dataDir, engine, mapper, clock, shared, OutboundPolicy.open());
-  }
-
-  /**
-   * As {@link #open(Path, Engine, ObjectMapper, Clock, boolean)}, with the policy every request to
-   * an external ClickHouse connection follows.
-   *
-   * @param dataDir the data directory
-   * @param engine the engine holding the events
-   * @param mapper JSON codec
-   * @param clock time source
-   * @param shared whether the engine belongs to the application
+   * @param shared whether the engine belongs to the application (an embedded server): its sources
+   *     are never dropped, and those no table lists can be {@linkplain #adoptEngineSource adopted}
    * @param outbound which addresses external ClickHouse connections may reach
+   * @param secrets the server's key, which encrypts stored connection passwords
    * @return the catalog
    * @throws IOException when a store cannot be opened
    */
@@ -119,14 +87,15 @@ public final class Catalog implements AutoCloseable {
       ObjectMapper mapper,
       Clock clock,
       boolean shared,
-      OutboundPolicy outbound)
+      OutboundPolicy outbound,
+      Secrets secrets)
       throws IOException {
     Tables tables = Tables.open(dataDir, mapper);
     JsonStore sources = null;
     Connections connections = null;
     try {
       sources = JsonStore.open(dataDir, Collection.SOURCES, mapper);
-      connections = Connections.open(dataDir, mapper, clock);
+      connections = Connections.open(dataDir, mapper, clock, secrets);
       LegacySources.migrate(sources, tables, mapper);
       tables.reconcile(engine, shared);
       return new Catalog(sources, tables, connections, engine, mapper, clock, outbound);

@@ -15,6 +15,7 @@ import dev.chartwell.clickhouse.ClickHouseConnection;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
+import dev.chartwell.server.store.Secrets;
 import dev.chartwell.server.validation.ObjectShape;
 import dev.chartwell.server.validation.Problems;
 import java.io.IOException;
@@ -77,8 +78,9 @@ public final class Connections implements AutoCloseable {
     this.clock = clock;
   }
 
-  static Connections open(Path dataDir, ObjectMapper mapper, Clock clock) throws IOException {
-    return new Connections(JsonStore.open(dataDir, Collection.CONNECTIONS, mapper), clock);
+  static Connections open(Path dataDir, ObjectMapper mapper, Clock clock, Secrets secrets)
+      throws IOException {
+    return new Connections(JsonStore.open(dataDir, Collection.CONNECTIONS, mapper, secrets), clock);
   }
 
   /**

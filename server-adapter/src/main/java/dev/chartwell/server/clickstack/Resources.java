@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
+import dev.chartwell.server.store.Secrets;
 import dev.chartwell.server.validation.Problems;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -49,14 +50,16 @@ public final class Resources implements AutoCloseable {
    * @param dataDir the data directory
    * @param mapper JSON codec
    * @param clock time source
+   * @param secrets the server's key, which encrypts stored webhook headers and query parameters
    * @return the resources
    * @throws IOException when a store cannot be opened
    */
-  public static Resources open(Path dataDir, ObjectMapper mapper, Clock clock) throws IOException {
+  public static Resources open(Path dataDir, ObjectMapper mapper, Clock clock, Secrets secrets)
+      throws IOException {
     Map<Kind, JsonStore> stores = new EnumMap<>(Kind.class);
     try {
       for (Kind kind : Kind.values()) {
-        stores.put(kind, JsonStore.open(dataDir, kind.collection(), mapper));
+        stores.put(kind, JsonStore.open(dataDir, kind.collection(), mapper, secrets));
       }
     } catch (IOException | RuntimeException e) {
       stores.values().forEach(JsonStore::close);

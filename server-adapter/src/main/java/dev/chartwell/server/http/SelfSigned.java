@@ -1,12 +1,12 @@
 package dev.chartwell.server.http;
 
+import dev.chartwell.engine.internal.storage.OwnerOnly;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
@@ -45,8 +45,7 @@ public final class SelfSigned {
     Path pem = dataDir.resolve(CERTIFICATE);
     Path folder = store.getParent();
     if (!Files.isDirectory(folder)) {
-      Files.createDirectories(folder);
-      ownerOnly(folder, "rwx------");
+      OwnerOnly.createDirectories(folder);
     }
     if (!Files.exists(store)) {
       generate(store, host);
@@ -77,7 +76,7 @@ public final class SelfSigned {
     if (!Files.exists(pem) || !Files.readString(pem, StandardCharsets.US_ASCII).equals(text)) {
       Path tmp = pem.resolveSibling(pem.getFileName() + ".tmp");
       Files.writeString(tmp, text, StandardCharsets.US_ASCII);
-      ownerOnly(tmp, "rw-------");
+      OwnerOnly.restrict(tmp);
       Files.move(tmp, pem, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
     return ks;
@@ -157,7 +156,7 @@ public final class SelfSigned {
           "keytool could not make the self-signed certificate: "
               + output.strip().replaceAll("\\s+", " "));
     }
-    ownerOnly(tmp, "rw-------");
+    OwnerOnly.restrict(tmp);
     Files.move(tmp, store, StandardCopyOption.ATOMIC_MOVE);
   }
 
@@ -168,14 +167,6 @@ public final class SelfSigned {
           + "\n-----END CERTIFICATE-----\n";
     } catch (GeneralSecurityException e) {
       throw new IOException(e);
-    }
-  }
-
-  private static void ownerOnly(Path path, String permissions) throws IOException {
-    try {
-      Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(permissions));
-    } catch (UnsupportedOperationException e) {
-      // not a POSIX file system: its own access rules apply
     }
   }
 }

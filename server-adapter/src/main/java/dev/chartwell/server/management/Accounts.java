@@ -7,6 +7,7 @@ import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.DocumentStore;
+import dev.chartwell.server.store.Secrets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -45,15 +46,19 @@ public final class Accounts implements AutoCloseable {
    * @param dataDir the data directory
    * @param mapper JSON codec for the stored documents
    * @param clock time source for {@code createdAt}, key expiry and last use
+   * @param secrets the server's key (verified secrets are remembered by an HMAC under it)
+   * @param hasher hashes and verifies key secrets
    * @return the opened accounts
    * @throws IOException when the stores cannot be opened
    */
-  public static Accounts open(Path dataDir, ObjectMapper mapper, Clock clock) throws IOException {
+  public static Accounts open(
+      Path dataDir, ObjectMapper mapper, Clock clock, Secrets secrets, SecretHasher hasher)
+      throws IOException {
     DocumentStore orgs = DocumentStore.open(dataDir, Collection.ORGANIZATIONS);
     try {
-      SecretHasher hasher = new SecretHasher();
       ApiKeys keys =
-          new ApiKeys(DocumentStore.open(dataDir, Collection.API_KEYS), mapper, hasher, clock);
+          new ApiKeys(
+              DocumentStore.open(dataDir, Collection.API_KEYS), mapper, hasher, clock, secrets);
       return new Accounts(orgs, keys, mapper, hasher, clock);
     } catch (IOException | RuntimeException e) {
       orgs.close();
@@ -123,6 +128,7 @@ public final class Accounts implements AutoCloseable {
               && existing.organizationId().equals(org.id())
               && existing.canWrite()
               && existing.unusableReason(clock.instant()) == null
+              && hasher.isCurrent(existing.hash())
               && hasher.matches(secret.orElseThrow(), existing.salt(), existing.hash());
       if (!same) {
         keys.putAdmin(keyId.get(), org.id(), secret.orElseThrow());

@@ -5,12 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.store.DocumentStore;
+import dev.chartwell.server.store.Secrets;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -19,18 +24,38 @@ import java.util.UUID;
  * clients send as their HTTP Basic user name. Each key also has a UUID, by which the API's paths
  * name it; for the keys Chartwell generates, the two are the same UUID. Keys written before keys
  * had UUIDs get one when the store opens.
+ *
+ * <p>Secrets are hashed slowly ({@link SecretHasher}), so a secret that verified is remembered, by
+ * the HMAC of key id and secret under the server's key (never the secret itself), together with the
+ * stored hash it matched: a busy client pays the slow hash once, and a changed or deleted key is
+ * checked afresh. A hash stored by an earlier version is replaced on the key's next successful use.
  */
 final class ApiKeys {
   private final DocumentStore keys;
   private final ObjectMapper mapper;
   private final SecretHasher hasher;
   private final Clock clock;
+  private final Secrets secrets;
 
-  ApiKeys(DocumentStore keys, ObjectMapper mapper, SecretHasher hasher, Clock clock) {
+  /** Verified secrets: HMAC of key id and secret to the stored hash they matched. */
+  private final Map<String, String> verified =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+              return size() > MAX_VERIFIED;
+            }
+          });
+
+  private static final int MAX_VERIFIED = 10_000;
+
+  ApiKeys(
+      DocumentStore keys, ObjectMapper mapper, SecretHasher hasher, Clock clock, Secrets secrets) {
     this.keys = keys;
     this.mapper = mapper;
     this.hasher = hasher;
     this.clock = clock;
+    this.secrets = secrets;
     for (StoredKey k : all()) {
       if (k.id() == null) {
         write(
@@ -62,7 +87,7 @@ final class ApiKeys {
    */
   StoredKey verify(String keyId, String secret, Authenticator scheme) {
     StoredKey k = byKeyId(keyId).orElse(null);
-    if (k == null || !hasher.matches(secret, k.salt(), k.hash())) {
+    if (k == null || !secretMatches(k, secret)) {
       throw Authenticator.unauthorized("invalid API key id or secret", scheme);
     }
     Instant now = clock.instant();
@@ -75,6 +100,34 @@ final class ApiKeys {
       keys.compute(keyId, (id, doc) -> doc == null ? null : json(read(doc).withUsedAt(minute)));
     }
     return k;
+  }
+
+  private boolean secretMatches(StoredKey k, String secret) {
+    String remembered =
+        secrets.index("api-key", (k.keyId() + "\n" + secret).getBytes(StandardCharsets.UTF_8));
+    if (k.hash().equals(verified.get(remembered))) {
+      return true;
+    }
+    if (!hasher.matches(secret, k.salt(), k.hash())) {
+      return false;
+    }
+    String hash = k.hash();
+    if (!hasher.isCurrent(hash)) {
+      SecretHasher.Hashed h = hasher.hash(secret);
+      hash = h.hash();
+      keys.compute(
+          k.keyId(),
+          (id, doc) -> {
+            if (doc == null) {
+              return null;
+            }
+            StoredKey now = read(doc);
+            // Only the hash this secret matched is replaced: a key changed meanwhile stays as is.
+            return now.hash().equals(k.hash()) ? json(now.withSecret(h.salt(), h.hash())) : doc;
+          });
+    }
+    verified.put(remembered, hash);
+    return true;
   }
 
   /**

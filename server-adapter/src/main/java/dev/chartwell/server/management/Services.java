@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
+import dev.chartwell.server.store.Secrets;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -50,14 +51,18 @@ public final class Services implements AutoCloseable {
   private final TransitionTimer timer;
   private final java.util.function.Consumer<ObjectNode> onTerminated;
 
-  /**
-   * The service each token that matched last matched (keyed by the token's SHA-256), so that a
-   * request reads one service instead of all of them; only tokens that matched are kept, at most
-   * {@link #MAX_KNOWN_TOKENS}.
-   */
-  private final Map<String, String> serviceOfToken = new ConcurrentHashMap<>();
+  private final Secrets secrets;
 
-  private static final int MAX_KNOWN_TOKENS = 10_000;
+  /**
+   * Service ids by the HMAC (under the server's key) of their password's SHA-256, as stored in each
+   * service's {@code _tokenIndex}: a token is found with one lookup, and an unknown one costs no
+   * hash per service. Entries of rotated passwords and deleted services may linger until replaced;
+   * a found service's own index is compared before its password is.
+   */
+  private final Map<String, String> byTokenIndex = new ConcurrentHashMap<>();
+
+  /** Services stored before the index existed: searched until each is used once (then indexed). */
+  private final Set<String> unindexed = ConcurrentHashMap.newKeySet();
 
   private Services(
       JsonStore services,
@@ -67,8 +72,10 @@ public final class Services implements AutoCloseable {
       Clock clock,
       Duration transition,
       TransitionTimer timer,
-      java.util.function.Consumer<ObjectNode> onTerminated) {
+      java.util.function.Consumer<ObjectNode> onTerminated,
+      Secrets secrets) {
     this.onTerminated = onTerminated;
+    this.secrets = secrets;
     this.services = services;
     this.warehouses = warehouses;
     this.mapper = mapper;
@@ -87,6 +94,8 @@ public final class Services implements AutoCloseable {
    * @param transition how long a lifecycle transition takes
    * @param timer ends transitions when their time is up ({@link TransitionTimer#realTime()})
    * @param onTerminated told about each service once it is gone (to drop what it owned)
+   * @param secrets the server's key, under which service tokens are indexed
+   * @param hasher hashes service passwords and generates new ones
    * @return the services
    * @throws IOException when a store cannot be opened
    */
@@ -96,7 +105,9 @@ public final class Services implements AutoCloseable {
       Clock clock,
       Duration transition,
       TransitionTimer timer,
-      java.util.function.Consumer<ObjectNode> onTerminated)
+      java.util.function.Consumer<ObjectNode> onTerminated,
+      Secrets secrets,
+      SecretHasher hasher)
       throws IOException {
     JsonStore services;
     JsonStore warehouses;
@@ -114,14 +125,8 @@ public final class Services implements AutoCloseable {
     }
     Services s =
         new Services(
-            services,
-            warehouses,
-            mapper,
-            new SecretHasher(),
-            clock,
-            transition,
-            timer,
-            onTerminated);
+            services, warehouses, mapper, hasher, clock, transition, timer, onTerminated, secrets);
+    s.indexTokens();
     s.resumeTransitions();
     return s;
   }
@@ -354,35 +359,58 @@ public final class Services implements AutoCloseable {
 
   /**
    * The service a chart API Bearer token (a service password) belongs to. Checked on every request,
-   * so a rotated password stops working at once. A token that matched before is checked against the
-   * service it matched first, so that a request reads one stored service instead of all.
+   * so a rotated password stops working at once: the token's index is looked up, and the one
+   * service found is verified against its stored hash. A service stored before the index existed is
+   * searched for until its token is used once, and indexed then.
    *
    * @param token the token
    * @return the stored service (with internal fields), if the token is a service's password
    */
   public Optional<ObjectNode> byToken(String token) {
     byte[] digest = sha256(token);
-    String key = Base64.getEncoder().encodeToString(digest);
-    String known = serviceOfToken.get(key);
-    if (known != null) {
-      // The stored service is read and its hash checked again: a rotated password or a deleted
-      // service no longer matches, and the scan below decides.
-      Optional<ObjectNode> s = services.get(known).filter(x -> matches(digest, x));
+    String index = tokenIndex(digest);
+    String id = byTokenIndex.get(index);
+    if (id != null) {
+      Optional<ObjectNode> s =
+          services
+              .get(id)
+              .filter(x -> x.path("_tokenIndex").asText().equals(index) && matches(digest, x));
       if (s.isPresent()) {
         return s;
       }
-      serviceOfToken.remove(key, known);
     }
-    for (ObjectNode s : services.list(any -> true)) {
-      if (matches(digest, s)) {
-        if (serviceOfToken.size() >= MAX_KNOWN_TOKENS) {
-          serviceOfToken.clear();
-        }
-        serviceOfToken.put(key, s.get("id").asText());
-        return Optional.of(s);
+    for (String old : unindexed) {
+      Optional<ObjectNode> s = services.get(old).filter(x -> matches(digest, x));
+      if (s.isPresent()) {
+        services.compute(
+            old,
+            x -> {
+              if (x != null && matches(digest, x)) {
+                x.put("_tokenIndex", index);
+              }
+              return x;
+            });
+        byTokenIndex.put(index, old);
+        unindexed.remove(old);
+        return services.get(old);
       }
     }
     return Optional.empty();
+  }
+
+  private void indexTokens() {
+    for (ObjectNode s : services.list(any -> true)) {
+      String id = s.get("id").asText();
+      if (s.hasNonNull("_tokenIndex")) {
+        byTokenIndex.put(s.get("_tokenIndex").asText(), id);
+      } else {
+        unindexed.add(id);
+      }
+    }
+  }
+
+  private String tokenIndex(byte[] digest) {
+    return secrets.index("service-token", digest);
   }
 
   private boolean matches(byte[] digest, ObjectNode service) {
@@ -451,6 +479,8 @@ public final class Services implements AutoCloseable {
           return s;
         });
     if (gone[0] != null) {
+      byTokenIndex.remove(gone[0].path("_tokenIndex").asText(), id);
+      unindexed.remove(id);
       onTerminated.accept(gone[0]);
     }
   }
@@ -495,6 +525,15 @@ public final class Services implements AutoCloseable {
     SecretHasher.Hashed h = hasher.hashDigest(digest);
     s.put("_passwordSalt", h.salt());
     s.put("_passwordHash", h.hash());
+    String id = s.get("id").asText();
+    String before = s.path("_tokenIndex").asText(null);
+    String index = tokenIndex(digest);
+    s.put("_tokenIndex", index);
+    byTokenIndex.put(index, id);
+    unindexed.remove(id);
+    if (before != null && !before.equals(index)) {
+      byTokenIndex.remove(before, id);
+    }
   }
 
   static byte[] sha256(String password) {

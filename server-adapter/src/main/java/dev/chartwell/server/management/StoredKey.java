@@ -18,7 +18,7 @@ import java.util.Map;
  * @param name display name
  * @param roles {@code admin} and/or {@code developer}
  * @param salt base64 salt
- * @param hash base64 SHA-256 of salt and secret
+ * @param hash the secret's hash under the salt, as {@link SecretHasher} writes it
  * @param createdAt ISO-8601 instant
  * @param state {@code enabled} or {@code disabled}; {@code null} (older documents) is enabled
  * @param expireAt when the key stops working (ISO-8601), or {@code null} for never
@@ -86,6 +86,27 @@ public record StoredKey(
    * @return this key, last used then
    */
   StoredKey withUsedAt(String usedAt) {
+    return new StoredKey(
+        id,
+        keyId,
+        organizationId,
+        name,
+        roles,
+        salt,
+        hash,
+        createdAt,
+        state,
+        expireAt,
+        ipAccessList,
+        usedAt);
+  }
+
+  /**
+   * @param salt a new salt
+   * @param hash the secret's hash under it
+   * @return this key, its secret stored in a new form
+   */
+  StoredKey withSecret(String salt, String hash) {
     return new StoredKey(
         id,
         keyId,

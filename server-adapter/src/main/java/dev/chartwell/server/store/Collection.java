@@ -23,13 +23,14 @@ public enum Collection {
   /** tile alerts. */
   ALERTS("alerts.dat", "alerts", "alert", 10_000, 1024, 64 * 1024),
   /** webhooks. */
-  WEBHOOKS("webhooks.dat", "webhooks", "webhook", 10_000, 1024, 64 * 1024),
+  WEBHOOKS(
+      "webhooks.dat", "webhooks", "webhook", 10_000, 1024, 64 * 1024, "headers", "queryParams"),
   /** saved searches. */
   SAVED_SEARCHES("saved-searches.dat", "savedSearches", "saved search", 2_000, 1024, 64 * 1024),
   /** ClickStack roles (the custom ones; the predefined ones are not stored). */
   ROLES("roles.dat", "roles", "role", 1_000, 1024, 64 * 1024),
   /** connections to external ClickHouse servers (HyperDX's {@code /api/v2/connections}). */
-  CONNECTIONS("connections.dat", "connections", "connection", 10_000, 512, 16 * 1024);
+  CONNECTIONS("connections.dat", "connections", "connection", 10_000, 512, 16 * 1024, "password");
 
   private final String fileName;
   private final String mapName;
@@ -37,6 +38,7 @@ public enum Collection {
   private final long maxEntries;
   private final int averageDocumentBytes;
   private final int maxDocumentBytes;
+  private final java.util.List<String> secretFields;
 
   Collection(
       String fileName,
@@ -44,13 +46,24 @@ public enum Collection {
       String noun,
       long maxEntries,
       int averageDocumentBytes,
-      int maxDocumentBytes) {
+      int maxDocumentBytes,
+      String... secretFields) {
+    this.secretFields = java.util.List.of(secretFields);
     this.fileName = fileName;
     this.mapName = mapName;
     this.noun = noun;
     this.maxEntries = maxEntries;
     this.averageDocumentBytes = averageDocumentBytes;
     this.maxDocumentBytes = maxDocumentBytes;
+  }
+
+  /**
+   * @return the top-level fields of a document that hold secrets the server must be able to read
+   *     back (a connection's password, a webhook's headers and query parameters): {@link JsonStore}
+   *     keeps them encrypted
+   */
+  public java.util.List<String> secretFields() {
+    return secretFields;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.chartwell.server.store;
 
+import dev.chartwell.engine.internal.storage.OwnerOnly;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.ErrorCode;
 import java.io.IOException;
@@ -54,8 +55,9 @@ public final class DocumentStore implements AutoCloseable {
             ? builder.recoverPersistedTo(file.toFile(), true)
             : builder.createPersistedTo(file.toFile());
     if (!crashed) {
-      Files.createFile(marker);
+      Files.createFile(marker, OwnerOnly.fileAttributes());
     }
+    OwnerOnly.restrict(file); // Chronicle Map creates it as the umask says
     return new DocumentStore(map, marker, collection);
   }
 
@@ -159,6 +161,13 @@ public final class DocumentStore implements AutoCloseable {
    */
   public boolean remove(String id) {
     return map.remove(id) != null;
+  }
+
+  /**
+   * @return a copy of every document id
+   */
+  public List<String> keys() {
+    return new ArrayList<>(map.keySet());
   }
 
   /**

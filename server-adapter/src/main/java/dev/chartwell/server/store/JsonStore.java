@@ -19,6 +19,11 @@ import java.util.function.UnaryOperator;
 /**
  * JSON objects by id in a {@link DocumentStore}: the form every management resource is kept in.
  * Listing returns the matching objects oldest first (by {@code createdAt}, then {@code id}).
+ *
+ * <p>The collection's {@linkplain Collection#secretFields() secret fields} are encrypted in the
+ * file ({@link Secrets#encrypt}, bound to the collection, the object's {@code id} and the field)
+ * and plain in the objects this class hands out. Opening a store encrypts any secret an earlier
+ * version left in plain text.
  */
 public final class JsonStore implements AutoCloseable {
   /**
@@ -31,22 +36,78 @@ public final class JsonStore implements AutoCloseable {
 
   private final DocumentStore docs;
   private final ObjectMapper mapper;
+  private final Secrets secrets;
 
-  private JsonStore(DocumentStore docs, ObjectMapper mapper) {
+  private JsonStore(DocumentStore docs, ObjectMapper mapper, Secrets secrets) {
     this.docs = docs;
     this.mapper = mapper;
+    this.secrets = secrets;
   }
 
   /**
+   * Opens a collection that holds no secrets.
+   *
    * @param dataDir the data directory
    * @param collection which collection
    * @param mapper the JSON codec
    * @return the store
    * @throws IOException when the file cannot be opened
+   * @throws IllegalArgumentException when the collection has secret fields (open it with the
+   *     server's {@link Secrets})
    */
   public static JsonStore open(Path dataDir, Collection collection, ObjectMapper mapper)
       throws IOException {
-    return new JsonStore(DocumentStore.open(dataDir, collection), mapper);
+    if (!collection.secretFields().isEmpty()) {
+      throw new IllegalArgumentException(collection + " holds secrets: open it with a key");
+    }
+    return new JsonStore(DocumentStore.open(dataDir, collection), mapper, null);
+  }
+
+  /**
+   * Opens a collection, encrypting its secret fields with the server's key (and any an earlier
+   * version stored in plain text, now).
+   *
+   * @param dataDir the data directory
+   * @param collection which collection
+   * @param mapper the JSON codec
+   * @param secrets the server's key
+   * @return the store
+   * @throws IOException when the file cannot be opened
+   */
+  public static JsonStore open(
+      Path dataDir, Collection collection, ObjectMapper mapper, Secrets secrets)
+      throws IOException {
+    JsonStore store = new JsonStore(DocumentStore.open(dataDir, collection), mapper, secrets);
+    try {
+      store.encryptPlainSecrets();
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return store;
+  }
+
+  private void encryptPlainSecrets() {
+    if (docs.collection().secretFields().isEmpty()) {
+      return;
+    }
+    for (String id : docs.keys()) {
+      docs.compute(
+          id,
+          (k, doc) -> {
+            if (doc == null) {
+              return null;
+            }
+            ObjectNode stored = parse(doc);
+            for (String f : docs.collection().secretFields()) {
+              JsonNode v = stored.get(f);
+              if (v != null && !v.isNull() && !(v.isTextual() && Secrets.isEncrypted(v.asText()))) {
+                return write(read(doc)); // decrypts what is encrypted, then encrypts all
+              }
+            }
+            return doc;
+          });
+    }
   }
 
   /**
@@ -114,6 +175,21 @@ public final class JsonStore implements AutoCloseable {
   }
 
   private ObjectNode read(String doc) {
+    ObjectNode n = parse(doc);
+    for (String f : docs.collection().secretFields()) {
+      JsonNode v = n.get(f);
+      if (v != null && v.isTextual() && Secrets.isEncrypted(v.asText())) {
+        try {
+          n.set(f, mapper.readTree(secrets.decrypt(v.asText(), context(n, f))));
+        } catch (JsonProcessingException e) {
+          throw new UncheckedIOException("corrupt stored secret", e);
+        }
+      }
+    }
+    return n;
+  }
+
+  private ObjectNode parse(String doc) {
     try {
       return (ObjectNode) mapper.readTree(doc);
     } catch (JsonProcessingException e) {
@@ -122,11 +198,29 @@ public final class JsonStore implements AutoCloseable {
   }
 
   private String write(JsonNode node) {
+    JsonNode stored = node;
+    for (String f : docs.collection().secretFields()) {
+      JsonNode v = node.get(f);
+      if (v != null && !v.isNull()) {
+        if (stored == node) {
+          stored = node.deepCopy(); // the caller's object stays plain
+        }
+        ((ObjectNode) stored).put(f, secrets.encrypt(text(v), context(node, f)));
+      }
+    }
+    return text(stored);
+  }
+
+  private String text(JsonNode node) {
     try {
       return mapper.writeValueAsString(node);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private String context(JsonNode n, String field) {
+    return docs.collection().mapName() + "/" + n.path("id").asText() + "/" + field;
   }
 
   @Override

@@ -12,8 +12,10 @@ import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.Organization;
+import dev.chartwell.server.management.SecretHasher;
 import dev.chartwell.server.management.Services;
 import dev.chartwell.server.management.TransitionTimer;
+import dev.chartwell.server.store.Secrets;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.http.HttpResponse;
@@ -34,6 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * directly in the service store, as it would be stored.
  */
 class ServiceScopeTest {
+  private static final Secrets SECRETS = Secrets.of(new byte[32]);
+  private static final SecretHasher HASHER = new SecretHasher(SecretHasher.MIN_ITERATIONS);
+
   static final ObjectMapper MAPPER = new ObjectMapper();
   static final String ORG_A = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
   static final String ORG_B = "00000000-0000-4000-8000-000000000000";
@@ -50,7 +55,7 @@ class ServiceScopeTest {
   @BeforeEach
   void start() throws Exception {
     Json json = new Json();
-    accounts = Accounts.open(dir, json.mapper(), Clock.systemUTC());
+    accounts = Accounts.open(dir, json.mapper(), Clock.systemUTC(), SECRETS, HASHER);
     Accounts.Bootstrap boot =
         accounts.bootstrap(
             Optional.of(ORG_A), Optional.of("KEYA"), Optional.of("secret-of-a-1"), "SCALE", true);
@@ -61,7 +66,9 @@ class ServiceScopeTest {
             Clock.systemUTC(),
             Duration.ZERO,
             TransitionTimer.realTime(),
-            gone -> {});
+            gone -> {},
+            SECRETS,
+            HASHER);
     JsonNode body =
         MAPPER.readTree("{\"name\":\"A\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     serviceA = services.create(boot.organization(), body).service().get("id").asText();

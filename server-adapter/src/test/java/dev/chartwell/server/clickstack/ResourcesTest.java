@@ -3,6 +3,7 @@ package dev.chartwell.server.clickstack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.server.store.Secrets;
 import java.nio.file.Path;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class ResourcesTest {
   @Test
   void droppingAServiceRemovesAllItsResourcesAndNoOthers() throws Exception {
     ObjectMapper m = new ObjectMapper();
-    try (Resources r = Resources.open(dir, m, Clock.systemUTC())) {
+    try (Resources r = Resources.open(dir, m, Clock.systemUTC(), Secrets.of(new byte[32]))) {
       String webhook = "{\"name\":\"w\",\"service\":\"generic\",\"url\":\"http://h/x\"}";
       String dashboard =
           "{\"name\":\"d\",\"tiles\":[{\"name\":\"t\",\"x\":0,\"y\":0,\"w\":1,\"h\":1,\"config\":{"

@@ -362,7 +362,10 @@ class SearchesRolesAlertsIntegrationTest {
     JsonNode w;
     try (dev.chartwell.server.store.JsonStore hooks =
         dev.chartwell.server.store.JsonStore.open(
-            dataDir, dev.chartwell.server.store.Collection.WEBHOOKS, MAPPER)) {
+            dataDir,
+            dev.chartwell.server.store.Collection.WEBHOOKS,
+            MAPPER,
+            dev.chartwell.server.store.Secrets.open(dataDir, java.util.Optional.empty()))) {
       w = hooks.get(id).orElseThrow();
     }
     start();

@@ -38,6 +38,19 @@ final class V2Fixture implements AutoCloseable {
             cloud("GET", SERVICES + "/" + serviceId, null).get("state").asText().equals("running"));
   }
 
+  /**
+   * A server started again on a data directory that already holds the service.
+   *
+   * @param dataDir the data directory of an earlier fixture
+   * @param earlier that fixture (closed): its service and token are used again
+   */
+  V2Fixture(Path dataDir, V2Fixture earlier) throws Exception {
+    server = TestServers.start(dataDir);
+    http = new HttpTestClient(server.port());
+    serviceId = earlier.serviceId;
+    token = earlier.token;
+  }
+
   /** A Cloud API call that must succeed; its {@code result}. */
   JsonNode cloud(String method, String path, String body) throws Exception {
     HttpResponse<String> r = http.send(method, path, body, "Authorization", ADMIN);

@@ -220,7 +220,7 @@ class KeyLifecycleIntegrationTest {
     start();
     server.close();
     server = null;
-    SecretHasher.Hashed h = new SecretHasher().hash("oldsecret1");
+    SecretHasher.Hashed h = legacyHash("oldsecret1");
     try (DocumentStore keys = DocumentStore.open(dataDir, Collection.API_KEYS)) {
       // The document exactly as the previous version wrote it.
       keys.put(
@@ -245,8 +245,26 @@ class KeyLifecycleIntegrationTest {
         ok(http.send("GET", KEYS + "/" + key.get("id").textValue(), null, "Authorization", old))
             .get("id"));
     server.close();
+    server = null;
+    // Its first successful use stored the secret again, hashed as this version hashes.
+    try (DocumentStore keys = DocumentStore.open(dataDir, Collection.API_KEYS)) {
+      String stored =
+          new ObjectMapper().readTree(keys.get("OLDKEY").orElseThrow()).get("hash").asText();
+      assertTrue(stored.startsWith("pbkdf2-sha256:"), stored);
+    }
     start();
     assertEquals(
         key.get("id"), ok(http.send("GET", KEYS, null, "Authorization", old)).get(0).get("id"));
+  }
+
+  /** A secret hashed as versions before 0.3 hashed it: one round of salted SHA-256. */
+  private static SecretHasher.Hashed legacyHash(String secret) throws Exception {
+    byte[] salt = new byte[16];
+    new java.security.SecureRandom().nextBytes(salt);
+    java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+    sha.update(salt);
+    sha.update(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+    return new SecretHasher.Hashed(b64.encodeToString(salt), b64.encodeToString(sha.digest()));
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.http.Json;
+import dev.chartwell.server.store.Secrets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * write took longer than the one-second transition on a busy machine.
  */
 class ServiceTransitionTest {
+  private static final Secrets SECRETS = Secrets.of(new byte[32]);
+  private static final SecretHasher HASHER = new SecretHasher(SecretHasher.MIN_ITERATIONS);
+
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   @TempDir Path dir;
@@ -27,7 +31,7 @@ class ServiceTransitionTest {
   @Test
   void aServiceWhoseTransitionEndsAtOnceIsRunning() throws Exception {
     Json json = new Json();
-    Accounts accounts = Accounts.open(dir, json.mapper(), Clock.systemUTC());
+    Accounts accounts = Accounts.open(dir, json.mapper(), Clock.systemUTC(), SECRETS, HASHER);
     Organization org =
         accounts
             .bootstrap(
@@ -52,7 +56,15 @@ class ServiceTransitionTest {
           public void close() {}
         };
     try (Services services =
-        Services.open(dir, json.mapper(), Clock.systemUTC(), Duration.ZERO, atOnce, gone -> {})) {
+        Services.open(
+            dir,
+            json.mapper(),
+            Clock.systemUTC(),
+            Duration.ZERO,
+            atOnce,
+            gone -> {},
+            SECRETS,
+            HASHER)) {
       JsonNode body =
           MAPPER.readTree("{\"name\":\"A\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
       String id = services.create(org, body).service().get("id").asText();

@@ -17,7 +17,7 @@ interface ChannelFactory {
    */
   default LogChannel open(Path file) throws IOException {
     return new FileLogChannel(
-        FileChannel.open(
+        OwnerOnly.open(
             file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE));
   }
 

@@ -93,7 +93,7 @@ public final class DirectoryLock implements Closeable {
    */
   public static DirectoryLock acquire(Path dir, String lockFile, String refusal)
       throws IOException {
-    Files.createDirectories(dir);
+    OwnerOnly.createDirectories(dir);
     Path real = dir.toRealPath();
     Object identity = Files.readAttributes(real, BasicFileAttributes.class).fileKey();
     Key key = new Key(identity != null ? identity : real, lockFile);
@@ -115,7 +115,7 @@ public final class DirectoryLock implements Closeable {
                 + " is locked)");
       }
       FileChannel channel =
-          FileChannel.open(
+          OwnerOnly.open(
               file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
       FileLock lock;
       try {

@@ -54,7 +54,7 @@ final class Durable {
   static void writeAtomically(Path tmp, Path target, Writer content, boolean force)
       throws IOException {
     try (FileChannel ch =
-        FileChannel.open(
+        OwnerOnly.open(
             tmp,
             StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING,

@@ -69,7 +69,7 @@ public final class EngineFiles implements Closeable {
         DirectoryLock.acquire(
             root, LOCK, "the data directory " + root + " is in use by another engine");
     try {
-      Files.createDirectories(root.resolve("sources"));
+      OwnerOnly.createDirectories(root.resolve("sources"));
       Durable.deleteTree(root.resolve(DROPPED)); // sources dropped before the last stop
     } catch (IOException | RuntimeException e) {
       lock.close();

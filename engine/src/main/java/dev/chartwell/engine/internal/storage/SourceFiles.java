@@ -75,7 +75,7 @@ public final class SourceFiles implements SourceStorage {
    */
   public static SourceFiles create(Path dir, SourceSpec spec, StorageContext context)
       throws IOException {
-    Files.createDirectories(dir.resolve(SEGMENTS));
+    OwnerOnly.createDirectories(dir.resolve(SEGMENTS));
     Durable.forceDirectory(dir.getParent());
     Manifest first = new Manifest(1, spec, 0, 0, spec.columns(), List.of());
     first.publish(dir);
@@ -149,7 +149,7 @@ public final class SourceFiles implements SourceStorage {
     SourceFiles files = new SourceFiles(dir, context, m);
     List<Segment> segments = new ArrayList<>();
     try {
-      Files.createDirectories(segmentsDir);
+      OwnerOnly.createDirectories(segmentsDir);
       removeUnlisted(segmentsDir, m);
       List<Manifest.SegmentEntry> kept = new ArrayList<>();
       for (Manifest.SegmentEntry e : m.segments()) {
@@ -461,7 +461,7 @@ public final class SourceFiles implements SourceStorage {
       Manifest.deleteAll(dir);
       Durable.forceDirectory(dir);
       Path moved = context.dropped().resolve(dir.getFileName() + "-" + System.nanoTime());
-      Files.createDirectories(context.dropped());
+      OwnerOnly.createDirectories(context.dropped());
       Files.move(dir, moved, StandardCopyOption.ATOMIC_MOVE);
       Durable.forceDirectory(moved.getParent());
       dir = moved;

@@ -53,7 +53,7 @@ public record StorageContext(
         sourceId + "-" + file.getFileName() + "-" + Instant.now().toString().replace(':', '-');
     Path target = quarantine.resolve(name);
     try {
-      Files.createDirectories(quarantine);
+      OwnerOnly.createDirectories(quarantine);
       Files.move(file, target, StandardCopyOption.ATOMIC_MOVE);
       Durable.forceDirectory(quarantine);
       report(reason + "; moved to " + target);

@@ -275,7 +275,7 @@ public final class WriteAheadLog implements Closeable {
   private static void createDirectory(Path dir, FsyncPolicy policy, ChannelFactory io)
       throws IOException {
     if (!Files.isDirectory(dir)) {
-      Files.createDirectories(dir);
+      OwnerOnly.createDirectories(dir);
       Path parent = dir.toAbsolutePath().getParent();
       if (policy.mode() != FsyncPolicy.Mode.NEVER && parent != null) {
         io.syncDirectory(parent);
