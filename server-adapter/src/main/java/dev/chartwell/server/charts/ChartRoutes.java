@@ -138,6 +138,9 @@ public final class ChartRoutes {
     p.requireRunning();
     p.requireWritable();
     String sourceId = req.pathParam("sourceId");
+    if (req.queryParam("metricDataType").isEmpty()) {
+      requireNotMetric(catalog, p, sourceId);
+    }
     Optional<ClickHouseBackend.Bound> external =
         req.queryParam("metricDataType").isPresent()
             ? Optional.empty()
@@ -267,6 +270,23 @@ public final class ChartRoutes {
       case TIMEOUT, CANCELLED, SHUTDOWN ->
           new ApiException(ErrorCode.SERVICE_UNAVAILABLE, e.getMessage());
     };
+  }
+
+  /**
+   * A metric source's points go to one table per type: without {@code metricDataType} they would
+   * land in a table no metric series reads, so they are refused, saying how to name it.
+   */
+  private static void requireNotMetric(Catalog catalog, ServicePrincipal p, String sourceId) {
+    ObjectNode source = catalog.source(p.warehouseId(), sourceId, SourceApi.CLOUD);
+    if (source.path("kind").asText().equals("metric")) {
+      throw ApiException.badRequest(
+          "metricDataType: source "
+              + sourceId
+              + " is a metric source, whose points go to one table per type: add"
+              + " ?metricDataType="
+              + String.join("|", MetricTables.named(source).keySet())
+              + " to name the table of this request's points");
+    }
   }
 
   private static Source metricTable(

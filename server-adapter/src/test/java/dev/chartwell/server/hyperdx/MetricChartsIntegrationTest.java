@@ -269,6 +269,16 @@ class MetricChartsIntegrationTest {
         e.contains("metricDataType: metric source " + metrics + " names no 'summary' table"), e);
     e = f.fails(400, "POST", "/api/v2/sources/" + logs + "/events?metricDataType=gauge", "{}");
     assertTrue(e.contains("metricDataType: only for metric sources"), e);
+    // Without a type the points would land where no metric series reads them: refused, saying how.
+    String point = "{\"TimeUnix\":\"2026-01-01T00:00:00Z\",\"MetricName\":\"cpu\",\"Value\":1}\n";
+    e = f.fails(400, "POST", "/api/v2/sources/" + metrics + "/events", point);
+    assertTrue(
+        e.contains(
+            "metricDataType: source "
+                + metrics
+                + " is a metric source, whose points go to one table per type: add"
+                + " ?metricDataType=gauge|sum|histogram"),
+        e);
     // Each metric table is a table of the warehouse, created with the source.
     JsonNode tables = f.ok("GET", "/api/v2/tables", null).get("data");
     List<String> names = new ArrayList<>();
