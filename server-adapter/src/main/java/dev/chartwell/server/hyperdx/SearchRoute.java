@@ -133,6 +133,13 @@ final class SearchRoute {
       throw ApiException.badRequest("endTime: must be after startTime");
     }
     ObjectNode source = catalog.source(p.warehouseId(), sourceId, SourceApi.HYPERDX);
+    if (source.path("kind").asText().equals("metric")) {
+      throw ApiException.badRequest(
+          "sourceId: "
+              + sourceId
+              + " is a metric source: search reads the events of log and trace sources; chart a"
+              + " metric with POST /api/v2/charts/series");
+    }
     Optional<ClickHouseBackend.Bound> external =
         catalog.clickHouseSourceOf(p.warehouseId(), sourceId);
     Source table =

@@ -269,6 +269,9 @@ class MetricChartsIntegrationTest {
         e.contains("metricDataType: metric source " + metrics + " names no 'summary' table"), e);
     e = f.fails(400, "POST", "/api/v2/sources/" + logs + "/events?metricDataType=gauge", "{}");
     assertTrue(e.contains("metricDataType: only for metric sources"), e);
+    // Search reads events: a metric source is named as such, not answered with no rows.
+    e = f.fails(400, "POST", "/api/v2/search", "{\"sourceId\":\"" + metrics + "\",\"where\":\"\"}");
+    assertTrue(e.contains(metrics + " is a metric source: search reads the events"), e);
     // Without a type the points would land where no metric series reads them: refused, saying how.
     String point = "{\"TimeUnix\":\"2026-01-01T00:00:00Z\",\"MetricName\":\"cpu\",\"Value\":1}\n";
     e = f.fails(400, "POST", "/api/v2/sources/" + metrics + "/events", point);
