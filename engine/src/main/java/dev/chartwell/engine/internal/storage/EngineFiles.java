@@ -76,7 +76,7 @@ public final class EngineFiles implements Closeable {
       throw e;
     }
     if (lock.firstInThisProcess()) {
-      ReadAhead.note(root).ifPresent(reporter);
+      ReadAhead.noteOnce(root).ifPresent(reporter);
     }
     return new EngineFiles(root, lock, policy, reporter);
   }

@@ -1,8 +1,12 @@
 package dev.chartwell.engine.internal.storage;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -14,8 +18,8 @@ import java.util.OptionalLong;
  * in 8 MB: with more data than memory, a restart read 61 GB to open a billion events' 3,815 files
  * (63 s, against 1.5 s at 128 KB), and queries kept rereading whole files. The engine cannot advise
  * the kernel per mapping from Java 17, so it explains the setting instead: once per data directory
- * and process, at {@code INFO}, as a note on speed, not as a command (nothing is wrong, and whether
- * to change a disk's setting is the machine owner's choice).
+ * (until the setting changes), at {@code INFO}, as a note on speed, not as a command (nothing is
+ * wrong, and whether to change a disk's setting is the machine owner's choice).
  */
 final class ReadAhead {
   /** Above this the engine says what the setting means. */
@@ -28,14 +32,20 @@ final class ReadAhead {
    * @return the note to log about it, if its disk reads ahead more than {@link #NOTE_KB}
    */
   static Optional<String> note(Path dir) {
+    return setting(dir).map(x -> message(dir, x.device(), x.kb()));
+  }
+
+  /** A disk's read-ahead, when it is above {@link #NOTE_KB}. */
+  private record Setting(String device, long kb) {}
+
+  private static Optional<Setting> setting(Path dir) {
     return device(dir)
         .flatMap(
             name -> {
               OptionalLong kb = kilobytes(Path.of("/sys/class/block", name));
-              if (kb.isEmpty() || kb.getAsLong() <= NOTE_KB) {
-                return Optional.empty();
-              }
-              return Optional.of(message(dir, name, kb.getAsLong()));
+              return kb.isEmpty() || kb.getAsLong() <= NOTE_KB
+                  ? Optional.empty()
+                  : Optional.of(new Setting(name, kb.getAsLong()));
             });
   }
 
@@ -46,18 +56,51 @@ final class ReadAhead {
         + device
         + ") has a read-ahead of "
         + kb
-        + " KB, which means that each time a query touches a part of a segment file that is not"
-        + " in memory, the kernel reads "
+        + " KB: each time a query touches a part of a segment file that is not in memory, the"
+        + " kernel reads "
         + kb
-        + " KB of that file around it. Segment files are read through memory mappings, so once"
-        + " the data outgrows the memory, queries over files not read recently (and the first"
-        + " start after a reboot) read far more from disk than they use and take longer; most"
-        + " disks read ahead 128 KB, about what a query needs. Nothing is wrong and no data is at"
-        + " risk: lowering the setting (/sys/class/block/"
+        + " KB of that file around it (most disks read 128 KB). Only queries over data that is not"
+        + " in memory take longer; nothing is wrong and no data is at risk. Lowering"
+        + " /sys/class/block/"
         + device
-        + "/queue/read_ahead_kb, see docs/storage.md) is optional and only speeds up queries over"
-        + " data that is not in memory. (Logged once per data directory and process.)";
+        + "/queue/read_ahead_kb is optional (docs/storage.md). Said once per data directory.";
   }
+
+  /**
+   * The note, once per data directory and setting: a file in the directory records the disk and
+   * read-ahead it was given for, so later starts say nothing until the setting changes.
+   *
+   * @param dir a (locked) data directory
+   * @return the note to log now, if any
+   */
+  static Optional<String> noteOnce(Path dir) {
+    Optional<Setting> setting = setting(dir);
+    Path marker = dir.resolve(NOTED);
+    try {
+      if (setting.isEmpty()) {
+        Files.deleteIfExists(marker);
+        return Optional.empty();
+      }
+      String said = setting.get().device() + " " + setting.get().kb();
+      if (Files.exists(marker) && Files.readString(marker).equals(said)) {
+        return Optional.empty();
+      }
+      try (FileChannel ch =
+          OwnerOnly.open(
+              marker,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING,
+              StandardOpenOption.WRITE)) {
+        ch.write(ByteBuffer.wrap(said.getBytes(StandardCharsets.UTF_8)));
+      }
+    } catch (IOException | RuntimeException e) {
+      // A read-only or odd directory: say it every time rather than never.
+    }
+    return setting.map(x -> message(dir, x.device(), x.kb()));
+  }
+
+  /** The file that records the note was given. */
+  static final String NOTED = "read-ahead-noted";
 
   /** The block device holding a directory, as named under {@code /sys/class/block}. */
   private static Optional<String> device(Path dir) {

@@ -61,5 +61,8 @@ class DirectoryLockTest {
         assertEquals(open == 0 ? expected : 0, notes, "open " + open + ": " + lines);
       }
     }
+    // A later process says nothing either: the directory records that the note was given.
+    assertEquals(0, ReadAhead.noteOnce(dir).stream().count());
+    assertEquals(expected == 1, Files.exists(dir.resolve(ReadAhead.NOTED)));
   }
 }

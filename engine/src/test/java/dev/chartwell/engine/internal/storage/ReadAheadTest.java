@@ -31,8 +31,9 @@ class ReadAheadTest {
     String m = ReadAhead.message(Path.of("/data"), "vda", 8192);
     assertTrue(m.contains("/data (vda) has a read-ahead of 8192 KB"), m);
     assertTrue(m.contains("the kernel reads 8192 KB of that file around it"), m);
-    assertTrue(m.contains("queries over files not read recently"), m);
+    assertTrue(m.contains("Only queries over data that is not in memory take longer"), m);
     assertTrue(m.contains("optional"), m);
+    assertTrue(m.contains("Said once per data directory."), m);
     assertTrue(m.contains("/sys/class/block/vda/queue/read_ahead_kb"), m);
     assertFalse(m.contains("echo") || m.contains("as root"), "not a command to run: " + m);
   }
