@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * {@code --demo}: the service {@code demo}, its log source {@code demo-logs}, about a million
@@ -102,7 +103,7 @@ final class Demo {
               "loading %,d demo events (once: they are kept in the data directory)",
               EVENTS));
       long t0 = System.nanoTime();
-      load(source, end);
+      load(source, end, progress);
       progress.accept(
           String.format(
               java.util.Locale.ROOT,
@@ -139,8 +140,18 @@ final class Demo {
             + "/api/v2/charts/series");
   }
 
-  /** About a million events over the 24 hours before {@code end}; the same every time. */
-  static void load(Source source, long end) {
+  /** How often loading says how far it got. */
+  private static final long PROGRESS_NANOS = 2_000_000_000L;
+
+  /**
+   * About a million events over the 24 hours before {@code end}; the same every time.
+   *
+   * @param source where they go
+   * @param end the newest event's time
+   * @param progress told how far loading got, about every two seconds
+   */
+  static void load(Source source, long end, Consumer<String> progress) {
+    long lastSaid = System.nanoTime();
     SplittableRandom random = new SplittableRandom(2026);
     long span = 24 * 3_600_000L;
     List<Event> batch = new ArrayList<>(10_000);
@@ -192,6 +203,12 @@ final class Demo {
       if (batch.size() == 10_000) {
         source.appendBatch(batch);
         batch.clear();
+        if (System.nanoTime() - lastSaid >= PROGRESS_NANOS) {
+          lastSaid = System.nanoTime();
+          progress.accept(
+              String.format(
+                  java.util.Locale.ROOT, "loading demo events: %,d of %,d", i + 1, EVENTS));
+        }
       }
     }
     source.appendBatch(batch);

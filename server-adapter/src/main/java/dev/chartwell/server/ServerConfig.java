@@ -185,7 +185,7 @@ public record ServerConfig(
               "POLICY",
               "request",
               "request, interval:<ms> or never: when ingested events reach the disk"),
-          new Flag("retention", "DURATION", "off", "drop events older than this (30d, 12h, 2w)"),
+          new Flag("retention", "AGE", "off", "drop events older than this (30d, 12h, 2w)"),
           new Flag(
               "max-disk", "SIZE", "off", "drop the oldest events when their files exceed this"),
           new Flag("idle-timeout", "DURATION", "30s", "close connections idle this long"),
@@ -239,6 +239,9 @@ public record ServerConfig(
               "N",
               "600000",
               "PBKDF2 cost of API key secrets, at least 1000"));
+
+  /** Where the documentation is read. */
+  static final String DOCS = "https://github.com/chartwell-dev/chartwell/tree/main/docs";
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
   private static final Pattern RETENTION = Pattern.compile("(\\d{1,6})(m|h|d|w)");
@@ -343,7 +346,17 @@ public record ServerConfig(
    */
   public static String usage() {
     StringBuilder sb = new StringBuilder();
-    sb.append("Usage: java -jar chartwell-server.jar [flags]\n\n");
+    sb.append(
+        "Chartwell: a chart query engine and server for logs, traces and metrics (HyperDX,"
+            + " ClickStack, OTLP and ClickHouse Cloud APIs, and a web UI).\n\n");
+    sb.append("Usage: java -jar chartwell-server.jar [flags]\n");
+    sb.append(
+        "Example: java -jar chartwell-server.jar --demo   (then open http://127.0.0.1:8080/)\n");
+    sb.append("Docs: " + DOCS + " (running.md explains every flag)\n\n");
+    sb.append(
+        "Values: DURATION is a number with ms, s, m or h (500ms, 30s, 2m); AGE a whole number with"
+            + " m, h, d or w (30d, 12h, 2w); SIZE a number of bytes, optionally with k, m or g"
+            + " (64m).\n");
     sb.append("Every flag can also be set with the environment variable shown.\n\n");
     for (Flag f : FLAGS) {
       String left = "  --" + f.name() + (f.isSwitch() ? "" : " " + f.valueName());

@@ -372,6 +372,18 @@ class ServerConfigTest {
   }
 
   @Test
+  void helpSaysWhatChartwellIsGivesAnExampleAndNamesEachValueSyntax() {
+    String usage = ServerConfig.usage();
+    String[] lines = usage.split("\n");
+    assertTrue(lines[0].startsWith("Chartwell: a chart query engine"), lines[0]);
+    assertTrue(usage.contains("\nExample: java -jar chartwell-server.jar --demo"), usage);
+    assertTrue(usage.contains("\nDocs: " + ServerConfig.DOCS), usage);
+    assertTrue(usage.contains("--retention AGE"), usage);
+    assertTrue(usage.contains("DURATION is a number with ms, s, m or h"), usage);
+    assertTrue(usage.contains("AGE a whole number with m, h, d or w"), usage);
+  }
+
+  @Test
   void helpPointsAtTlsToExpose() {
     String usage = ServerConfig.usage();
     assertFalse(usage.contains("0.0.0.0 to expose"), usage);
