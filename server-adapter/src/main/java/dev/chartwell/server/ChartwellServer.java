@@ -438,11 +438,11 @@ public final class ChartwellServer implements AutoCloseable {
       Access access = null;
       SharedEngine adoption = null;
       if (shared != null) {
-        SharedEngine.Service service;
+        LocalService service;
         try {
           service =
-              SharedEngine.ensureService(
-                  boot.organization(), services, json.mapper(), embeddedService);
+              LocalService.ensure(
+                  boot.organization(), services, json.mapper(), embeddedService, Optional.empty());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new IOException("interrupted while starting the embedded service", e);
@@ -511,6 +511,22 @@ public final class ChartwellServer implements AutoCloseable {
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new IOException("interrupted while loading the demo data", e);
+        }
+      }
+      if (config.quickstart()) {
+        try {
+          banner.addAll(
+              QuickStart.ensure(
+                  boot.organization(),
+                  services,
+                  catalog,
+                  json.mapper(),
+                  dir.root(),
+                  config.dataDir(),
+                  scheme + host + ":" + api.port()));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while starting the quickstart service", e);
         }
       }
       banner.add(

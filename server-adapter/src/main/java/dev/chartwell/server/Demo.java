@@ -55,31 +55,10 @@ final class Demo {
       String baseUrl,
       java.util.function.Consumer<String> progress)
       throws InterruptedException {
-    Optional<ObjectNode> existing =
-        services.list(org.id()).stream()
-            .filter(s -> s.get("name").asText().equals("demo"))
-            .findFirst();
-    String serviceId;
-    String token;
-    if (existing.isPresent()) {
-      serviceId = existing.get().get("id").asText();
-      token = services.rotatePassword(org.id(), serviceId, Optional.empty()).orElseThrow();
-      if (existing.get().get("state").asText().equals("stopped")) {
-        services.command(org.id(), serviceId, "start");
-      }
-    } else {
-      ObjectNode body = mapper.createObjectNode();
-      body.put("name", "demo");
-      body.put("provider", "aws");
-      body.put("region", "us-east-1");
-      if (org.tier().equals("BASIC")) {
-        body.put("numReplicas", 1);
-      }
-      Services.Created c = services.create(org, body);
-      serviceId = c.service().get("id").asText();
-      token = c.password();
-    }
-    String warehouse = services.get(org.id(), serviceId).get("dataWarehouseId").asText();
+    LocalService service = LocalService.ensure(org, services, mapper, "demo", Optional.empty());
+    String serviceId = service.id();
+    String token = service.token();
+    String warehouse = service.warehouse();
     String sourceId =
         catalog.sources(warehouse).stream()
             .filter(s -> s.get("name").asText().equals("demo-logs"))
@@ -109,11 +88,6 @@ final class Demo {
               java.util.Locale.ROOT,
               "loaded the demo events in %.1f s",
               (System.nanoTime() - t0) / 1e9));
-    }
-    for (int i = 0;
-        i < 100 && !services.get(org.id(), serviceId).get("state").asText().equals("running");
-        i++) {
-      Thread.sleep(50);
     }
     long start = end - 24 * 3_600_000L;
     String query =

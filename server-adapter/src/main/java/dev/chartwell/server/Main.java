@@ -12,7 +12,8 @@ import sun.misc.Signal;
 /**
  * {@code java -jar chartwell-server.jar [flags]}: parses flags and environment, starts the server,
  * prints where it listens, and on SIGTERM or Ctrl-C shuts down gracefully and exits 0. Bad flags
- * print one line and exit 2.
+ * print one line and exit 2. {@code java -jar chartwell-server.jar ingest FILE} sends a file of
+ * events to a running server instead ({@link IngestCommand}).
  */
 public final class Main {
   /** Exit status for unusable flags or environment. */
@@ -38,6 +39,11 @@ public final class Main {
     System.setProperty("chronicle.announcer.disable", "true");
     CHRONICLE_LOG.setLevel(Level.WARNING);
     Thread.setDefaultUncaughtExceptionHandler(new FatalErrors(System.err));
+    if (args.length > 0 && args[0].equals("ingest")) {
+      System.exit(
+          IngestCommand.run(
+              java.util.Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+    }
     CountDownLatch stop = new CountDownLatch(1);
     int code = run(args, System.getenv(), System.out, System.err, stop, () -> installSignals(stop));
     System.exit(code);

@@ -48,6 +48,8 @@ import java.util.regex.Pattern;
  *     requests even when bound to loopback
  * @param tls HTTPS on every port, if asked for
  * @param secrets where the server's key is and how slowly API key secrets are hashed
+ * @param quickstart whether to make (once) the service {@code default} with a log source, and say
+ *     how to send events to it ({@code --quickstart})
  */
 public record ServerConfig(
     String host,
@@ -73,7 +75,11 @@ public record ServerConfig(
     List<OutboundPolicy.Cidr> allowOutbound,
     boolean webhookDenyPrivate,
     Optional<TlsSpec> tls,
-    SecretsSpec secrets) {
+    SecretsSpec secrets,
+    boolean quickstart) {
+
+  /** The default {@code --data-dir}. */
+  public static final Path DEFAULT_DATA_DIR = Path.of("./chartwell-data");
 
   /**
    * The server's own secrets.
@@ -169,6 +175,11 @@ public record ServerConfig(
           new Flag("org-tier", "TIER", "SCALE", "BASIC, SCALE or ENTERPRISE"),
           new Flag("org-paid", "BOOL", "true", "paid (true) or non-paid (false) limits"),
           new Flag("demo", null, "off", "create the demo service, source and events"),
+          new Flag(
+              "quickstart",
+              null,
+              "off",
+              "create the service 'default' with a log source and print how to send to it"),
           new Flag("threads", "N", "cores", "query worker threads"),
           new Flag("max-request-bytes", "SIZE", "1m", "body limit of every route but ingestion"),
           new Flag("max-ingest-bytes", "SIZE", "64m", "body limit of the ingestion route"),
@@ -301,7 +312,7 @@ public record ServerConfig(
     return new ServerConfig(
         v.host(),
         port,
-        Path.of(v.raw("data-dir").orElse("./chartwell-data")),
+        v.raw("data-dir").map(Path::of).orElse(DEFAULT_DATA_DIR),
         v.orgId(),
         v.apiKey(),
         v.oneOf("org-tier", "SCALE", List.of("BASIC", "SCALE", "ENTERPRISE")),
@@ -338,7 +349,8 @@ public record ServerConfig(
                 "key-hash-iterations",
                 SecretHasher.DEFAULT_ITERATIONS,
                 SecretHasher.MIN_ITERATIONS,
-                100_000_000)));
+                100_000_000)),
+        v.bool("quickstart", false));
   }
 
   /**

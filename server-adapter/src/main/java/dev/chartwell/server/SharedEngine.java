@@ -8,8 +8,6 @@ import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.otlp.Signal;
 import dev.chartwell.server.catalog.Catalog;
-import dev.chartwell.server.management.Organization;
-import dev.chartwell.server.management.Services;
 import dev.chartwell.server.otlp.OtelSources;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,52 +41,6 @@ final class SharedEngine {
     this.mapper = mapper;
     this.warehouse = warehouse;
     this.warnings = warnings;
-  }
-
-  /** The embedded service, running, and its token. */
-  record Service(String id, String warehouse, String token) {}
-
-  /**
-   * Ensures the embedded service exists and runs.
-   *
-   * @return the service and a fresh token of it
-   */
-  static Service ensureService(
-      Organization org, Services services, ObjectMapper mapper, String name)
-      throws InterruptedException {
-    Optional<ObjectNode> existing =
-        services.list(org.id()).stream()
-            .filter(s -> s.get("name").asText().equals(name))
-            .findFirst();
-    String id;
-    String token;
-    if (existing.isPresent()) {
-      id = existing.get().get("id").asText();
-      token = services.rotatePassword(org.id(), id, Optional.empty()).orElseThrow();
-      if (existing.get().get("state").asText().equals("stopped")) {
-        services.command(org.id(), id, "start");
-      }
-    } else {
-      ObjectNode body = mapper.createObjectNode();
-      body.put("name", name);
-      body.put("provider", "aws");
-      body.put("region", "us-east-1");
-      if (org.tier().equals("BASIC")) {
-        body.put("numReplicas", 1);
-      }
-      Services.Created c = services.create(org, body);
-      id = c.service().get("id").asText();
-      token = c.password();
-    }
-    // A transition takes a second (ChartwellServer.SERVICE_TRANSITION), on another thread.
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!services.get(org.id(), id).get("state").asText().equals("running")) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the embedded service " + id + " did not start");
-      }
-      Thread.sleep(5);
-    }
-    return new Service(id, services.get(org.id(), id).get("dataWarehouseId").asText(), token);
   }
 
   static SharedEngine of(
