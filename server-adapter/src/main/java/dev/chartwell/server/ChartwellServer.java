@@ -312,8 +312,11 @@ public final class ChartwellServer implements AutoCloseable {
     ScheduledExecutorService adopter = null;
     Engine engine;
     try {
-      engine = shared != null ? shared : engine(config, log);
-    } catch (RuntimeException e) {
+      engine =
+          shared != null
+              ? shared
+              : engine(config, log, Catalog.tableNames(dir.root(), json.mapper()));
+    } catch (IOException | RuntimeException e) {
       recovery.close();
       stop(api, otlp);
       dir.close();
@@ -620,12 +623,12 @@ public final class ChartwellServer implements AutoCloseable {
    * Opens the engine on {@code <data-dir>/engine}: every source the last process kept, with its
    * logged events replayed (which prints progress lines when there is much to do).
    */
-  private static Engine engine(ServerConfig config, PrintStream log) {
+  private static Engine engine(ServerConfig config, PrintStream log, Map<String, String> names) {
     Engine.Builder b =
         Engine.builder()
             .dataDirectory(config.dataDir().resolve("engine"))
             .fsyncPolicy(config.fsync())
-            .reporter(line -> log.println("chartwell: " + line))
+            .reporter(line -> log.println("chartwell: " + Catalog.withTableNames(line, names)))
             .workerThreads(config.threads())
             .queryLimits(
                 QueryLimits.defaults(config.threads())

@@ -88,6 +88,15 @@ class QuickStartIntegrationTest {
       JsonNode row = MAPPER.readTree(r.body()).get("data").get(0);
       assertEquals(59_999, row.get("series_0.data").asLong(), r.body());
     }
+    // Progress lines of later starts name tables as users know them, not by id alone.
+    java.util.Map<String, String> names =
+        dev.chartwell.server.catalog.Catalog.tableNames(data, MAPPER);
+    String id = names.keySet().iterator().next();
+    assertEquals(
+        "source " + id + " (table " + names.get(id) + "): 1 segment files",
+        dev.chartwell.server.catalog.Catalog.withTableNames(
+            "source " + id + ": 1 segment files", names));
+    assertTrue(names.get(id).startsWith("default."), names.toString());
     // A later start keeps the token that works, and the file with it.
     try (ChartwellServer server = TestServers.start(data, "--quickstart")) {
       assertTrue(line(server.banner(), "quickstart token").endsWith(": " + token));

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -47,6 +48,19 @@ final class Tables implements AutoCloseable {
                 t.get("databaseName").asText().equals(database)
                     && t.get("tableName").asText().equals(table))
         .findFirst();
+  }
+
+  /**
+   * @return every table's id to {@code database.table}
+   */
+  Map<String, String> names() {
+    Map<String, String> out = new java.util.HashMap<>();
+    for (ObjectNode t : docs.list(any -> true)) {
+      out.put(
+          t.get("id").asText(),
+          t.path("databaseName").asText() + "." + t.path("tableName").asText());
+    }
+    return out;
   }
 
   List<ObjectNode> list(String warehouse) {
