@@ -3,6 +3,8 @@ package dev.chartwell.server;
 import dev.chartwell.server.http.FatalErrors;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
@@ -77,6 +79,10 @@ public final class Main {
       err.println("chartwell: " + e.getMessage() + " (see --help)");
       return EXIT_USAGE;
     }
+    if (config.logFormat() == ServerConfig.LogFormat.JSON) {
+      out = JsonLog.over(out, java.time.Clock.systemUTC());
+      err = JsonLog.over(err, java.time.Clock.systemUTC());
+    }
     ChartwellServer server;
     try {
       server = ChartwellServer.start(config, err);
@@ -84,7 +90,23 @@ public final class Main {
       err.println("chartwell: cannot start: " + oneLine(e));
       return EXIT_START_FAILED;
     }
-    server.banner().forEach(out::println);
+    for (String line : server.banner()) {
+      if (config.logFormat() == ServerConfig.LogFormat.TEXT) {
+        out.println(line);
+      } else if (!JsonLog.isSecret(line)) {
+        out.println(line);
+      } else if (line.startsWith("admin key secret")) {
+        try {
+          Path kept = keepSecret(config.dataDir(), line.substring(line.lastIndexOf(' ') + 1));
+          out.println(
+              "admin key secret: not written to JSON logs; it is in "
+                  + kept
+                  + " (owner-only): store it, then delete the file");
+        } catch (IOException e) {
+          err.println("chartwell: error: cannot keep the generated admin key secret: " + e);
+        }
+      }
+    }
     out.flush();
     onStarted.run();
     try {
@@ -100,6 +122,24 @@ public final class Main {
     }
     out.println("Chartwell stopped");
     return 0;
+  }
+
+  /** The file a generated admin key secret is kept in when the logs are JSON. */
+  static final String ADMIN_SECRET_FILE = "admin-key-secret";
+
+  private static Path keepSecret(Path dataDir, String secret) throws IOException {
+    Path f = dataDir.resolve(ADMIN_SECRET_FILE);
+    Files.deleteIfExists(f);
+    try (java.nio.channels.FileChannel ch =
+        dev.chartwell.engine.internal.storage.OwnerOnly.open(
+            f,
+            java.nio.file.StandardOpenOption.CREATE_NEW,
+            java.nio.file.StandardOpenOption.WRITE)) {
+      ch.write(
+          java.nio.ByteBuffer.wrap(
+              (secret + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+    return f;
   }
 
   private static void installSignals(CountDownLatch stop) {

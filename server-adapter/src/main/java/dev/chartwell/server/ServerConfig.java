@@ -50,6 +50,7 @@ import java.util.regex.Pattern;
  * @param secrets where the server's key is and how slowly API key secrets are hashed
  * @param quickstart whether to make (once) the service {@code default} with a log source, and say
  *     how to send events to it ({@code --quickstart})
+ * @param logFormat how the server's lines are written ({@code --log-format})
  */
 public record ServerConfig(
     String host,
@@ -76,7 +77,16 @@ public record ServerConfig(
     boolean webhookDenyPrivate,
     Optional<TlsSpec> tls,
     SecretsSpec secrets,
-    boolean quickstart) {
+    boolean quickstart,
+    LogFormat logFormat) {
+
+  /** How the server's lines are written. */
+  public enum LogFormat {
+    /** Plain lines, for people. */
+    TEXT,
+    /** One JSON object per line, for log collectors; lines with secrets are left out. */
+    JSON
+  }
 
   /** The default {@code --data-dir}. */
   public static final Path DEFAULT_DATA_DIR = Path.of("./chartwell-data");
@@ -241,6 +251,11 @@ public record ServerConfig(
               "10s",
               "how often --tls-cert/--tls-key are re-read when changed"),
           new Flag(
+              "log-format",
+              "FORMAT",
+              "text",
+              "text, or json: one JSON object per line (never a secret) for log collectors"),
+          new Flag(
               "secrets-key-file",
               "FILE",
               "secrets.key in --data-dir",
@@ -350,7 +365,9 @@ public record ServerConfig(
                 SecretHasher.DEFAULT_ITERATIONS,
                 SecretHasher.MIN_ITERATIONS,
                 100_000_000)),
-        v.bool("quickstart", false));
+        v.bool("quickstart", false),
+        LogFormat.valueOf(
+            v.oneOf("log-format", "TEXT", List.of("TEXT", "JSON")).toUpperCase(Locale.ROOT)));
   }
 
   /**

@@ -58,6 +58,44 @@ class MainTest {
   }
 
   @Test
+  void jsonLogsAreOneObjectPerLineAndHoldNoSecret(@TempDir Path dir) throws Exception {
+    int code =
+        run(
+            new CountDownLatch(1),
+            Map.of(),
+            "--port=0",
+            "--data-dir",
+            dir.toString(),
+            "--quickstart",
+            "--log-format",
+            "json");
+    assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+    String printed = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+    com.fasterxml.jackson.databind.ObjectMapper m =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    java.util.List<String> messages = new java.util.ArrayList<>();
+    for (String line : printed.split("\n")) {
+      com.fasterxml.jackson.databind.JsonNode record = m.readTree(line); // each line is JSON
+      assertTrue(record.get("time").asText().endsWith("Z"), line);
+      assertTrue(java.util.Set.of("INFO", "WARN", "ERROR").contains(record.get("level").asText()));
+      messages.add(record.get("message").asText());
+    }
+    assertTrue(messages.get(0).startsWith("Chartwell listening on http://127.0.0.1:"), printed);
+    String secret = java.nio.file.Files.readString(dir.resolve(Main.ADMIN_SECRET_FILE)).strip();
+    String token = QuickStart.read(dir, m).orElseThrow().token();
+    assertTrue(!printed.contains(secret) && !printed.contains(token), printed);
+    assertTrue(
+        messages.contains(
+            "admin key secret: not written to JSON logs; it is in "
+                + dir.resolve(Main.ADMIN_SECRET_FILE)
+                + " (owner-only): store it, then delete the file"),
+        printed);
+    assertTrue(
+        !dev.chartwell.engine.internal.storage.OwnerOnly.isOpenToOthers(
+            dir.resolve(Main.ADMIN_SECRET_FILE)));
+  }
+
+  @Test
   void aTakenPortExits1NamingItAndLeavesTheDataDirectoryAlone(@TempDir Path dir) throws Exception {
     try (java.net.ServerSocket taken =
         new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
