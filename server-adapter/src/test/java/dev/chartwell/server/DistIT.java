@@ -73,16 +73,7 @@ class DistIT {
             .start();
     try {
       int port = ExecutableJarIT.awaitPort(p, log);
-      assertEquals(
-          0,
-          exit(
-              List.of(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-cp",
-                  home.resolve("lib/chartwell-server.jar").toString(),
-                  HealthCheck.class.getName()),
-              Map.of("CHARTWELL_PORT", String.valueOf(port))),
-          "the health check fails against a running server");
+      assertEquals(0, healthCheck(port), "the health check fails against a running server");
       assertTrue(!OwnerOnly.isOpenToOthers(data), "data directory made owner-only");
       p.destroy();
       assertTrue(p.waitFor(30, TimeUnit.SECONDS));
@@ -90,16 +81,7 @@ class DistIT {
     } finally {
       p.destroyForcibly();
     }
-    assertEquals(
-        1,
-        exit(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                home.resolve("lib/chartwell-server.jar").toString(),
-                HealthCheck.class.getName()),
-            Map.of("CHARTWELL_PORT", "1")),
-        "the health check passes with no server");
+    assertEquals(1, healthCheck(1), "the health check passes with no server");
   }
 
   @Test
@@ -186,6 +168,17 @@ class DistIT {
     assertTrue(p.waitFor(60, TimeUnit.SECONDS));
     assertEquals(0, p.exitValue(), out);
     return out;
+  }
+
+  /** The container health check's exit status for a server on this port. */
+  private int healthCheck(int port) throws Exception {
+    return exit(
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            home.resolve("lib/chartwell-server.jar").toString(),
+            HealthCheck.class.getName()),
+        Map.of("CHARTWELL_PORT", String.valueOf(port)));
   }
 
   private static int exit(List<String> command, Map<String, String> env) throws Exception {
