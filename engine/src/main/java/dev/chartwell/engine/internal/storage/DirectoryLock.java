@@ -14,10 +14,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The lock that gives one owner a directory: a lock file in it, locked with an operating-system
@@ -38,9 +36,7 @@ import java.util.Set;
  * identity on disk (device and inode, where the file system reports them; else its real path) and
  * the lock file's name, so that a second path to the same directory (a symbolic link, a bind mount)
  * finds the entry. An entry lives from a successful {@link #acquire} to {@link #close}; an engine
- * whose build fails closes what it took. The registry also remembers which directories this process
- * has locked before ({@link #firstInThisProcess}), so that a note about a directory is logged once
- * per process, not at every open.
+ * whose build fails closes what it took.
  *
  * <p>The holder writes its process id into the lock file, so that a refused open can name it: "in
  * this process" when the registry refused it, or the process id read from the file when the
@@ -56,9 +52,6 @@ public final class DirectoryLock implements Closeable {
    */
   private static final List<FileChannel> NEVER_CLOSED = new ArrayList<>(); // guarded by HELD
 
-  /** Every directory locked in this process so far, so that a note about one is given once. */
-  private static final Set<Key> LOCKED_BEFORE = new HashSet<>(); // guarded by HELD
-
   private record Key(Object directory, String file) {}
 
   private final Key key;
@@ -67,12 +60,10 @@ public final class DirectoryLock implements Closeable {
   private final FileLock lock;
   private final Instant since;
   private final String thread;
-  private final boolean first;
   private boolean closed; // guarded by HELD
 
-  private DirectoryLock(Key key, Path file, FileChannel channel, FileLock lock, boolean first) {
+  private DirectoryLock(Key key, Path file, FileChannel channel, FileLock lock) {
     this.key = key;
-    this.first = first;
     this.file = file;
     this.channel = channel;
     this.lock = lock;
@@ -137,15 +128,13 @@ public final class DirectoryLock implements Closeable {
         }
         throw new IOException(refusal + " (" + holder + ")");
       }
-      DirectoryLock taken =
-          new DirectoryLock(key, file, channel, lock, !LOCKED_BEFORE.contains(key));
+      DirectoryLock taken = new DirectoryLock(key, file, channel, lock);
       try {
         taken.recordHolder();
       } catch (IOException | RuntimeException e) {
         channel.close(); // releases the lock just taken; no one else here holds one
         throw e;
       }
-      LOCKED_BEFORE.add(key);
       HELD.put(key, taken);
       return taken;
     }
@@ -177,14 +166,6 @@ public final class DirectoryLock implements Closeable {
       return "held by the process with pid " + text + ", as recorded in " + file;
     }
     return "held by another process, which recorded no pid in " + file;
-  }
-
-  /**
-   * @return whether this is the first time this process locked the directory (with this lock file):
-   *     what is said once per directory, such as the read-ahead note, is said now
-   */
-  public boolean firstInThisProcess() {
-    return first;
   }
 
   /**

@@ -75,9 +75,7 @@ public final class EngineFiles implements Closeable {
       lock.close();
       throw e;
     }
-    if (lock.firstInThisProcess()) {
-      ReadAhead.noteOnce(root).ifPresent(reporter);
-    }
+    ReadAhead.noteOnce(root).ifPresent(reporter);
     return new EngineFiles(root, lock, policy, reporter);
   }
 

@@ -1,7 +1,6 @@
 package dev.chartwell.engine.internal.storage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,21 +31,6 @@ class DirectoryLockTest {
       DirectoryLock.acquire(dir, "y.lock", "d is taken").close();
     }
     DirectoryLock.acquire(dir, "x.lock", "d is taken").close(); // released on close
-  }
-
-  @Test
-  void aDirectoryIsFirstOnlyOncePerProcess() throws IOException {
-    Path a = tmp.resolve("a");
-    try (DirectoryLock lock = DirectoryLock.acquire(a, "x.lock", "a")) {
-      assertTrue(lock.firstInThisProcess());
-      lock.close();
-      lock.close(); // twice is harmless
-    }
-    try (DirectoryLock again = DirectoryLock.acquire(a, "x.lock", "a");
-        DirectoryLock b = DirectoryLock.acquire(tmp.resolve("b"), "x.lock", "b")) {
-      assertFalse(again.firstInThisProcess());
-      assertTrue(b.firstInThisProcess());
-    }
   }
 
   @Test
