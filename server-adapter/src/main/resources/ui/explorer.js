@@ -179,6 +179,23 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     });
   }
 
+  /** How rows are drawn: the timestamp column, and links from an event to its trace. */
+  function rowOptions() {
+    const traceSource = source.kind === 'trace'
+      ? source
+      : all.find((s) => s.id === source.traceSourceId) || all.find((s) => s.kind === 'trace');
+    const traceField = source.traceIdExpression;
+    return {
+      timestamp: source.timestampValueExpression || 'Timestamp',
+      actions: (row) => {
+        const id = traceField && row[traceField];
+        if (!traceSource || !id) return '';
+        const href = `/traces/${encodeURIComponent(sid)}/${encodeURIComponent(traceSource.id)}/${encodeURIComponent(id)}`;
+        return `<a class="open-trace" data-link href="${esc(href)}">Open trace ${esc(id)}</a>`;
+      },
+    };
+  }
+
   function drawEvents(rows, query) {
     eventsBox.innerHTML = '';
     eventsBox.setAttribute('aria-busy', 'false');
@@ -193,7 +210,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     const columns = source.defaultTableSelectExpression
       ? selectColumns(source.defaultTableSelectExpression)
       : Object.keys(rows[0]).slice(0, 6).map((k) => ({ key: k, title: k }));
-    const table = eventsTable(eventsBox, columns, rows, { timestamp: source.timestampValueExpression || 'Timestamp' });
+    const table = eventsTable(eventsBox, columns, rows, rowOptions());
     let shown = rows.length;
     note.textContent = `newest first · ${shown} shown`;
     if (rows.length === PAGE) {
@@ -205,7 +222,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
         more.disabled = true;
         try {
           const next = await api.search(sid, { ...query, offset: shown });
-          appendRows(table, columns, next, { timestamp: source.timestampValueExpression || 'Timestamp' });
+          appendRows(table, columns, next, rowOptions());
           shown += next.length;
           note.textContent = `newest first · ${shown} shown`;
           if (next.length < PAGE || shown >= 10000) more.remove();
