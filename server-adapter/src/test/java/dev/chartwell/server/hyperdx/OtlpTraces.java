@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * Generated traces as OTLP/JSON request bodies for {@code POST /v1/traces}: a tree of spans where
  * span {@code i > 0} is a child of span {@code (i - 1) / fanOut}, each starting a little after its
- * parent (and 10 µs after its older sibling) and ending before it, services taken in turn from a list, the root a server span.
+ * parent (and 10 µs after its older sibling) and ending before it, services taken in turn from a
+ * list, the root a server span.
  */
 public final class OtlpTraces {
   private OtlpTraces() {}

@@ -71,7 +71,10 @@ class ExploreBrowserTest extends BrowserPage {
     server = TestServers.start(dir);
     http = new HttpTestClient(server.port());
     JsonNode created =
-        cloud("POST", SERVICES, "{\"name\":\"Explore\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
+        cloud(
+            "POST",
+            SERVICES,
+            "{\"name\":\"Explore\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     serviceId = created.get("service").get("id").textValue();
     token = created.get("password").textValue();
     Await.until(
