@@ -85,6 +85,8 @@ export const api = {
     call('GET', `/api/v2/traces/${encodeURIComponent(traceId)}?sourceId=${encodeURIComponent(sourceId)}`, {
       headers: scoped(sid), signal,
     }).then((j) => j.data),
+  facets: (sid, query, signal) =>
+    call('POST', '/api/v2/facets', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
   search: (sid, query, signal) =>
     call('POST', '/api/v2/search', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
 };

@@ -6,6 +6,8 @@ import { readTime, writeTime, resolve, timeControls, autoGranularity, granularit
 import { run, timeSeries, splitList } from './queries.js';
 import { timeChart } from './charts.js';
 import { eventsTable, appendRows, selectColumns } from './events.js';
+import { facetsPanel } from './facets.js';
+import { clause, and } from './where.js';
 
 const PAGE = 100;
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_.@-]*$/;
@@ -49,7 +51,11 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
   const params = new URLSearchParams(location.search);
   let source = searchable.find((s) => s.id === sourceId) || searchable[0];
   const time = readTime(params, '15m');
-  const state = { where: params.get('where') || '', lang: params.get('lang') === 'sql' ? 'sql' : 'lucene' };
+  const state = {
+    where: params.get('where') || '',
+    lang: params.get('lang') === 'sql' ? 'sql' : 'lucene',
+    facets: (params.get('facets') || '').split(',').filter(Boolean),
+  };
 
   main.innerHTML = `<h1>Explorer</h1>
     <form class="explorer-form" role="search">
@@ -66,8 +72,12 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     <div class="x-error"></div>
     <section class="panel" aria-labelledby="x-chart-title"><div class="tile-head"><h2 id="x-chart-title">Events over time</h2>
       <span class="tile-note x-chart-note"></span></div><div class="count-chart" data-state="loading"></div></section>
+    <div class="x-body">
+    <section class="panel x-facets-panel" aria-labelledby="x-facets-title"><div class="tile-head"><h2 id="x-facets-title">Top values</h2></div>
+      <div class="x-facets" data-state="loading"></div></section>
     <section class="panel" aria-labelledby="x-events-title"><div class="tile-head"><h2 id="x-events-title">Events</h2>
-      <span class="tile-note x-events-note"></span></div><div class="x-events" data-state="loading"></div></section>`;
+      <span class="tile-note x-events-note"></span></div><div class="x-events" data-state="loading"></div></section>
+    </div>`;
   const form = main.querySelector('form');
   const select = main.querySelector('#x-source');
   const whereInput = main.querySelector('#x-where');
@@ -80,6 +90,21 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
   lang.value = state.lang;
 
   let schemas = new Map();
+  let lastQuery = null;
+  const facets = facetsPanel(main.querySelector('.x-facets'), {
+    sid,
+    fields: state.facets,
+    onFilter: (field, value, exclude) => {
+      state.where = and(state.lang, state.where, clause(state.lang, field, value, exclude));
+      whereInput.value = state.where;
+      search();
+    },
+    onFields: async (fields) => {
+      state.facets = fields;
+      remember();
+      if (lastQuery) facets.refresh(lastQuery, (await schemaOf(source)).map((c) => c.name));
+    },
+  });
   let stopChart = null;
   let inflight = null;
   let timer = null;
@@ -104,6 +129,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     writeTime(p, time);
     if (state.where) p.set('where', state.where);
     if (state.lang !== 'lucene') p.set('lang', state.lang);
+    if (state.facets.length) p.set('facets', state.facets.join(','));
     history.replaceState(null, '', `/explore/${encodeURIComponent(sid)}/${encodeURIComponent(source.id)}?${p}`);
   }
 
@@ -127,6 +153,8 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     try {
       const schema = await schemaOf(source);
       query.select = selectFor(source, schema);
+      lastQuery = query;
+      facets.refresh(query, schema.map((c) => c.name));
       const [rows, events] = await Promise.all([
         run(sid, [item], start, end, time.granularity, abort.signal),
         api.search(sid, query, abort.signal),
@@ -257,6 +285,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
   signal.addEventListener('abort', () => {
     clearInterval(timer);
     if (inflight) inflight.abort();
+    facets.abort();
     if (stopChart) stopChart();
   });
   schedule();

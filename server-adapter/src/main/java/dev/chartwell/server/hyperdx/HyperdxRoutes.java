@@ -59,5 +59,6 @@ public final class HyperdxRoutes {
     ServiceScope scope = new ServiceScope(services, accounts);
     SearchRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
     TraceRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
+    FacetRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
   }
 }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -264,6 +265,59 @@ class ExploreBrowserTest extends BrowserPage {
     String where = "TraceId:\"" + SMALL + "\" SpanId:\"" + OtlpTraces.spanId(0) + "\"";
     List<WebElement> logsOfSpan = eventRows(where);
     assertEquals(3, logsOfSpan.size(), "the api lines of span 0: 0, 21 and 42");
+    assertNoConsoleErrors();
+    assertNoPolicyViolations();
+  }
+
+  private WebElement facet(String field) {
+    return await(
+        "the facet " + field,
+        () ->
+            browser
+                .findElements(
+                    By.cssSelector(
+                        ".x-facets[data-state=ready] .facet[data-field='" + field + "']"))
+                .stream()
+                .findFirst());
+  }
+
+  @Test
+  @Order(3)
+  void aFacetValueNarrowsTheEventsAndAnotherExcludesOne() throws IOException {
+    browser.get(base() + "/explore/" + serviceId + "/" + logs + "?" + range());
+    WebElement services = facet("ServiceName");
+    assertEquals(
+        List.of("api", "db", "web"),
+        services.findElements(By.cssSelector(".facet-value")).stream()
+            .map(WebElement::getText)
+            .sorted()
+            .toList());
+    assertTrue(services.getText().contains("20"), services.getText());
+    facet("SeverityText");
+    facet("ResourceAttributes.host.name");
+    services.findElement(By.cssSelector(".facet-value[data-value='db']")).click();
+    String narrowed = "ServiceName:\"db\"";
+    List<WebElement> rows = eventRows(narrowed);
+    assertEquals(20, rows.size());
+    assertTrue(column(rows, 2).stream().allMatch("db"::equals), column(rows, 2).toString());
+    assertTrue(browser.getCurrentUrl().contains("where=ServiceName"), browser.getCurrentUrl());
+    awaitTrue(
+        "the facets of the narrowed events",
+        () -> facet("ServiceName").findElements(By.cssSelector(".facet-value")).size() == 1);
+    facet("SeverityText").findElement(By.cssSelector(".facet-exclude[data-value='ERROR']")).click();
+    rows = eventRows("(" + narrowed + ") -SeverityText:\"ERROR\"");
+    assertEquals(16, rows.size(), "db lines 10, 25, 40 and 55 are errors");
+    assertTrue(column(rows, 3).stream().allMatch("INFO"::equals), column(rows, 3).toString());
+    browser.manage().window().setSize(new Dimension(1280, 1000));
+    js("window.scrollTo(0, document.querySelector('.x-body').offsetTop - 10)");
+    screenshot("facets.png");
+    browser.manage().window().setSize(new Dimension(1280, 800));
+
+    WebElement add = input("Add a field");
+    add.sendKeys("ResourceAttributes.service.name");
+    button("Add").click();
+    awaitTrue("the added field in the URL", () -> browser.getCurrentUrl().contains("facets="));
+    facet("ResourceAttributes.service.name");
     assertNoConsoleErrors();
     assertNoPolicyViolations();
   }
