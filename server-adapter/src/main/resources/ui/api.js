@@ -87,6 +87,8 @@ export const api = {
     }).then((j) => j.data),
   facets: (sid, query, signal) =>
     call('POST', '/api/v2/facets', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
+  surrounding: (sid, query, signal) =>
+    call('POST', '/api/v2/surrounding', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
   search: (sid, query, signal) =>
     call('POST', '/api/v2/search', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
 };

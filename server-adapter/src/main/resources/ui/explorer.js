@@ -8,6 +8,7 @@ import { timeChart } from './charts.js';
 import { eventsTable, appendRows, selectColumns } from './events.js';
 import { facetsPanel } from './facets.js';
 import { clause, and } from './where.js';
+import { contextActions, showContext } from './context.js';
 
 const PAGE = 100;
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_.@-]*$/;
@@ -77,7 +78,8 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
       <div class="x-facets" data-state="loading"></div></section>
     <section class="panel" aria-labelledby="x-events-title"><div class="tile-head"><h2 id="x-events-title">Events</h2>
       <span class="tile-note x-events-note"></span></div><div class="x-events" data-state="loading"></div></section>
-    </div>`;
+    </div>
+    <section class="panel x-context-panel" aria-labelledby="x-context-title" hidden></section>`;
   const form = main.querySelector('form');
   const select = main.querySelector('#x-source');
   const whereInput = main.querySelector('#x-where');
@@ -217,9 +219,10 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
       timestamp: source.timestampValueExpression || 'Timestamp',
       actions: (row) => {
         const id = traceField && row[traceField];
-        if (!traceSource || !id) return '';
+        const around = contextActions(source, row);
+        if (!traceSource || !id) return around;
         const href = `/traces/${encodeURIComponent(sid)}/${encodeURIComponent(traceSource.id)}/${encodeURIComponent(id)}`;
-        return `<a class="open-trace" data-link href="${esc(href)}">Open trace ${esc(id)}</a>`;
+        return `<a class="open-trace" data-link href="${esc(href)}">Open trace ${esc(id)}</a>${around}`;
       },
     };
   }
@@ -235,9 +238,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
       return;
     }
     eventsBox.dataset.state = 'ready';
-    const columns = source.defaultTableSelectExpression
-      ? selectColumns(source.defaultTableSelectExpression)
-      : Object.keys(rows[0]).slice(0, 6).map((k) => ({ key: k, title: k }));
+    const columns = eventColumns(rows);
     const table = eventsTable(eventsBox, columns, rows, rowOptions());
     let shown = rows.length;
     note.textContent = `newest first · ${shown} shown`;
@@ -271,6 +272,21 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
       search();
     }, LIVE_MS) : null;
   }
+
+  function eventColumns(rows) {
+    return source.defaultTableSelectExpression
+      ? selectColumns(source.defaultTableSelectExpression)
+      : Object.keys(rows[0] || {}).slice(0, 6).map((k) => ({ key: k, title: k }));
+  }
+
+  main.addEventListener('click', (e) => {
+    const b = e.target.closest('button.surround');
+    if (!b) return;
+    showContext(main.querySelector('.x-context-panel'), {
+      sid, sourceId: source.id, by: b.dataset.by, value: b.dataset.value, time: b.dataset.time, n: 10,
+      columns: eventColumns([]), rowOptions: rowOptions(),
+    });
+  });
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();

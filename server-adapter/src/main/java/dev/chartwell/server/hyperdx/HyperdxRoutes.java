@@ -60,5 +60,6 @@ public final class HyperdxRoutes {
     SearchRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
     TraceRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
     FacetRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
+    ContextRoute.register(router, scope, catalog, engine, json, maxBodyBytes);
   }
 }

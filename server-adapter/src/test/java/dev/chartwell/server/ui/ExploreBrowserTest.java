@@ -321,4 +321,57 @@ class ExploreBrowserTest extends BrowserPage {
     assertNoConsoleErrors();
     assertNoPolicyViolations();
   }
+
+  private List<WebElement> contextRows(String field) {
+    return await(
+        "surrounding events by " + field,
+        () -> {
+          List<WebElement> rows =
+              browser.findElements(
+                  By.cssSelector(
+                      ".x-context[data-state=ready][data-field='" + field + "'] tr.event"));
+          return rows.isEmpty() ? Optional.empty() : Optional.of(rows);
+        });
+  }
+
+  private static long at(List<WebElement> rows, String position) {
+    return rows.stream().filter(r -> position.equals(r.getAttribute("data-position"))).count();
+  }
+
+  @Test
+  @Order(4)
+  void surroundingEventsOfAChosenLineFromTheSameServiceOrHost() throws IOException {
+    browser.get(base() + "/explore/" + serviceId + "/" + logs + "?where=ServiceName:db&" + range());
+    List<WebElement> rows = eventRows("ServiceName:db");
+    // Newest first, the db lines are 58, 55, 52, 49, 46, 43, ...: the sixth is line 43.
+    rows.get(5).findElement(By.cssSelector("button.expand")).click();
+    browser.findElement(By.cssSelector("tr.detail button.surround[data-by=service]")).click();
+    List<WebElement> around = contextRows("ServiceName");
+    assertEquals(10, at(around, "before"), "db lines 13 to 40");
+    assertEquals(5, at(around, "after"), "db lines 46 to 58");
+    WebElement anchor = browser.findElement(By.cssSelector(".x-context tr.anchor"));
+    assertTrue(anchor.getText().contains("k43"), anchor.getText());
+    assertTrue(column(around, 2).stream().allMatch("db"::equals), column(around, 2).toString());
+    List<String> times = column(around, 1);
+    for (int i = 1; i < times.size(); i++) {
+      assertTrue(times.get(i - 1).compareTo(times.get(i)) <= 0, "oldest first: " + times);
+    }
+    js("document.querySelector('.x-context-panel').scrollIntoView({block: 'start'})");
+    screenshot("surrounding.png");
+
+    WebElement byHost =
+        browser.findElement(By.cssSelector("tr.detail button.surround[data-by=host]"));
+    browser.executeScript("arguments[0].scrollIntoView({block: 'center'})", byHost);
+    byHost.click();
+    around = contextRows("ResourceAttributes.host.name");
+    assertEquals(10, at(around, "before"), "odd lines 23 to 41, every service");
+    assertEquals(8, at(around, "after"), "odd lines 45 to 59");
+    assertEquals(
+        List.of("api", "db", "web"), column(around, 2).stream().distinct().sorted().toList());
+    browser.findElement(By.cssSelector("#x-context-n option[value='5']")).click();
+    awaitTrue(
+        "five each side", () -> at(contextRows("ResourceAttributes.host.name"), "before") == 5);
+    assertNoConsoleErrors();
+    assertNoPolicyViolations();
+  }
 }
