@@ -209,7 +209,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     });
   }
 
-  /** How rows are drawn: the timestamp column, and links from an event to its trace. */
+  /** How rows are drawn: the timestamp column; an expanded event's trace and surrounding events. */
   function rowOptions() {
     const traceSource = source.kind === 'trace'
       ? source
@@ -279,14 +279,18 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
       : Object.keys(rows[0] || {}).slice(0, 6).map((k) => ({ key: k, title: k }));
   }
 
-  main.addEventListener('click', (e) => {
+  // The view's own elements (not main, which outlives the view) hear the "surrounding" buttons.
+  const contextPanel = main.querySelector('.x-context-panel');
+  const onSurround = (e) => {
     const b = e.target.closest('button.surround');
     if (!b) return;
-    showContext(main.querySelector('.x-context-panel'), {
+    showContext(contextPanel, {
       sid, sourceId: source.id, by: b.dataset.by, value: b.dataset.value, time: b.dataset.time, n: 10,
       columns: eventColumns([]), rowOptions: rowOptions(),
     });
-  });
+  };
+  main.querySelector('.x-body').addEventListener('click', onSurround);
+  contextPanel.addEventListener('click', onSurround);
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
