@@ -81,6 +81,14 @@ export const api = {
     }).then((j) => j.data),
   chart: (sid, query, signal) =>
     call('POST', '/api/v2/charts/series', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
+  trace: (sid, sourceId, traceId, signal) =>
+    call('GET', `/api/v2/traces/${encodeURIComponent(traceId)}?sourceId=${encodeURIComponent(sourceId)}`, {
+      headers: scoped(sid), signal,
+    }).then((j) => j.data),
+  facets: (sid, query, signal) =>
+    call('POST', '/api/v2/facets', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
+  surrounding: (sid, query, signal) =>
+    call('POST', '/api/v2/surrounding', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
   search: (sid, query, signal) =>
     call('POST', '/api/v2/search', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
 };

@@ -4,6 +4,7 @@ import { api, credentials, signIn, signOut, ApiError } from './api.js';
 import { esc } from './format.js';
 import { dashboardList, dashboardView } from './dashboard.js';
 import { explorer } from './explorer.js';
+import { traceView } from './trace.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -99,16 +100,20 @@ async function render() {
   nav.hidden = false;
   signOutButton.hidden = false;
   const parts = location.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-  const section = parts[0] === 'explore' ? 'explore' : 'dashboards';
-  nav.querySelectorAll('a').forEach((a) => (a.dataset.section === section ? a.setAttribute('aria-current', 'page') : a.removeAttribute('aria-current')));
+  const section = parts[0] === 'explore' || parts[0] === 'traces' ? parts[0] : 'dashboards';
+  const navSection = section === 'traces' ? 'explore' : section;
+  nav.querySelectorAll('a').forEach((a) => (a.dataset.section === navSection ? a.setAttribute('aria-current', 'page') : a.removeAttribute('aria-current')));
   try {
-    const sid = await servicePicker(section, parts[1]);
+    const sid = await servicePicker(navSection, parts[1]);
     if (signal.aborted) return;
     if (!sid) {
       main.innerHTML = '<h1>No services</h1><p class="state">This organization has no services yet.</p>';
       return;
     }
-    if (section === 'explore') {
+    if (section === 'traces' && parts[2] && parts[3]) {
+      document.title = `Trace ${parts[3]} · Chartwell`;
+      await traceView(main, sid, parts[2], parts[3], { signal, sources });
+    } else if (section === 'explore' || section === 'traces') {
       document.title = 'Explorer · Chartwell';
       await explorer(main, sid, parts[2], { signal, sources });
     } else if (parts[2]) {

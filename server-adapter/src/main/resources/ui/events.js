@@ -21,7 +21,9 @@ function cell(v) {
  * @param {HTMLElement} box
  * @param {{key: string, title: string}[]} columns
  * @param {object[]} rows
- * @param {{timestamp?: string, expandable?: boolean, hiddenKeys?: Set<string>}} o
+ * @param {{timestamp?: string, expandable?: boolean, hiddenKeys?: Set<string>,
+ *   actions?: (row: object) => string}} o actions: the HTML of links shown above an expanded
+ *   row's fields (for example to its trace)
  */
 export function eventsTable(box, columns, rows, o = {}) {
   const table = document.createElement('table');
@@ -61,7 +63,8 @@ export function appendRows(table, columns, rows, o = {}) {
         const detail = document.createElement('tr');
         detail.className = 'detail';
         const keys = Object.keys(row).filter((k) => !(o.hiddenKeys && o.hiddenKeys.has(k)) && row[k] !== null && row[k] !== undefined);
-        detail.innerHTML = `<td></td><td colspan="${columns.length}"><dl class="fields">${keys
+        const actions = o.actions ? o.actions(row) : '';
+        detail.innerHTML = `<td></td><td colspan="${columns.length}">${actions ? `<p class="row-actions">${actions}</p>` : ''}<dl class="fields">${keys
           .sort()
           .map((k) => `<dt>${esc(k)}</dt><dd>${esc(cell(row[k]))}</dd>`)
           .join('')}</dl></td>`;

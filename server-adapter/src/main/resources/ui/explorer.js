@@ -6,6 +6,9 @@ import { readTime, writeTime, resolve, timeControls, autoGranularity, granularit
 import { run, timeSeries, splitList } from './queries.js';
 import { timeChart } from './charts.js';
 import { eventsTable, appendRows, selectColumns } from './events.js';
+import { facetsPanel } from './facets.js';
+import { clause, and } from './where.js';
+import { contextActions, showContext } from './context.js';
 
 const PAGE = 100;
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_.@-]*$/;
@@ -49,7 +52,11 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
   const params = new URLSearchParams(location.search);
   let source = searchable.find((s) => s.id === sourceId) || searchable[0];
   const time = readTime(params, '15m');
-  const state = { where: params.get('where') || '', lang: params.get('lang') === 'sql' ? 'sql' : 'lucene' };
+  const state = {
+    where: params.get('where') || '',
+    lang: params.get('lang') === 'sql' ? 'sql' : 'lucene',
+    facets: (params.get('facets') || '').split(',').filter(Boolean),
+  };
 
   main.innerHTML = `<h1>Explorer</h1>
     <form class="explorer-form" role="search">
@@ -66,8 +73,13 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     <div class="x-error"></div>
     <section class="panel" aria-labelledby="x-chart-title"><div class="tile-head"><h2 id="x-chart-title">Events over time</h2>
       <span class="tile-note x-chart-note"></span></div><div class="count-chart" data-state="loading"></div></section>
+    <div class="x-body">
+    <section class="panel x-facets-panel" aria-labelledby="x-facets-title"><div class="tile-head"><h2 id="x-facets-title">Top values</h2></div>
+      <div class="x-facets" data-state="loading"></div></section>
     <section class="panel" aria-labelledby="x-events-title"><div class="tile-head"><h2 id="x-events-title">Events</h2>
-      <span class="tile-note x-events-note"></span></div><div class="x-events" data-state="loading"></div></section>`;
+      <span class="tile-note x-events-note"></span></div><div class="x-events" data-state="loading"></div></section>
+    </div>
+    <section class="panel x-context-panel" aria-labelledby="x-context-title" hidden></section>`;
   const form = main.querySelector('form');
   const select = main.querySelector('#x-source');
   const whereInput = main.querySelector('#x-where');
@@ -80,6 +92,21 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
   lang.value = state.lang;
 
   let schemas = new Map();
+  let lastQuery = null;
+  const facets = facetsPanel(main.querySelector('.x-facets'), {
+    sid,
+    fields: state.facets,
+    onFilter: (field, value, exclude) => {
+      state.where = and(state.lang, state.where, clause(state.lang, field, value, exclude));
+      whereInput.value = state.where;
+      search();
+    },
+    onFields: async (fields) => {
+      state.facets = fields;
+      remember();
+      if (lastQuery) facets.refresh(lastQuery, (await schemaOf(source)).map((c) => c.name));
+    },
+  });
   let stopChart = null;
   let inflight = null;
   let timer = null;
@@ -104,6 +131,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     writeTime(p, time);
     if (state.where) p.set('where', state.where);
     if (state.lang !== 'lucene') p.set('lang', state.lang);
+    if (state.facets.length) p.set('facets', state.facets.join(','));
     history.replaceState(null, '', `/explore/${encodeURIComponent(sid)}/${encodeURIComponent(source.id)}?${p}`);
   }
 
@@ -127,6 +155,8 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     try {
       const schema = await schemaOf(source);
       query.select = selectFor(source, schema);
+      lastQuery = query;
+      facets.refresh(query, schema.map((c) => c.name));
       const [rows, events] = await Promise.all([
         run(sid, [item], start, end, time.granularity, abort.signal),
         api.search(sid, query, abort.signal),
@@ -179,6 +209,24 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     });
   }
 
+  /** How rows are drawn: the timestamp column; an expanded event's trace and surrounding events. */
+  function rowOptions() {
+    const traceSource = source.kind === 'trace'
+      ? source
+      : all.find((s) => s.id === source.traceSourceId) || all.find((s) => s.kind === 'trace');
+    const traceField = source.traceIdExpression;
+    return {
+      timestamp: source.timestampValueExpression || 'Timestamp',
+      actions: (row) => {
+        const id = traceField && row[traceField];
+        const around = contextActions(source, row);
+        if (!traceSource || !id) return around;
+        const href = `/traces/${encodeURIComponent(sid)}/${encodeURIComponent(traceSource.id)}/${encodeURIComponent(id)}`;
+        return `<a class="open-trace" data-link href="${esc(href)}">Open trace ${esc(id)}</a>${around}`;
+      },
+    };
+  }
+
   function drawEvents(rows, query) {
     eventsBox.innerHTML = '';
     eventsBox.setAttribute('aria-busy', 'false');
@@ -190,10 +238,8 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
       return;
     }
     eventsBox.dataset.state = 'ready';
-    const columns = source.defaultTableSelectExpression
-      ? selectColumns(source.defaultTableSelectExpression)
-      : Object.keys(rows[0]).slice(0, 6).map((k) => ({ key: k, title: k }));
-    const table = eventsTable(eventsBox, columns, rows, { timestamp: source.timestampValueExpression || 'Timestamp' });
+    const columns = eventColumns(rows);
+    const table = eventsTable(eventsBox, columns, rows, rowOptions());
     let shown = rows.length;
     note.textContent = `newest first · ${shown} shown`;
     if (rows.length === PAGE) {
@@ -205,7 +251,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
         more.disabled = true;
         try {
           const next = await api.search(sid, { ...query, offset: shown });
-          appendRows(table, columns, next, { timestamp: source.timestampValueExpression || 'Timestamp' });
+          appendRows(table, columns, next, rowOptions());
           shown += next.length;
           note.textContent = `newest first · ${shown} shown`;
           if (next.length < PAGE || shown >= 10000) more.remove();
@@ -227,6 +273,25 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     }, LIVE_MS) : null;
   }
 
+  function eventColumns(rows) {
+    return source.defaultTableSelectExpression
+      ? selectColumns(source.defaultTableSelectExpression)
+      : Object.keys(rows[0] || {}).slice(0, 6).map((k) => ({ key: k, title: k }));
+  }
+
+  // The view's own elements (not main, which outlives the view) hear the "surrounding" buttons.
+  const contextPanel = main.querySelector('.x-context-panel');
+  const onSurround = (e) => {
+    const b = e.target.closest('button.surround');
+    if (!b) return;
+    showContext(contextPanel, {
+      sid, sourceId: source.id, by: b.dataset.by, value: b.dataset.value, time: b.dataset.time, n: 10,
+      columns: eventColumns([]), rowOptions: rowOptions(),
+    });
+  };
+  main.querySelector('.x-body').addEventListener('click', onSurround);
+  contextPanel.addEventListener('click', onSurround);
+
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     state.where = whereInput.value.trim();
@@ -240,6 +305,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
   signal.addEventListener('abort', () => {
     clearInterval(timer);
     if (inflight) inflight.abort();
+    facets.abort();
     if (stopChart) stopChart();
   });
   schedule();

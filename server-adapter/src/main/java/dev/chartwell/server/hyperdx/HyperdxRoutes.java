@@ -58,5 +58,8 @@ public final class HyperdxRoutes {
                     req.queryParam("before").orElse(null))));
     ServiceScope scope = new ServiceScope(services, accounts);
     SearchRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
+    TraceRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
+    FacetRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
+    ContextRoute.register(router, scope, catalog, engine, json, maxBodyBytes);
   }
 }

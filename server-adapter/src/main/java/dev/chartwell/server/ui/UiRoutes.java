@@ -43,7 +43,8 @@ public final class UiRoutes {
           "/dashboards/{serviceId}/{dashboardId}",
           "/explore",
           "/explore/{serviceId}",
-          "/explore/{serviceId}/{sourceId}");
+          "/explore/{serviceId}/{sourceId}",
+          "/traces/{serviceId}/{sourceId}/{traceId}");
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}");
   private static final Map<String, String> TYPES =

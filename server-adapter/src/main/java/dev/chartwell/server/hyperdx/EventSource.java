@@ -1,0 +1,135 @@
+package dev.chartwell.server.hyperdx;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.clickhouse.ClickHouseBackend;
+import dev.chartwell.clickhouse.ClickHouseException;
+import dev.chartwell.clickhouse.Field;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.QueryAbortedException;
+import dev.chartwell.engine.QueryControl;
+import dev.chartwell.engine.QueryOptions;
+import dev.chartwell.engine.SearchQuery;
+import dev.chartwell.engine.SearchResult;
+import dev.chartwell.engine.Source;
+import dev.chartwell.engine.UnknownSourceException;
+import dev.chartwell.engine.internal.query.Backend;
+import dev.chartwell.server.catalog.Catalog;
+import dev.chartwell.server.catalog.SourceApi;
+import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.charts.ClickHouseErrors;
+import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.Request;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * A log or trace source of the caller's warehouse resolved to where its events are queried (the
+ * engine or a ClickHouse connection), for the explore routes (traces, facets, surrounding events):
+ * one code path runs their searches and charts on either, stops them when the client goes away and
+ * turns the backends' refusals into our errors.
+ *
+ * @param id the source's id
+ * @param definition the source as {@code /api/v2} shows it
+ * @param queryId the id its backend knows it by
+ * @param timestamp its timestamp column
+ * @param hasColumn whether the source's table has a column (the timestamp included)
+ * @param backend where its queries run
+ */
+record EventSource(
+    String id,
+    ObjectNode definition,
+    String queryId,
+    String timestamp,
+    Predicate<String> hasColumn,
+    Backend backend) {
+
+  /**
+   * @param catalog the catalog
+   * @param engine the engine
+   * @param warehouse the caller's warehouse
+   * @param sourceId a source id
+   * @return the source
+   * @throws ApiException 404 when the warehouse has no such source, 400 for a metric source
+   */
+  static EventSource resolve(Catalog catalog, Engine engine, String warehouse, String sourceId) {
+    ObjectNode source = catalog.source(warehouse, sourceId, SourceApi.HYPERDX);
+    String kind = source.path("kind").asText();
+    if (!kind.equals("log") && !kind.equals("trace")) {
+      throw ApiException.badRequest(
+          "sourceId: " + sourceId + " is a " + kind + " source: this reads log and trace sources");
+    }
+    Optional<ClickHouseBackend.Bound> external = catalog.clickHouseSourceOf(warehouse, sourceId);
+    if (external.isPresent()) {
+      ClickHouseBackend.Bound b = external.get();
+      String ts = b.table().timestampColumn();
+      return new EventSource(
+          sourceId,
+          source,
+          sourceId,
+          ts,
+          c -> c.equals(ts) || Field.resolve(b.table(), c).isPresent(),
+          new ClickHouseBackend(id -> external));
+    }
+    Source table =
+        catalog
+            .engineSourceOf(warehouse, sourceId)
+            .orElseThrow(() -> ApiException.notFound("source " + sourceId + " does not exist"));
+    String ts = table.spec().timestampColumn();
+    return new EventSource(
+        sourceId,
+        source,
+        table.id(),
+        ts,
+        c -> c.equals(ts) || table.columns().stream().anyMatch(x -> x.name().equals(c)),
+        Backend.of(engine));
+  }
+
+  /**
+   * The column a source expression names, when it is a plain column of the table.
+   *
+   * @param expression the source's field naming the expression ({@code traceIdExpression}, ...)
+   * @return the column, if the source sets the expression and it names a column
+   */
+  Optional<String> column(String expression) {
+    String e = definition.path(expression).asText("").strip().replace("`", "");
+    return e.isEmpty() || !hasColumn.test(e) ? Optional.empty() : Optional.of(e);
+  }
+
+  /**
+   * @param query a search of this source (by {@link #queryId()})
+   * @param req the request (its client going away stops the search)
+   * @return what it found
+   */
+  SearchResult search(SearchQuery query, Request req) {
+    return run(req, o -> backend.search(query, o));
+  }
+
+  /**
+   * @param query a chart query of this source (by {@link #queryId()})
+   * @param req the request (its client going away stops the query)
+   * @return its rows
+   */
+  ChartResult chart(ChartQuery query, Request req) {
+    return run(req, o -> backend.query(query, o));
+  }
+
+  private <T> T run(Request req, Function<QueryOptions, T> call) {
+    QueryControl control = new QueryControl();
+    req.onClientDisconnect(() -> control.cancel("the client disconnected"));
+    try {
+      return call.apply(QueryOptions.DEFAULT.withControl(control));
+    } catch (InvalidQueryException e) {
+      throw ApiException.badRequest(e.getMessage());
+    } catch (UnknownSourceException e) {
+      throw ApiException.notFound("source " + id + " does not exist");
+    } catch (QueryAbortedException e) {
+      throw ChartRoutes.aborted(e);
+    } catch (ClickHouseException e) {
+      throw ClickHouseErrors.answer(e);
+    }
+  }
+}

@@ -1,0 +1,232 @@
+package dev.chartwell.server.hyperdx;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.internal.exec.QueryEngine;
+import dev.chartwell.engine.internal.query.Languages;
+import dev.chartwell.parser.WhereLanguage;
+import dev.chartwell.server.catalog.Catalog;
+import dev.chartwell.server.charts.ServicePrincipal;
+import dev.chartwell.server.charts.ServiceScope;
+import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.Json;
+import dev.chartwell.server.http.Request;
+import dev.chartwell.server.http.Response;
+import dev.chartwell.server.http.Router;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code POST /api/v2/facets}: for the events of a source matching a where in a time range, the
+ * most frequent values of several fields with their counts, each field one grouped count over the
+ * whole range (the chart query's group-by, from the same indexes); a field with more distinct
+ * values than a query may group answers its own error, not the request's.
+ */
+final class FacetRoute {
+  static final int MAX_FIELDS = 10;
+  static final int MAX_LIMIT = 100;
+  static final int DEFAULT_LIMIT = 10;
+
+  private static final Set<String> FIELDS =
+      Set.of("sourceId", "startTime", "endTime", "where", "whereLanguage", "fields", "limit");
+  private static final Pattern MAP_KEY = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\['([^']+)'\\]");
+
+  private FacetRoute() {}
+
+  static void register(
+      Router router,
+      ServiceScope scope,
+      Catalog catalog,
+      Engine engine,
+      Json json,
+      Clock clock,
+      long maxBodyBytes) {
+    router.add(
+        "POST",
+        V2.BASE + "/facets",
+        scope.authenticator(),
+        maxBodyBytes,
+        scope.wrap(req -> facets(req, catalog, engine, json, clock)));
+  }
+
+  private static Response facets(
+      Request req, Catalog catalog, Engine engine, Json json, Clock clock)
+      throws java.io.IOException {
+    ServicePrincipal p = V2.caller(req, false);
+    p.requireRunning();
+    JsonNode body = json.readTree(req.bodyBytes());
+    if (!body.isObject()) {
+      throw ApiException.badRequest("request body must be a JSON object");
+    }
+    List<String> problems = new ArrayList<>();
+    body.fieldNames()
+        .forEachRemaining(
+            f -> {
+              if (!FIELDS.contains(f)) {
+                problems.add(f + ": unknown field");
+              }
+            });
+    String sourceId = Params.text(body, "sourceId", 64, problems);
+    if (sourceId == null && !body.hasNonNull("sourceId")) {
+      problems.add("sourceId: is required");
+    }
+    Instant end = Params.time(body, "endTime", problems);
+    Instant start = Params.time(body, "startTime", problems);
+    String where = Params.text(body, "where", 8192, problems);
+    String language = Params.text(body, "whereLanguage", 16, problems);
+    WhereLanguage lang =
+        language == null ? WhereLanguage.LUCENE : WhereLanguage.fromWireName(language).orElse(null);
+    if (lang == null) {
+      problems.add("whereLanguage: must be one of lucene, sql");
+    }
+    int limit = Params.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT, problems);
+    List<String> asked = fieldList(body.get("fields"), problems);
+    if (!problems.isEmpty()) {
+      throw ApiException.badRequest(problems);
+    }
+    end = end == null ? Instant.now(clock) : end;
+    start = start == null ? end.minus(SearchRoute.DEFAULT_RANGE) : start;
+    if (!start.isBefore(end)) {
+      throw ApiException.badRequest("endTime: must be after startTime");
+    }
+    EventSource source = EventSource.resolve(catalog, engine, p.warehouseId(), sourceId);
+    List<String> fields = asked == null ? defaults(source) : asked;
+    List<Map<String, Object>> out = new ArrayList<>();
+    Long total = null;
+    for (String field : fields) {
+      Map<String, Object> facet = new LinkedHashMap<>();
+      facet.put("field", field);
+      if (!source.hasColumn().test(field)) {
+        facet.put("error", "source " + sourceId + " has no column '" + field + "'");
+        out.add(facet);
+        continue;
+      }
+      Map<String, Long> counts;
+      try {
+        counts = counts(source, field, start, end, where, lang, req);
+      } catch (ApiException e) {
+        if (!e.getMessage().contains(QueryEngine.tooManyGroups().getMessage())) {
+          throw e;
+        }
+        facet.put(
+            "error", "more than 10,000 distinct values in this range: narrow it or the where");
+        out.add(facet);
+        continue;
+      }
+      long sum = counts.values().stream().mapToLong(Long::longValue).sum();
+      total = sum;
+      long missing = counts.getOrDefault("", 0L);
+      List<Map<String, Object>> values = new ArrayList<>();
+      counts.entrySet().stream()
+          .filter(e -> !e.getKey().isEmpty())
+          .sorted(
+              Comparator.comparing(Map.Entry<String, Long>::getValue)
+                  .reversed()
+                  .thenComparing(Map.Entry::getKey))
+          .limit(limit)
+          .forEach(e -> values.add(Map.of("value", e.getKey(), "count", e.getValue())));
+      long shown = values.stream().mapToLong(v -> (Long) v.get("count")).sum();
+      facet.put("values", values);
+      facet.put("distinct", counts.size() - (counts.containsKey("") ? 1 : 0));
+      facet.put("otherCount", sum - missing - shown);
+      facet.put("missingCount", missing);
+      out.add(facet);
+    }
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("sourceId", sourceId);
+    answer.put("total", total);
+    answer.put("fields", out);
+    return V2.data(answer);
+  }
+
+  /** The count of matching events per value of one field over the whole range. */
+  private static Map<String, Long> counts(
+      EventSource source,
+      String field,
+      Instant start,
+      Instant end,
+      String where,
+      WhereLanguage lang,
+      Request req) {
+    ChartQuery q =
+        ChartQuery.over(start, end)
+            .source(source.queryId())
+            .every(Granularity.THIRTY_DAYS)
+            .series(
+                new Series(
+                    source.queryId(),
+                    AggFn.COUNT,
+                    null,
+                    null,
+                    where,
+                    Languages.engine(lang),
+                    List.of(field)))
+            .build();
+    ChartResult r = source.chart(q, req);
+    Map<String, Long> counts = new HashMap<>();
+    for (ChartResult.Row row : r.rows()) {
+      Number n = row.values().get(0);
+      if (n != null) {
+        counts.merge(row.group().get(0), n.longValue(), Long::sum);
+      }
+    }
+    return counts;
+  }
+
+  /** The service, severity, host and status columns the source has, as its expressions name. */
+  static List<String> defaults(EventSource source) {
+    Set<String> out = new LinkedHashSet<>();
+    source.column("serviceNameExpression").ifPresent(out::add);
+    source.column("severityTextExpression").ifPresent(out::add);
+    String resource = source.definition().path("resourceAttributesExpression").asText("");
+    if (!resource.isBlank() && source.hasColumn().test(resource.strip() + ".host.name")) {
+      out.add(resource.strip() + ".host.name");
+    }
+    source.column("statusCodeExpression").ifPresent(out::add);
+    String attributes = source.definition().path("eventAttributesExpression").asText("").strip();
+    for (String status : List.of("http.status_code", "http.response.status_code")) {
+      if (!attributes.isEmpty() && source.hasColumn().test(attributes + "." + status)) {
+        out.add(attributes + "." + status);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** The asked fields ({@code Map['key']} read as {@code Map.key}), or null for the defaults. */
+  private static List<String> fieldList(JsonNode v, List<String> problems) {
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isArray() || v.isEmpty() || v.size() > MAX_FIELDS) {
+      problems.add("fields: must be an array of 1 to " + MAX_FIELDS + " column names");
+      return null;
+    }
+    Set<String> out = new LinkedHashSet<>();
+    for (int i = 0; i < v.size(); i++) {
+      JsonNode f = v.get(i);
+      if (!f.isTextual() || f.textValue().isBlank() || f.textValue().length() > 256) {
+        problems.add("fields[" + i + "]: must be a column name of at most 256 characters");
+        continue;
+      }
+      String name = f.textValue().strip().replace("`", "");
+      Matcher m = MAP_KEY.matcher(name);
+      out.add(m.matches() ? m.group(1) + "." + m.group(2) : name);
+    }
+    return List.copyOf(out);
+  }
+}

@@ -1,0 +1,107 @@
+package dev.chartwell.server.hyperdx;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.Request;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Optional;
+
+/** Reading the fields of the explore routes' requests, each problem named by its field. */
+final class Params {
+  private Params() {}
+
+  /**
+   * @param req a request
+   * @param name a query parameter holding an ISO-8601 time
+   * @return the time, if given
+   * @throws ApiException 400 naming the parameter when it is not such a time
+   */
+  static Optional<Instant> time(Request req, String name) {
+    Optional<String> v = req.queryParam(name);
+    if (v.isEmpty()) {
+      return Optional.empty();
+    }
+    Instant t = parseTime(v.get());
+    if (t == null) {
+      throw ApiException.badRequest(name + ": " + TIME_RULE);
+    }
+    return Optional.of(t);
+  }
+
+  static final String TIME_RULE =
+      "must be an ISO-8601 time with an offset, such as 2026-05-10T00:00:00Z";
+
+  private static Instant parseTime(String t) {
+    try {
+      return OffsetDateTime.parse(t).toInstant();
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  /**
+   * @param body a JSON object
+   * @param field its field
+   * @param maxLength the longest text allowed
+   * @param problems where a problem is added
+   * @return the text, or {@code null} when absent or wrong
+   */
+  static String text(JsonNode body, String field, int maxLength, List<String> problems) {
+    JsonNode v = body.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isTextual()) {
+      problems.add(field + ": must be a string");
+      return null;
+    }
+    if (v.textValue().length() > maxLength) {
+      problems.add(field + ": longer than " + maxLength + " characters");
+      return null;
+    }
+    return v.textValue();
+  }
+
+  /**
+   * @param body a JSON object
+   * @param field its field holding an ISO-8601 time
+   * @param problems where a problem is added
+   * @return the time, or {@code null} when absent or wrong
+   */
+  static Instant time(JsonNode body, String field, List<String> problems) {
+    String t = text(body, field, 64, problems);
+    if (t == null) {
+      return null;
+    }
+    Instant i = parseTime(t);
+    if (i == null) {
+      problems.add(field + ": " + TIME_RULE);
+    }
+    return i;
+  }
+
+  /**
+   * @param body a JSON object
+   * @param field its integer field
+   * @param dflt the value when absent
+   * @param min the least allowed
+   * @param max the most allowed
+   * @param problems where a problem is added
+   * @return the value
+   */
+  static int integer(
+      JsonNode body, String field, int dflt, int min, int max, List<String> problems) {
+    JsonNode v = body.get(field);
+    if (v == null || v.isNull()) {
+      return dflt;
+    }
+    if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < min || v.intValue() > max) {
+      problems.add(field + ": must be an integer from " + min + " to " + max);
+      return dflt;
+    }
+    return v.intValue();
+  }
+}
