@@ -1,8 +1,10 @@
 package dev.chartwell.server;
 
+import dev.chartwell.server.backup.BackupCommand;
 import dev.chartwell.server.http.FatalErrors;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
@@ -10,9 +12,11 @@ import java.util.logging.Logger;
 import sun.misc.Signal;
 
 /**
- * {@code java -jar chartwell-server.jar [flags]}: parses flags and environment, starts the server,
- * prints where it listens, and on SIGTERM or Ctrl-C shuts down gracefully and exits 0. Bad flags
- * print one line and exit 2.
+ * {@code java -jar chartwell-server.jar [serve|backup|restore] [flags]}: {@code serve} (the
+ * default) parses flags and environment, starts the server, prints where it listens, and on SIGTERM
+ * or Ctrl-C shuts down gracefully and exits 0; {@code backup} and {@code restore} are {@link
+ * BackupCommand}; {@code --version} prints the version and build commit. Bad flags print one line
+ * and exit 2.
  */
 public final class Main {
   /** Exit status for unusable flags or environment. */
@@ -61,11 +65,44 @@ public final class Main {
       PrintStream err,
       CountDownLatch stop,
       Runnable onStarted) {
+    String command = args.length > 0 && !args[0].startsWith("-") ? args[0] : "serve";
+    String[] rest =
+        command.equals("serve") && args.length > 0 && !args[0].equals("serve")
+            ? args
+            : Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+    if (Arrays.asList(rest).contains("--version")) {
+      out.println(Version.current().line());
+      return 0;
+    }
+    switch (command) {
+      case "serve":
+        return serve(rest, env, out, err, stop, onStarted);
+      case "backup":
+        return BackupCommand.backup(rest, out, err);
+      case "restore":
+        return BackupCommand.restore(rest, out, err);
+      default:
+        err.println(
+            "chartwell: unknown command '"
+                + command
+                + "': the commands are serve (the default), backup and restore (see --help)");
+        return EXIT_USAGE;
+    }
+  }
+
+  private static int serve(
+      String[] args,
+      Map<String, String> env,
+      PrintStream out,
+      PrintStream err,
+      CountDownLatch stop,
+      Runnable onStarted) {
     ServerConfig config;
     try {
       config = ServerConfig.parse(args, env);
     } catch (ServerConfig.HelpRequested h) {
       out.print(ServerConfig.usage());
+      out.print("\n" + BackupCommand.USAGE);
       return 0;
     } catch (ConfigException e) {
       err.println("chartwell: " + e.getMessage() + " (see --help)");

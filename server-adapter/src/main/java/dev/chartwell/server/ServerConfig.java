@@ -48,6 +48,7 @@ import java.util.regex.Pattern;
  *     requests even when bound to loopback
  * @param tls HTTPS on every port, if asked for
  * @param secrets where the server's key is and how slowly API key secrets are hashed
+ * @param backupDir where {@code POST /api/v2/admin/backup} writes backups, if it may
  */
 public record ServerConfig(
     String host,
@@ -73,7 +74,8 @@ public record ServerConfig(
     List<OutboundPolicy.Cidr> allowOutbound,
     boolean webhookDenyPrivate,
     Optional<TlsSpec> tls,
-    SecretsSpec secrets) {
+    SecretsSpec secrets,
+    Optional<Path> backupDir) {
 
   /**
    * The server's own secrets.
@@ -238,7 +240,12 @@ public record ServerConfig(
               "key-hash-iterations",
               "N",
               "600000",
-              "PBKDF2 cost of API key secrets, at least 1000"));
+              "PBKDF2 cost of API key secrets, at least 1000"),
+          new Flag(
+              "backup-dir",
+              "DIR",
+              "none (no online backups)",
+              "where POST /api/v2/admin/backup writes backups (see docs/operations.md)"));
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
   private static final Pattern RETENTION = Pattern.compile("(\\d{1,6})(m|h|d|w)");
@@ -335,7 +342,8 @@ public record ServerConfig(
                 "key-hash-iterations",
                 SecretHasher.DEFAULT_ITERATIONS,
                 SecretHasher.MIN_ITERATIONS,
-                100_000_000)));
+                100_000_000)),
+        v.raw("backup-dir").map(String::trim).filter(s -> !s.isEmpty()).map(Path::of));
   }
 
   /**
