@@ -35,7 +35,6 @@ for k in 0 1 2; do
   gen $((k * 10000)) 10000 | curl -sf -H "$B" -H 'Content-Type: application/x-ndjson' --data-binary @- $V2/sources/$SOURCE/events > /dev/null
 done
 until curl -sf -H "$B" $V2/stats | python3 -c 'import json,sys;s=json.load(sys.stdin)["data"]["sources"][0];sys.exit(0 if s["segments"]>=1 and s["sealBacklog"]==0 else 1)'; do sleep 0.2; done
-curl -sf -H "$B" $V2/stats > "$OUT/stats.json"
 curl -sf -H "$B" -H "$J" -d '{"name":"Production ClickHouse","host":"https://clickhouse.example.com:8443","username":"reader","password":"my-secret-password"}' $V2/connections > /dev/null
 wh=$(curl -sf $A -H "$J" -d '{"name":"on-call","service":"generic","url":"https://hooks.example.com/chartwell","headers":{"X-Token":"abc"},"queryParams":{"key":"q-secret"}}' $CS/webhooks)
 WEBHOOK=$(echo "$wh" | python3 -c 'import json,sys;print(json.load(sys.stdin)["result"]["id"])')
