@@ -65,11 +65,9 @@ public final class Main {
       PrintStream err,
       CountDownLatch stop,
       Runnable onStarted) {
-    String command = args.length > 0 && !args[0].startsWith("-") ? args[0] : "serve";
-    String[] rest =
-        command.equals("serve") && args.length > 0 && !args[0].equals("serve")
-            ? args
-            : Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+    boolean named = args.length > 0 && !args[0].startsWith("-");
+    String command = named ? args[0] : "serve";
+    String[] rest = named ? Arrays.copyOfRange(args, 1, args.length) : args;
     if (Arrays.asList(rest).contains("--version")) {
       out.println(Version.current().line());
       return 0;

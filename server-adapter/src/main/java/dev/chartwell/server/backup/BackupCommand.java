@@ -50,6 +50,9 @@ public final class BackupCommand {
    * @return the exit status
    */
   public static int backup(String[] args, PrintStream out, PrintStream err) {
+    if (helpAsked(args, out)) {
+      return 0;
+    }
     Map<String, String> a;
     try {
       a = parse(args, Set.of("data-dir", "to", "secrets-key-file"), Set.of("data-dir", "to"));
@@ -92,6 +95,9 @@ public final class BackupCommand {
    * @return the exit status
    */
   public static int restore(String[] args, PrintStream out, PrintStream err) {
+    if (helpAsked(args, out)) {
+      return 0;
+    }
     Map<String, String> a;
     try {
       a = parse(args, Set.of("from", "backup", "data-dir"), Set.of("from", "data-dir"));
@@ -139,6 +145,16 @@ public final class BackupCommand {
         + d.path("bytesWritten").asLong()
         + " bytes written) in "
         + folder.toAbsolutePath().normalize();
+  }
+
+  private static boolean helpAsked(String[] args, PrintStream out) {
+    for (String a : args) {
+      if (a.equals("--help") || a.equals("-h")) {
+        out.print(USAGE);
+        return true;
+      }
+    }
+    return false;
   }
 
   private static int usage(PrintStream err, String problem) {

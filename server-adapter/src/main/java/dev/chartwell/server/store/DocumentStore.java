@@ -35,10 +35,11 @@ public final class DocumentStore implements AutoCloseable {
   private final ChronicleMap<String, String> map;
   private final Path openMarker;
   private final Collection collection;
-  private final Path file;
+  private final Path key; // in OPEN
 
-  private DocumentStore(ChronicleMap<String, String> map, Path openMarker, Collection collection) {
-    this.file = openMarker.resolveSibling(collection.fileName());
+  private DocumentStore(
+      ChronicleMap<String, String> map, Path openMarker, Collection collection, Path key) {
+    this.key = key;
     this.map = map;
     this.openMarker = openMarker;
     this.collection = collection;
@@ -69,8 +70,8 @@ public final class DocumentStore implements AutoCloseable {
       Files.createFile(marker, OwnerOnly.fileAttributes());
     }
     OwnerOnly.restrict(file); // Chronicle Map creates it as the umask says
-    DocumentStore store = new DocumentStore(map, marker, collection);
-    OPEN.put(key(dataDir, collection), store);
+    DocumentStore store = new DocumentStore(map, marker, collection, key(dataDir, collection));
+    OPEN.put(store.key, store);
     return store;
   }
 
@@ -212,7 +213,7 @@ public final class DocumentStore implements AutoCloseable {
 
   @Override
   public void close() {
-    OPEN.remove(key(file.getParent(), collection), this);
+    OPEN.remove(key, this);
     map.close();
     try {
       Files.deleteIfExists(openMarker);
