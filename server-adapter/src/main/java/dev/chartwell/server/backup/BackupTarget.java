@@ -126,9 +126,10 @@ public final class BackupTarget {
   /** Stores segment files, each once: linked when possible, else copied. */
   final class Sink implements SourceBackup.SegmentSink {
     private int reused;
+    private long written;
 
     @Override
-    public long put(
+    public void put(
         String sourceId,
         Manifest.SegmentEntry entry,
         String fingerprint,
@@ -138,13 +139,20 @@ public final class BackupTarget {
       Path dest = segment(sourceId, entry.file(), fingerprint);
       if (Files.isRegularFile(dest) && Files.size(dest) == entry.length()) {
         reused++;
-        return 0; // an earlier backup holds it
+        return; // an earlier backup holds it
       }
       OwnerOnly.createDirectories(dest.getParent());
       Path tmp = dest.resolveSibling(dest.getFileName() + ".tmp");
       Files.deleteIfExists(tmp);
-      long written = linkOrCopy(live, open, entry.length(), tmp);
+      long copied = linkOrCopy(live, open, entry.length(), tmp);
       Files.move(tmp, dest, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      written += copied;
+    }
+
+    /**
+     * @return the bytes of segment files copied (not linked, not already held)
+     */
+    long written() {
       return written;
     }
 

@@ -97,25 +97,25 @@ public final class BackupWriter {
       Map<Collection, Map<String, String>> docs = readState(state);
       ObjectNode description = mapper.createObjectNode();
       description.put("id", id);
-      long[] bytes = {0, 0}; // in the backup, written now
-      ArrayNode sources = copySources(dataDir, tmp, bytes);
-      writeState(tmp.resolve("state"), docs, bytes);
+      long[] segments = {0, 0}; // segment files' bytes: in the backup, copied now
+      ArrayNode sources = copySources(dataDir, tmp, segments);
+      writeState(tmp.resolve("state"), docs);
       for (Path f : List.of(keyFile, dataDir.resolve(Secrets.CHECK_FILE))) {
         if (Files.isRegularFile(f)) {
           String name = f.equals(keyFile) ? Secrets.KEY_FILE : f.getFileName().toString();
           try (FileChannel in = FileChannel.open(f, StandardOpenOption.READ)) {
-            bytes[1] += SourceBackup.copyPrefix(in, in.size(), tmp.resolve(name));
+            SourceBackup.copyPrefix(in, in.size(), tmp.resolve(name));
           }
         }
       }
-      bytes[0] += bytes[1];
+      long own = folderBytes(tmp); // manifests, logs, stores and key: all written now
       Instant finished = clock.instant();
       description.put("status", "done");
       description.put("startedAt", started.toString());
       description.put("finishedAt", finished.toString());
       description.put("durationInSeconds", Duration.between(started, finished).toMillis() / 1000.0);
-      description.put("sizeInBytes", bytes[0]);
-      description.put("bytesWritten", bytes[1]);
+      description.put("sizeInBytes", own + segments[0]);
+      description.put("bytesWritten", own + segments[1]);
       boolean incremental = false;
       for (JsonNode s : sources) {
         incremental |= s.path("reusedSegments").asInt() > 0;
@@ -164,20 +164,18 @@ public final class BackupWriter {
   }
 
   /** Writes each collection into a fresh store, documents as they were stored. */
-  private static void writeState(Path dir, Map<Collection, Map<String, String>> docs, long[] bytes)
+  private static void writeState(Path dir, Map<Collection, Map<String, String>> docs)
       throws IOException {
     OwnerOnly.createDirectories(dir);
     for (Map.Entry<Collection, Map<String, String>> e : docs.entrySet()) {
       try (DocumentStore store = DocumentStore.open(dir, e.getKey())) {
         e.getValue().forEach(store::put);
       }
-      long size = Files.size(dir.resolve(e.getKey().fileName()));
-      bytes[0] += size;
-      bytes[1] += size;
     }
   }
 
-  private ArrayNode copySources(Path dataDir, Path backupDir, long[] bytes) throws IOException {
+  private ArrayNode copySources(Path dataDir, Path backupDir, long[] segmentBytes)
+      throws IOException {
     ArrayNode out = mapper.createArrayNode();
     Path sourcesDir = dataDir.resolve("engine").resolve("sources");
     if (!Files.isDirectory(sourcesDir)) {
@@ -213,11 +211,9 @@ public final class BackupWriter {
               .put("file", seg.file())
               .put("fingerprint", seg.fingerprint())
               .put("length", seg.length());
-          bytes[0] += seg.length();
+          segmentBytes[0] += seg.length();
         }
-        long logs = folderBytes(copy);
-        bytes[0] += logs;
-        bytes[1] += c.bytesWritten();
+        segmentBytes[1] += sink.written();
       }
     }
     return out;

@@ -60,10 +60,9 @@ public final class SourceBackup implements Closeable {
      *     SourceBackup#fingerprint})
      * @param live the file in the source's folder (it may be gone by now: then copy {@code open})
      * @param open the file, open for reading
-     * @return how many bytes were written (0 when the sink already held the file)
      * @throws IOException when it cannot be stored
      */
-    long put(
+    void put(
         String sourceId,
         Manifest.SegmentEntry entry,
         String fingerprint,
@@ -82,7 +81,6 @@ public final class SourceBackup implements Closeable {
    * @param segmentEvents events in the segment files
    * @param logEvents events in log records after the manifest's position
    * @param segments the segment files: manifest file name and fingerprint
-   * @param bytesWritten bytes written to the backup (segment files the sink held are not counted)
    */
   public record Copied(
       String sourceId,
@@ -91,8 +89,7 @@ public final class SourceBackup implements Closeable {
       long logPosition,
       long segmentEvents,
       long logEvents,
-      List<Segment> segments,
-      long bytesWritten) {
+      List<Segment> segments) {
     /**
      * @return every event in the copy
      */
@@ -196,21 +193,20 @@ public final class SourceBackup implements Closeable {
   public Copied writeTo(Path targetDir, SegmentSink sink) throws IOException {
     OwnerOnly.createDirectories(targetDir);
     manifest.publish(targetDir);
-    long written = Files.size(targetDir.resolve(String.format("manifest-%016x", generation())));
     List<Segment> copied = new ArrayList<>();
     long segmentEvents = 0;
     for (int i = 0; i < segments.size(); i++) {
       Manifest.SegmentEntry e = manifest.segments().get(i);
       Open o = segments.get(i);
       String fingerprint = fingerprint(o.channel(), o.length());
-      written += sink.put(manifest.spec().id(), e, fingerprint, o.path(), o.channel());
+      sink.put(manifest.spec().id(), e, fingerprint, o.path(), o.channel());
       copied.add(new Segment(e.file(), fingerprint, e.length()));
       segmentEvents += e.rows();
     }
     Path walDir = targetDir.resolve(WAL);
     OwnerOnly.createDirectories(walDir);
     for (Open o : logs) {
-      written += copyPrefix(o.channel(), o.length(), walDir.resolve(o.name()));
+      copyPrefix(o.channel(), o.length(), walDir.resolve(o.name()));
     }
     long[] logEvents = {0};
     long position;
@@ -232,17 +228,12 @@ public final class SourceBackup implements Closeable {
     }
     return new Copied(
         manifest.spec().id(),
-        generation(),
+        manifest.generation(),
         manifest.logPosition(),
         position,
         segmentEvents,
         logEvents[0],
-        copied,
-        written);
-  }
-
-  private long generation() {
-    return manifest.generation();
+        copied);
   }
 
   /**

@@ -9,8 +9,6 @@ import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -127,13 +125,11 @@ class SourceBackupTest {
 
   /** Segment files go straight into the copy's own segments folder. */
   static SourceBackup.SegmentSink copyInto(Path engineDir) {
-    List<String> seen = new ArrayList<>();
     return (sourceId, entry, fingerprint, livePath, open) -> {
       assertEquals(16, fingerprint.length());
-      seen.add(entry.file());
       Path segments = engineDir.resolve("sources").resolve(sourceId).resolve("segments");
       OwnerOnly.createDirectories(segments);
-      return SourceBackup.copyPrefix(open, entry.length(), segments.resolve(entry.file()));
+      SourceBackup.copyPrefix(open, entry.length(), segments.resolve(entry.file()));
     };
   }
 }
