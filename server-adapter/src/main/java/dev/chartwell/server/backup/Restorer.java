@@ -52,32 +52,37 @@ public final class Restorer {
       }
     }
     OwnerOnly.createDirectories(dir);
-    Path backup = target.backup(description.get("id").asText());
-    copyFlat(backup.resolve("state"), dir);
-    copyFlat(backup, dir); // secrets.key, secrets.check
-    Path sources = OwnerOnly.createDirectories(dir.resolve("engine").resolve("sources"));
-    for (JsonNode s : description.path("sources")) {
-      String sourceId = s.get("id").asText();
-      Path from = backup.resolve("engine").resolve("sources").resolve(sourceId);
-      Path to = OwnerOnly.createDirectories(sources.resolve(sourceId));
-      copyFlat(from, to); // the manifest
-      copyFlat(from.resolve("wal"), OwnerOnly.createDirectories(to.resolve("wal")));
-      Path segments = OwnerOnly.createDirectories(to.resolve("segments"));
-      for (JsonNode seg : s.path("segments")) {
-        String file = seg.get("file").asText();
-        Path stored = target.segment(sourceId, file, seg.get("fingerprint").asText());
-        if (!Files.isRegularFile(stored) || Files.size(stored) != seg.get("length").asLong()) {
-          throw new IOException(
-              "the backup folder lacks segment file "
-                  + stored
-                  + " of source "
-                  + sourceId
-                  + " (or it has another length): the backup cannot be restored whole");
-        }
-        try (FileChannel in = FileChannel.open(stored, StandardOpenOption.READ)) {
-          BackupTarget.linkOrCopy(stored, in, in.size(), segments.resolve(file));
+    try {
+      Path backup = target.backup(description.get("id").asText());
+      copyFlat(backup.resolve("state"), dir);
+      copyFlat(backup, dir); // secrets.key, secrets.check
+      Path sources = OwnerOnly.createDirectories(dir.resolve("engine").resolve("sources"));
+      for (JsonNode s : description.path("sources")) {
+        String sourceId = s.get("id").asText();
+        Path from = backup.resolve("engine").resolve("sources").resolve(sourceId);
+        Path to = OwnerOnly.createDirectories(sources.resolve(sourceId));
+        copyFlat(from, to); // the manifest
+        copyFlat(from.resolve("wal"), OwnerOnly.createDirectories(to.resolve("wal")));
+        Path segments = OwnerOnly.createDirectories(to.resolve("segments"));
+        for (JsonNode seg : s.path("segments")) {
+          String file = seg.get("file").asText();
+          Path stored = target.segment(sourceId, file, seg.get("fingerprint").asText());
+          if (!Files.isRegularFile(stored) || Files.size(stored) != seg.get("length").asLong()) {
+            throw new IOException(
+                "the backup folder lacks segment file "
+                    + stored
+                    + " of source "
+                    + sourceId
+                    + " (or it has another length): the backup cannot be restored whole");
+          }
+          try (FileChannel in = FileChannel.open(stored, StandardOpenOption.READ)) {
+            BackupTarget.linkOrCopy(stored, in, in.size(), segments.resolve(file));
+          }
         }
       }
+    } catch (IOException | RuntimeException e) {
+      throw new IOException(
+          e.getMessage() + "; " + dir + " is incomplete: delete it before restoring again", e);
     }
     return description;
   }
