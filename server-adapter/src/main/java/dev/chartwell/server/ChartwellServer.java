@@ -5,6 +5,7 @@ import dev.chartwell.engine.QueryCounters;
 import dev.chartwell.engine.QueryLimits;
 import dev.chartwell.server.alerts.AlertRoutes;
 import dev.chartwell.server.alerts.Alerts;
+import dev.chartwell.server.backup.BackupRoutes;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ChartRoutes;
 import dev.chartwell.server.charts.StatsRoutes;
@@ -391,6 +392,15 @@ public final class ChartwellServer implements AutoCloseable {
       KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
       ServiceRoutes.register(router, accounts, services, json, config.maxRequestBytes());
       SingleMachineRoutes.register(router, accounts, services, json, config.maxRequestBytes());
+      BackupRoutes.register(
+          router,
+          accounts,
+          services,
+          config.backupDir(),
+          dir.root(),
+          config.secrets().keyFile().orElse(dir.root().resolve(Secrets.KEY_FILE)),
+          json,
+          config.maxRequestBytes());
       SourceRoutes.register(router, accounts, services, catalog, json, config.maxRequestBytes());
       ResourceRoutes.register(
           router, accounts, services, catalog, resources, json, config.maxRequestBytes());

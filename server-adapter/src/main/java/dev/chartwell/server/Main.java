@@ -1,10 +1,12 @@
 package dev.chartwell.server;
 
+import dev.chartwell.server.backup.BackupCommand;
 import dev.chartwell.server.http.FatalErrors;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
@@ -12,10 +14,12 @@ import java.util.logging.Logger;
 import sun.misc.Signal;
 
 /**
- * {@code java -jar chartwell-server.jar [flags]}: parses flags and environment, starts the server,
- * prints where it listens, and on SIGTERM or Ctrl-C shuts down gracefully and exits 0. Bad flags
- * print one line and exit 2. {@code java -jar chartwell-server.jar ingest FILE} sends a file of
- * events to a running server instead ({@link IngestCommand}).
+ * {@code java -jar chartwell-server.jar [serve|backup|restore] [flags]}: {@code serve} (the
+ * default) parses flags and environment, starts the server, prints where it listens, and on SIGTERM
+ * or Ctrl-C shuts down gracefully and exits 0; {@code backup} and {@code restore} are {@link
+ * BackupCommand}; {@code ingest FILE} sends a file of events to a running server ({@link
+ * IngestCommand}); {@code --version} prints the version and build commit. Bad flags print one line
+ * and exit 2.
  */
 public final class Main {
   /** Exit status for unusable flags or environment. */
@@ -41,11 +45,6 @@ public final class Main {
     System.setProperty("chronicle.announcer.disable", "true");
     CHRONICLE_LOG.setLevel(Level.WARNING);
     Thread.setDefaultUncaughtExceptionHandler(new FatalErrors(System.err));
-    if (args.length > 0 && args[0].equals("ingest")) {
-      System.exit(
-          IngestCommand.run(
-              java.util.Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
-    }
     CountDownLatch stop = new CountDownLatch(1);
     int code = run(args, System.getenv(), System.out, System.err, stop, () -> installSignals(stop));
     System.exit(code);
@@ -69,11 +68,45 @@ public final class Main {
       PrintStream err,
       CountDownLatch stop,
       Runnable onStarted) {
+    boolean named = args.length > 0 && !args[0].startsWith("-");
+    String command = named ? args[0] : "serve";
+    String[] rest = named ? Arrays.copyOfRange(args, 1, args.length) : args;
+    if (Arrays.asList(rest).contains("--version")) {
+      out.println(Version.current().line());
+      return 0;
+    }
+    switch (command) {
+      case "serve":
+        return serve(rest, env, out, err, stop, onStarted);
+      case "backup":
+        return BackupCommand.backup(rest, out, err);
+      case "restore":
+        return BackupCommand.restore(rest, out, err);
+      case "ingest":
+        return IngestCommand.run(rest, out, err);
+      default:
+        err.println(
+            "chartwell: unknown command '"
+                + command
+                + "': the commands are serve (the default), ingest, backup and restore (see --help)");
+        return EXIT_USAGE;
+    }
+  }
+
+  private static int serve(
+      String[] args,
+      Map<String, String> env,
+      PrintStream out,
+      PrintStream err,
+      CountDownLatch stop,
+      Runnable onStarted) {
     ServerConfig config;
     try {
       config = ServerConfig.parse(args, env);
     } catch (ServerConfig.HelpRequested h) {
       out.print(ServerConfig.usage());
+      out.print("\n" + BackupCommand.USAGE);
+      out.print("\n" + IngestCommand.usage());
       return 0;
     } catch (ConfigException e) {
       err.println("chartwell: " + e.getMessage() + " (see --help)");

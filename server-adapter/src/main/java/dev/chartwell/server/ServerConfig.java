@@ -51,6 +51,7 @@ import java.util.regex.Pattern;
  * @param quickstart whether to make (once) the service {@code default} with a log source, and say
  *     how to send events to it ({@code --quickstart})
  * @param logFormat how the server's lines are written ({@code --log-format})
+ * @param backupDir where {@code POST /api/v2/admin/backup} writes backups, if it may
  */
 public record ServerConfig(
     String host,
@@ -78,7 +79,8 @@ public record ServerConfig(
     Optional<TlsSpec> tls,
     SecretsSpec secrets,
     boolean quickstart,
-    LogFormat logFormat) {
+    LogFormat logFormat,
+    Optional<Path> backupDir) {
 
   /** How the server's lines are written. */
   public enum LogFormat {
@@ -264,7 +266,12 @@ public record ServerConfig(
               "key-hash-iterations",
               "N",
               "600000",
-              "PBKDF2 cost of API key secrets, at least 1000"));
+              "PBKDF2 cost of API key secrets, at least 1000"),
+          new Flag(
+              "backup-dir",
+              "DIR",
+              "none (no online backups)",
+              "where POST /api/v2/admin/backup writes backups (see docs/operations.md)"));
 
   /** Where the documentation is read. */
   static final String DOCS = "https://github.com/chartwell-dev/chartwell/tree/main/docs";
@@ -367,7 +374,8 @@ public record ServerConfig(
                 100_000_000)),
         v.bool("quickstart", false),
         LogFormat.valueOf(
-            v.oneOf("log-format", "TEXT", List.of("TEXT", "JSON")).toUpperCase(Locale.ROOT)));
+            v.oneOf("log-format", "TEXT", List.of("TEXT", "JSON")).toUpperCase(Locale.ROOT)),
+        v.raw("backup-dir").map(String::trim).filter(s -> !s.isEmpty()).map(Path::of));
   }
 
   /**

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -363,6 +364,55 @@ class ExecutableJarIT {
       String n = count.body().replaceAll(".*\"series_0.data\":(\\d+).*", "$1");
       return n.equals(count.body()) ? 0 : Long.parseLong(n);
     }
+  }
+
+  @Test
+  void versionAndTheOfflineBackupAndRestoreRunFromTheJar(@TempDir Path dir) throws Exception {
+    String home = System.getProperty("java.home");
+    Path log = dir.resolve("version.out");
+    Process v = launch(home, log, "--version");
+    assertTrue(v.waitFor(60, TimeUnit.SECONDS));
+    String version = Files.readString(log);
+    assertEquals(0, v.exitValue(), version);
+    assertTrue(
+        version.matches("chartwell [0-9][^ ]* \\(commit ([0-9a-f]{7,}|unknown)\\)\n"), version);
+
+    Path data = dir.resolve("data");
+    Process server =
+        launch(home, dir.resolve("server.out"), "--port", "0", "--data-dir", data.toString());
+    try {
+      awaitPort(server, dir.resolve("server.out"));
+      server.destroy(); // SIGTERM
+      assertTrue(server.waitFor(30, TimeUnit.SECONDS));
+    } finally {
+      server.destroyForcibly();
+    }
+    Path backupLog = dir.resolve("backup.out");
+    Process backup =
+        launch(
+            home,
+            backupLog,
+            "backup",
+            "--data-dir",
+            data.toString(),
+            "--to",
+            dir.resolve("b").toString());
+    assertTrue(backup.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, backup.exitValue(), Files.readString(backupLog));
+    assertTrue(Files.readString(backupLog).startsWith("backup "), Files.readString(backupLog));
+    Path restoreLog = dir.resolve("restore.out");
+    Process restore =
+        launch(
+            home,
+            restoreLog,
+            "restore",
+            "--from",
+            dir.resolve("b").toString(),
+            "--data-dir",
+            dir.resolve("restored").toString());
+    assertTrue(restore.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, restore.exitValue(), Files.readString(restoreLog));
+    assertTrue(Files.isRegularFile(dir.resolve("restored").resolve("secrets.key")));
   }
 
   private static Process launch(String javaHome, Path log, String... flags) throws Exception {

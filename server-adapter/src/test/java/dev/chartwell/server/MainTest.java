@@ -42,6 +42,48 @@ class MainTest {
   }
 
   @Test
+  void versionPrintsTheVersionAndTheCommit() {
+    assertEquals(0, run(new CountDownLatch(1), Map.of(), "--version"));
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertTrue(
+        printed.matches("chartwell [0-9][^ ]* \\(commit ([0-9a-f]{7,}|unknown)\\)\n"), printed);
+    assertEquals(Version.current().line() + "\n", printed);
+  }
+
+  @Test
+  void serveIsTheDefaultCommandAndMayBeNamed() {
+    assertEquals(Main.EXIT_USAGE, run(new CountDownLatch(1), Map.of(), "serve", "--port", "http"));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8).startsWith("chartwell: --port: must be an integer"),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void anUnknownCommandExits2NamingTheCommands() {
+    assertEquals(Main.EXIT_USAGE, run(new CountDownLatch(1), Map.of(), "backpu"));
+    assertEquals(
+        "chartwell: unknown command 'backpu': the commands are serve (the default), backup and"
+            + " restore (see --help)\n",
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void backupAndRestoreNameWhatTheyLack() {
+    assertEquals(Main.EXIT_USAGE, run(new CountDownLatch(1), Map.of(), "backup", "--to", "x"));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8)
+            .startsWith("chartwell: backup: --data-dir is required"),
+        err.toString(StandardCharsets.UTF_8));
+    err.reset();
+    assertEquals(
+        Main.EXIT_USAGE,
+        run(new CountDownLatch(1), Map.of(), "restore", "--from", "x", "--bogus", "y"));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8).startsWith("chartwell: restore: unknown flag --bogus"),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
   void helpExits0() {
     assertEquals(0, run(new CountDownLatch(1), Map.of(), "--help"));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("--data-dir DIR"));

@@ -213,10 +213,13 @@ final class ApiKeys {
    */
   synchronized void putAdmin(String keyId, String organizationId, String secret) {
     SecretHasher.Hashed h = hasher.hash(secret);
+    Optional<StoredKey> existing = byKeyId(keyId);
     String id =
-        byKeyId(keyId)
+        existing
             .map(StoredKey::id)
             .orElse(ServiceRules.isUuid(keyId) ? keyId : UUID.randomUUID().toString());
+    // An existing key keeps its creation time: a restart (or an upgrade) does not make it new.
+    String createdAt = existing.map(StoredKey::createdAt).orElseGet(this::now);
     write(
         new StoredKey(
             id,
@@ -226,7 +229,7 @@ final class ApiKeys {
             List.of("admin"),
             h.salt(),
             h.hash(),
-            now(),
+            createdAt,
             "enabled",
             null,
             List.of(),

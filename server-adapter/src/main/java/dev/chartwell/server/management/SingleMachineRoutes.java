@@ -8,17 +8,16 @@ import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * The service operations that a single machine has no use for, answered honestly in the document's
  * shapes, because clients such as the Terraform provider read them on every refresh: {@code
- * privateEndpointConfig} (no endpoint service), {@code backups} (none: Chartwell takes no backups;
- * the data directory is its durable copy), {@code backupConfiguration} (no schedule, and setting
- * one is refused) and {@code serviceQueryEndpoint} (none; creating one is refused, since Chartwell
- * runs no SQL).
+ * privateEndpointConfig} (no endpoint service), {@code backupConfiguration} (no schedule: backups
+ * are taken on request, see {@link dev.chartwell.server.backup.BackupRoutes}; setting one is
+ * refused) and {@code serviceQueryEndpoint} (none; creating one is refused, since Chartwell runs no
+ * SQL).
  */
 public final class SingleMachineRoutes {
   private static final String BASE = "/v1/organizations/{organizationId}/services/{serviceId}";
@@ -45,27 +44,6 @@ public final class SingleMachineRoutes {
         req -> {
           service(req, services, false);
           return Response.envelope(Map.of());
-        });
-    router.add(
-        "GET",
-        BASE + "/backups",
-        auth,
-        maxBodyBytes,
-        req -> {
-          service(req, services, false);
-          return Response.envelope(List.of());
-        });
-    router.add(
-        "GET",
-        BASE + "/backups/{backupId}",
-        auth,
-        maxBodyBytes,
-        req -> {
-          service(req, services, false);
-          throw ApiException.notFound(
-              "backup "
-                  + req.pathParam("backupId")
-                  + " does not exist (Chartwell takes no backups)");
         });
     router.add(
         "GET",
@@ -129,7 +107,7 @@ public final class SingleMachineRoutes {
         "service " + serviceId + " has no query endpoint (Chartwell runs no SQL)");
   }
 
-  /** Setting every field to {@code null} (the defaults: no backups) is all a patch may do. */
+  /** Setting every field to {@code null} (the defaults: no schedule) is all a patch may do. */
   private static void backupPatch(JsonNode body) {
     BodyReader r = BodyReader.of(body, BACKUP_FIELDS);
     r.number("backupPeriodInHours");
@@ -142,8 +120,8 @@ public final class SingleMachineRoutes {
       if (!f.getValue().isNull()) {
         throw ApiException.badRequest(
             f.getKey()
-                + ": Chartwell takes no backups, so there is no schedule to set; the data"
-                + " directory is its durable copy");
+                + ": Chartwell takes backups on request (POST /api/v2/admin/backup), so there is"
+                + " no schedule to set");
       }
     }
   }

@@ -7,8 +7,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
@@ -23,11 +26,20 @@ import net.openhft.chronicle.map.ChronicleMapBuilder;
  * meets an entry larger than it was sized for.
  */
 public final class DocumentStore implements AutoCloseable {
+  /**
+   * The stores open in this process by file: a backup reads a running server's stores through them
+   * (a Chronicle Map file cannot be copied while it is written).
+   */
+  private static final Map<Path, DocumentStore> OPEN = new ConcurrentHashMap<>();
+
   private final ChronicleMap<String, String> map;
   private final Path openMarker;
   private final Collection collection;
+  private final Path key; // in OPEN
 
-  private DocumentStore(ChronicleMap<String, String> map, Path openMarker, Collection collection) {
+  private DocumentStore(
+      ChronicleMap<String, String> map, Path openMarker, Collection collection, Path key) {
+    this.key = key;
     this.map = map;
     this.openMarker = openMarker;
     this.collection = collection;
@@ -58,7 +70,22 @@ public final class DocumentStore implements AutoCloseable {
       Files.createFile(marker, OwnerOnly.fileAttributes());
     }
     OwnerOnly.restrict(file); // Chronicle Map creates it as the umask says
-    return new DocumentStore(map, marker, collection);
+    DocumentStore store = new DocumentStore(map, marker, collection, key(dataDir, collection));
+    OPEN.put(store.key, store);
+    return store;
+  }
+
+  /**
+   * @param dataDir a data directory
+   * @param collection a collection
+   * @return the store of that collection this process has open, if it has one
+   */
+  public static Optional<DocumentStore> openedBy(Path dataDir, Collection collection) {
+    return Optional.ofNullable(OPEN.get(key(dataDir, collection)));
+  }
+
+  private static Path key(Path dataDir, Collection collection) {
+    return dataDir.toAbsolutePath().normalize().resolve(collection.fileName());
   }
 
   /** The typical key: a 24-hex-digit id or a UUID, as UTF-8 with its length. */
@@ -171,6 +198,13 @@ public final class DocumentStore implements AutoCloseable {
   }
 
   /**
+   * @return a copy of every document by id, as stored (secret fields encrypted)
+   */
+  public Map<String, String> entries() {
+    return new HashMap<>(map);
+  }
+
+  /**
    * @return a copy of every document
    */
   public List<String> values() {
@@ -179,6 +213,7 @@ public final class DocumentStore implements AutoCloseable {
 
   @Override
   public void close() {
+    OPEN.remove(key, this);
     map.close();
     try {
       Files.deleteIfExists(openMarker);

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Private endpoints, backups and query endpoints: what a single machine answers to the calls the
- * Terraform provider makes on every refresh.
+ * Private endpoints, backups (without --backup-dir: none; see BackupIntegrationTest) and query
+ * endpoints: what a single machine answers to the calls the Terraform provider makes on every
+ * refresh.
  */
 class SingleMachineRoutesIntegrationTest {
   static final ObjectMapper MAPPER = new ObjectMapper();
@@ -76,8 +77,9 @@ class SingleMachineRoutesIntegrationTest {
     assertEquals(
         "[]", result(send("GET", service + "/backups", null, ADMIN), 200).get("result").toString());
     assertEquals(
-        "NOT_FOUND: backup 5f1a77f0-0000-4000-8000-000000000000 does not exist (Chartwell takes no"
-            + " backups)",
+        "NOT_FOUND: backup 5f1a77f0-0000-4000-8000-000000000000 of service "
+            + service.substring(service.lastIndexOf('/') + 1)
+            + " does not exist",
         error("GET", service + "/backups/5f1a77f0-0000-4000-8000-000000000000", null, 404));
     assertEquals(
         "{}",
@@ -101,8 +103,8 @@ class SingleMachineRoutesIntegrationTest {
             .get("result")
             .toString());
     assertEquals(
-        "BAD_REQUEST: backupPeriodInHours: Chartwell takes no backups, so there is no schedule to"
-            + " set; the data directory is its durable copy",
+        "BAD_REQUEST: backupPeriodInHours: Chartwell takes backups on request (POST"
+            + " /api/v2/admin/backup), so there is no schedule to set",
         error("PATCH", path, "{\"backupPeriodInHours\":24}", 400));
     assertEquals(
         "BAD_REQUEST: backupStartTime: must be a string; backupEvery: unknown field",

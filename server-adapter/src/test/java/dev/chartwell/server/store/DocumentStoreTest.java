@@ -122,4 +122,17 @@ class DocumentStoreTest {
           s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, Collection.utf8Length(s), s);
     }
   }
+
+  @Test
+  void anOpenStoreIsFoundByItsDataDirectoryUntilItIsClosed() throws Exception {
+    DocumentStore store = DocumentStore.open(dir, Collection.ROLES);
+    store.put("a", "{\"id\":\"a\"}");
+    assertEquals(
+        java.util.Optional.of(store),
+        DocumentStore.openedBy(dir.resolve(".").resolve("x").resolve(".."), Collection.ROLES));
+    assertEquals(java.util.Map.of("a", "{\"id\":\"a\"}"), store.entries());
+    assertEquals(java.util.Optional.empty(), DocumentStore.openedBy(dir, Collection.ALERTS));
+    store.close();
+    assertEquals(java.util.Optional.empty(), DocumentStore.openedBy(dir, Collection.ROLES));
+  }
 }
