@@ -449,6 +449,34 @@ public final class SourceCore {
     }
   }
 
+  /**
+   * @return a number that changes with every append to the head and every hand-over, so that a
+   *     caller can tell a head that stayed idle
+   */
+  public long headVersion() {
+    synchronized (lock) {
+      return version;
+    }
+  }
+
+  /**
+   * Hands the head to the sealing thread, without waiting, if it has rows and nothing changed it
+   * since {@link #headVersion()} returned {@code seen}.
+   *
+   * @param seen a version read earlier
+   * @return whether the head was handed over
+   */
+  public boolean sealIfUnchanged(long seen) {
+    synchronized (lock) {
+      if (version != seen || head.rows() == 0 || closed) {
+        return false;
+      }
+      rotateLocked();
+      headBytes = head.bytes() + seals.bytes();
+      return true;
+    }
+  }
+
   /** Seals the head now (if it has rows) and waits until every head handed over is sealed. */
   public void seal() {
     synchronized (lock) {
