@@ -479,7 +479,7 @@ public final class Engine implements AutoCloseable {
         spec,
         segmentRows,
         maxHeadBytes,
-        s -> afterSeal(),
+        this::afterSeal,
         () -> admitWrite(spec.id()),
         storage,
         sealers);
@@ -490,7 +490,8 @@ public final class Engine implements AutoCloseable {
     storage.onCorrupt(bad -> maintenance.execute(() -> source.dropSegments(s -> s == bad, true)));
   }
 
-  private void afterSeal() {
+  private void afterSeal(SourceCore source) {
+    maintenance.execute(() -> mergeQuietly(source));
     memory.enforceLimit();
     if (limits.active()) {
       maintenance.execute(this::enforceStorageLimitsQuietly);
@@ -505,6 +506,27 @@ public final class Engine implements AutoCloseable {
   public int enforceStorageLimits() {
     requireOpen();
     return limits.enforce();
+  }
+
+  private void mergeQuietly(SourceCore source) {
+    try {
+      source.mergeSmallSegments();
+    } catch (RuntimeException e) {
+      EngineLog.problem(reporter, "merging the small segments of " + source.id() + " failed: " + e);
+    }
+  }
+
+  /**
+   * Merges the small sealed segments of every source now (also done after each seal).
+   *
+   * @return how many merges were done
+   */
+  int mergeSmallSegments() {
+    int merges = 0;
+    for (SourceCore s : cores()) {
+      merges += s.mergeSmallSegments();
+    }
+    return merges;
   }
 
   /**
