@@ -19,6 +19,7 @@ import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.tenancy.ServiceLimits;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -50,14 +51,22 @@ public final class OtlpRoutes {
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
   private final BodyBudget budget;
+  private final ServiceLimits limits;
 
   /**
    * @param services the services, whose passwords are the tokens
    * @param catalog the tables and sources
    * @param mapper writes JSON answers and builds definitions
    * @param maxBodyBytes the body limit, received and decoded (413 beyond)
+   * @param limits the ingestion requests each service may send at once
    */
-  public OtlpRoutes(Services services, Catalog catalog, ObjectMapper mapper, long maxBodyBytes) {
+  public OtlpRoutes(
+      Services services,
+      Catalog catalog,
+      ObjectMapper mapper,
+      long maxBodyBytes,
+      ServiceLimits limits) {
+    this.limits = limits;
     this.bearer = ChartRoutes.serviceToken(services);
     this.catalog = catalog;
     this.mapper = mapper;
@@ -91,7 +100,8 @@ public final class OtlpRoutes {
     OtlpEncoding encoding = OtlpEncoding.of(req.header("Content-Type").orElse(null));
     Instant now = Instant.now();
     long receivedNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    try (BodyBudget.Held held = budget.hold()) {
+    try (ServiceLimits.Permit permit = limits.ingest(principal.id());
+        BodyBudget.Held held = budget.hold()) {
       byte[] body = BodyBudget.read(req.bodyStream(), held);
       if (encoding == OtlpEncoding.JSON) {
         byte[] json = body;
