@@ -19,13 +19,13 @@ import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.ErrorCode;
 import dev.chartwell.server.http.Json;
+import dev.chartwell.server.http.PathPattern;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.Services;
-import dev.chartwell.server.tenancy.ServiceLimits;
 import dev.chartwell.server.tenancy.Tenancy;
 import java.io.OutputStream;
 import java.util.AbstractMap;
@@ -77,17 +77,14 @@ public final class ChartRoutes {
     Authenticator bearer = serviceToken(services);
     ObjectMapper events = JsonMapper.builder().build(); // doubles as doubles, for ingestion speed
     router.add(
-        "POST",
-        "/api/v2/sources/{sourceId}/events",
-        bearer,
-        maxIngestBytes,
-        EVENT_BODIES,
-        req -> {
-          ServicePrincipal p = req.principal(ServicePrincipal.class);
-          try (ServiceLimits.Permit permit = tenancy.limits().ingest(p.id())) {
-            return ingest(req, catalog, events);
-          }
-        });
+        new Route(
+                "POST",
+                PathPattern.of("/api/v2/sources/{sourceId}/events"),
+                bearer,
+                maxIngestBytes,
+                EVENT_BODIES,
+                req -> ingest(req, catalog, events))
+            .withAdmission(tenancy.limits()::ingest));
     ServiceScope scope = new ServiceScope(services, accounts);
     router.add(
         "POST",

@@ -199,6 +199,9 @@ final class Dispatcher extends Handler.Abstract {
             .auth()
             .authenticate(headers.get(HttpHeader.AUTHORIZATION), client, limiter)
             .orElse(null);
+    if (route.admission() != null) {
+      exchange.admitted = route.admission().admit(principal);
+    }
     RequestBody.Declared declared = RequestBody.check(route.body(), headers, route.maxBodyBytes());
     InputStream body = InputStream.nullInputStream();
     if (route.body().reads() && declared.present()) {
@@ -276,6 +279,7 @@ final class Dispatcher extends Handler.Abstract {
     private boolean reading;
     private boolean bodyDone;
     private TimedInputStream received; // the body as it arrives, when the route reads one
+    private AutoCloseable admitted; // what the route's admission gave, until the answer
 
     Exchange(org.eclipse.jetty.server.Request request) {
       this.endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
@@ -319,6 +323,14 @@ final class Dispatcher extends Handler.Abstract {
     boolean finish() {
       boolean unread = reading && !bodyDone;
       endReading();
+      if (admitted != null) {
+        try {
+          admitted.close();
+        } catch (Exception e) {
+          log.println("releasing a request's admission failed: " + e);
+        }
+        admitted = null;
+      }
       return watch.stop() || unread;
     }
   }

@@ -89,6 +89,7 @@ public final class OtlpRoutes {
                   maxBodyBytes,
                   BODIES,
                   req -> export(req, signal))
+              .withAdmission(limits::ingest)
               .withErrorBody(
                   (e, requestId, contentType) ->
                       OtlpEncoding.of(contentType).error(e, requestId, mapper)));
@@ -100,8 +101,7 @@ public final class OtlpRoutes {
     OtlpEncoding encoding = OtlpEncoding.of(req.header("Content-Type").orElse(null));
     Instant now = Instant.now();
     long receivedNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    try (ServiceLimits.Permit permit = limits.ingest(principal.id());
-        BodyBudget.Held held = budget.hold()) {
+    try (BodyBudget.Held held = budget.hold()) {
       byte[] body = BodyBudget.read(req.bodyStream(), held);
       if (encoding == OtlpEncoding.JSON) {
         byte[] json = body;

@@ -1,7 +1,9 @@
 package dev.chartwell.server.tenancy;
 
+import dev.chartwell.server.charts.ServicePrincipal;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.ErrorCode;
+import dev.chartwell.server.http.Principal;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,6 +49,18 @@ public final class ServiceLimits {
    */
   public Permit ingest(String serviceId) {
     return take(ingests, serviceId, maxIngests, "ingestion requests", "--max-ingests-per-service");
+  }
+
+  /**
+   * The admission of an ingestion route ({@link dev.chartwell.server.http.Route#withAdmission}),
+   * asked before the body is read so that a refused request takes none of the body permits.
+   *
+   * @param principal the request's principal, a service
+   * @return its permit
+   * @throws ApiException 429 when the service sends its most ingestion requests already
+   */
+  public Permit ingest(Principal principal) {
+    return ingest(((ServicePrincipal) principal).id());
   }
 
   private static Permit take(
