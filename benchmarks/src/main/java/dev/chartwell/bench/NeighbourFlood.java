@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * other floods: ingestion threads filling many sources (refused once over its memory share) and a
  * stream of queries on an external "ClickHouse" (a loopback server that never answers) that stop at
  * {@code --query-timeout}. Prints the quiet service's p50 and p99 for both phases and counts its
- * non-200 answers, which must be none.
+ * non-200 answers (printing each), which must be none.
  */
 final class NeighbourFlood {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -145,8 +145,8 @@ final class NeighbourFlood {
       out.println(line("flooded", flooded));
       out.printf(
           Locale.ROOT,
-          "flood: %d ingestion threads (%,d requests), up to 16 slow external queries at once;"
-              + " quiet service's non-200 answers: %d%n",
+          "flood: %d ingestion threads (%,d requests), 16 slow external queries asked at once"
+              + " (--max-queries-per-service of them run); quiet service's non-200 answers: %d%n",
           flooders,
           floodRequests.get(),
           failures.get());
