@@ -235,9 +235,10 @@ public final class Engine implements AutoCloseable {
 
     /**
      * With a data directory: drops the sealed segments holding the oldest events (across sources;
-     * with {@link #tenants}, of the tenant whose files take the most) while the sources' files take
-     * more than this many bytes. The write-ahead logs count but are never dropped, so the limit
-     * should leave room for them (each holds the events of up to a few unsealed segments).
+     * with {@link #tenants}, of the tenant whose files take the most, while it holds more than the
+     * limit divided by the tenants with files) while the sources' files take more than this many
+     * bytes. The write-ahead logs count but are never dropped, so the limit should leave room for
+     * them (each holds the events of up to a few unsealed segments).
      *
      * @param bytes the most bytes of segment files and logs
      * @return this builder
@@ -255,8 +256,9 @@ public final class Engine implements AutoCloseable {
      * #maxMemoryBytes}, a tenant is refused only while it holds more than the limit divided by the
      * tenants holding events in memory (so one tenant filling the memory never refuses another; the
      * total may then pass the limit, by at most one share per tenant under its share); past {@link
-     * #maxDiskBytes}, the oldest segments of the tenant whose files take the most are dropped; and
-     * {@link #diskQuota} bounds each tenant's files on its own.
+     * #maxDiskBytes}, the oldest segments of the tenant whose files take the most are dropped while
+     * it holds more than its share of that limit; and {@link #diskQuota} bounds each tenant's files
+     * on its own.
      *
      * @param tenantOf the tenant of a source, by source id (read often: keep it cheap); {@code
      *     null} puts a source with the sources of no tenant

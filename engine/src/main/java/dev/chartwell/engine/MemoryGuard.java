@@ -18,9 +18,9 @@ import java.util.function.Supplier;
  * <p>With tenants ({@link Engine.Builder#tenants}), memory past the limit is shared fairly: a
  * tenant is refused only while it holds more than its share, the limit divided by the tenants that
  * hold events in memory or ask to (the writer's own counts); a tenant under its share is admitted
- * even past the limit, so one tenant filling the memory never refuses another. Every tenant's
- * admitted bytes stay under about twice the limit in all ({@code n} shares past the limit), and the
- * heap guard still refuses everyone when the heap is too full.
+ * even past the limit, so one tenant filling the memory never refuses another. The total then stays
+ * under about twice the limit (each tenant under its share adds at most that share past it), and
+ * the heap guard still refuses everyone when the heap is too full.
  *
  * <p>Kept apart from {@link Engine} because it is a policy of its own over the sources' byte
  * counts, with its own lock, while the engine is the API and the wiring. The admission check runs

@@ -15,9 +15,10 @@ import java.util.function.ToLongFunction;
  * Retention and the disk limits: whole sealed segments are dropped when their newest event is older
  * than the retention; a tenant's segments with the oldest events while its files take more than its
  * quota; and, while all the files take more than the limit, the oldest segments of the tenant whose
- * files take the most (without tenants: the oldest across sources). Heads, and heads being sealed,
- * are never dropped, so one tenant's ingestion never drops another tenant's events unless that one
- * holds the most.
+ * files take the most, as long as it holds more than its share of the limit (the limit divided by
+ * the tenants with files; without tenants: the oldest across sources). Heads, and heads being
+ * sealed, are never dropped, so one tenant's ingestion never drops the events of another that holds
+ * less than its share.
  */
 final class StorageLimits {
   /** How often the limits are applied even without seals (retention moves with the clock). */
@@ -94,6 +95,9 @@ final class StorageLimits {
         total -= freed;
       }
     }
+    // Past the limit, only a tenant holding more than its share of it gives up segments: one
+    // whose unsealed events (logs) fill the disk must not make another, smaller one pay.
+    long share = used.isEmpty() ? maxDiskBytes : maxDiskBytes / used.size();
     while (total > maxDiskBytes) {
       String largest = null;
       for (Map.Entry<String, Long> e : used.entrySet()) {
@@ -101,12 +105,12 @@ final class StorageLimits {
           largest = e.getKey();
         }
       }
+      if (largest == null || used.get(largest) <= share) {
+        break; // the tenants over their share have only logs and heads left
+      }
       long bytes = dropOldest(all, largest);
       if (bytes < 0) {
-        used.remove(largest); // only its logs and heads are left: the next largest gives
-        if (used.isEmpty()) {
-          break;
-        }
+        used.remove(largest); // only its logs and heads are left: the next largest, if over
         continue;
       }
       dropped++;

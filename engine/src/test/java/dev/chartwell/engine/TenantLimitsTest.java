@@ -151,6 +151,32 @@ class TenantLimitsTest {
   }
 
   @Test
+  void aTenantWhoseUnsealedEventsFillTheDiskNeverDropsASmallerOnesSegments() {
+    try (Engine engine =
+        Engine.builder()
+            .dataDirectory(dir)
+            .segmentRows(1000)
+            .maxDiskBytes(1_000_000)
+            .tenants(TenantLimitsTest::tenant)
+            .reporter(line -> {})
+            .build()) {
+      Source b = engine.createSource(spec("b-0"));
+      b.appendBatch(batch(DurableEngineTest.T0, 5_000, 0));
+      b.awaitSealing();
+      assertTrue(b.core().diskBytes() < 500_000, "b holds less than its share");
+      // a's events stay unsealed (less than a segment per source): only its logs grow
+      for (int i = 0; i < 40; i++) {
+        engine
+            .createSource(spec("a-" + i))
+            .appendBatch(batch(DurableEngineTest.T0 + 1_000_000, 900, 0));
+      }
+      assertTrue(engine.diskBytes() > 1_000_000, "over the limit: " + engine.diskBytes());
+      assertEquals(0, engine.enforceStorageLimits());
+      assertEquals(5_000, b.stats().rows(), "the smaller tenant's segments are kept");
+    }
+  }
+
+  @Test
   void aHeadIdleForTheSealIdleTimeIsSealedOnTheEnginesClock() {
     StorageLimitsTest.TestClock clock = new StorageLimitsTest.TestClock();
     try (Engine engine =

@@ -101,13 +101,6 @@ public final class ExternalQueries implements AutoCloseable {
     return answer;
   }
 
-  /**
-   * @return the queries running or waiting now
-   */
-  public int inFlight() {
-    return pool.getActiveCount() + pool.getQueue().size();
-  }
-
   private static String describe(Duration d) {
     long ms = d.toMillis();
     return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
