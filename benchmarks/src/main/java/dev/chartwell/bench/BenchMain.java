@@ -18,8 +18,9 @@ import java.util.Map;
  * sidebyside} compares Chartwell with a local ClickHouse in one run; {@code otlp} measures
  * OTLP/HTTP ingestion of a running server; {@code interleaved} times Q1-Q6 in the engine in turns,
  * as a server meets them; {@code scale} loads and queries a data set of any size (a billion events)
- * through the Java API; {@code builds} runs one benchmark on several builds in turn in one JVM; any
- * other arguments go to JMH (for example {@code QueryBenchmark -p rows=10000000}).
+ * through the Java API; {@code builds} runs one benchmark on several builds in turn in one JVM;
+ * {@code tenants} times a quiet service with and without a flooding neighbour; any other arguments
+ * go to JMH (for example {@code QueryBenchmark -p rows=10000000}).
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -43,6 +44,7 @@ public final class BenchMain {
       case "interleaved" -> InterleavedQueries.run(flags(args), System.out);
       case "scale" -> ScaleRun.run(flags(args), System.out);
       case "builds" -> BuildsInTurn.run(flags(args), System.out);
+      case "tenants" -> NeighbourFlood.run(flags(args), System.out);
       default -> org.openjdk.jmh.Main.main(args);
     }
   }

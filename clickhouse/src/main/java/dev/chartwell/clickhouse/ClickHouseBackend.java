@@ -3,6 +3,8 @@ package dev.chartwell.clickhouse;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
 import dev.chartwell.engine.InvalidQueryException;
+import dev.chartwell.engine.QueryAbortedException;
+import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.SearchQuery;
 import dev.chartwell.engine.SearchResult;
@@ -16,11 +18,14 @@ import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WhereParser;
 import dev.chartwell.parser.WhereSyntaxException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -89,9 +94,10 @@ public final class ClickHouseBackend implements Backend {
       throw new InvalidQueryException(problems);
     }
     ChartRows rows = new ChartRows(query);
+    QueryControl control = withDeadline(options);
     for (ClickHouseClient client : order) {
       ChartSql.Statement statement = ChartSql.of(query, byServer.get(client), tables, wheres);
-      rows.add(statement, client.query(statement.sql(), options.control()));
+      rows.add(statement, client.query(statement.sql(), control));
     }
     return rows.result();
   }
@@ -110,7 +116,29 @@ public final class ClickHouseBackend implements Backend {
       throw new InvalidQueryException("where: " + e.getMessage());
     }
     SearchSql sql = new SearchSql(b.table(), query, where);
-    return sql.decode(b.client().query(sql.statement(), options.control()));
+    return sql.decode(b.client().query(sql.statement(), withDeadline(options)));
+  }
+
+  /**
+   * The query's control, aborted once {@link QueryOptions#timeout()} (when given) has passed, which
+   * cancels the request to ClickHouse whatever the connection's own timeout allows.
+   */
+  private static QueryControl withDeadline(QueryOptions options) {
+    Duration timeout = options.timeout();
+    if (timeout == null) {
+      return options.control();
+    }
+    QueryControl control = options.control() != null ? options.control() : new QueryControl();
+    long ms = timeout.toMillis();
+    CompletableFuture.delayedExecutor(ms, TimeUnit.MILLISECONDS)
+        .execute(
+            () ->
+                control.abort(
+                    QueryAbortedException.Reason.TIMEOUT,
+                    "the query on ClickHouse did not answer within its timeout of "
+                        + (ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms")
+                        + "; it was cancelled"));
+    return control;
   }
 
   private static Expr parse(String where, WhereLanguage language) {

@@ -25,6 +25,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * The embeddable chart engine: sources of events in columnar segments. Create one with {@link
@@ -78,6 +80,7 @@ public final class Engine implements AutoCloseable {
   private final Object creation = new Object();
   private final long maxHeadBytes;
   private final MemoryGuard memory;
+  private final IdleSeals idleSeals;
   private volatile boolean closed;
 
   private Engine(Builder b) {
@@ -89,7 +92,12 @@ public final class Engine implements AutoCloseable {
     this.reporter = b.reporter;
     this.memory =
         new MemoryGuard(
-            b.memoryLimitBytes, b.maxMemoryBytes, b.maxHeapOccupancy, sources, this::cores);
+            b.memoryLimitBytes,
+            b.maxMemoryBytes,
+            b.maxHeapOccupancy,
+            sources,
+            this::cores,
+            b.tenantOf);
     this.workerThreads = b.workerThreads;
     this.workers = daemonPool(b.workerThreads, "chartwell-query-");
     this.timer = new ScheduledThreadPoolExecutor(1, daemon("chartwell-query-deadlines"));
@@ -99,7 +107,13 @@ public final class Engine implements AutoCloseable {
     this.queries = new QueryEngine(this::core, workers, b.workerThreads, queryLimits, timer);
     this.sealers = daemonPool(b.workerThreads, "chartwell-sealer-");
     this.maintenance = new ScheduledThreadPoolExecutor(1, daemon("chartwell-maintenance"));
-    this.limits = new StorageLimits(b.retention, b.maxDiskBytes, b.clock, this::cores);
+    this.limits =
+        new StorageLimits(
+            b.retention, b.maxDiskBytes, b.clock, this::cores, memory::tenant, b.diskQuotaOf);
+    this.idleSeals =
+        b.sealIdle == null
+            ? null
+            : new IdleSeals(b.sealIdle, b.clock, this::cores, memory::heldBytes, b.maxMemoryBytes);
     EngineFiles opened = null;
     try {
       if (b.dataDirectory != null) {
@@ -127,6 +141,11 @@ public final class Engine implements AutoCloseable {
         StorageLimits.PERIOD.toMillis(),
         StorageLimits.PERIOD.toMillis(),
         TimeUnit.MILLISECONDS);
+    if (idleSeals != null) {
+      long period = idleSeals.period().toMillis();
+      maintenance.scheduleWithFixedDelay(
+          this::sealIdleHeadsQuietly, period, period, TimeUnit.MILLISECONDS);
+    }
   }
 
   private static StorageFailedException cannotOpen(Path dir, IOException e) {
@@ -170,6 +189,9 @@ public final class Engine implements AutoCloseable {
     private long maxDiskBytes = Long.MAX_VALUE;
     private Clock clock = Clock.systemUTC();
     private Consumer<String> reporter = new EngineLog();
+    private Function<String, String> tenantOf;
+    private ToLongFunction<String> diskQuotaOf;
+    private Duration sealIdle;
 
     private Builder() {}
 
@@ -212,10 +234,11 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * With a data directory: drops the sealed segments holding the oldest events (across sources)
-     * while the sources' files take more than this many bytes. The write-ahead logs count but are
-     * never dropped, so the limit should leave room for them (each holds the events of up to a few
-     * unsealed segments).
+     * With a data directory: drops the sealed segments holding the oldest events (across sources;
+     * with {@link #tenants}, of the tenant whose files take the most, while it holds more than the
+     * limit divided by the tenants with files) while the sources' files take more than this many
+     * bytes. The write-ahead logs count but are never dropped, so the limit should leave room for
+     * them (each holds the events of up to a few unsealed segments).
      *
      * @param bytes the most bytes of segment files and logs
      * @return this builder
@@ -229,7 +252,56 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * @param clock what "now" is for retention (default: the system clock)
+     * Groups sources into tenants that share the memory and disk limits fairly: past {@link
+     * #maxMemoryBytes}, a tenant is refused only while it holds more than the limit divided by the
+     * tenants holding events in memory (so one tenant filling the memory never refuses another; the
+     * total may then pass the limit, by at most one share per tenant under its share); past {@link
+     * #maxDiskBytes}, the oldest segments of the tenant whose files take the most are dropped while
+     * it holds more than its share of that limit; and {@link #diskQuota} bounds each tenant's files
+     * on its own.
+     *
+     * @param tenantOf the tenant of a source, by source id (read often: keep it cheap); {@code
+     *     null} puts a source with the sources of no tenant
+     * @return this builder
+     */
+    public Builder tenants(Function<String, String> tenantOf) {
+      this.tenantOf = Objects.requireNonNull(tenantOf, "tenantOf");
+      return this;
+    }
+
+    /**
+     * With a data directory: drops a tenant's sealed segments holding its oldest events while its
+     * sources' files (segment files and logs) take more than its quota; only that tenant's events
+     * are dropped. Applied after each seal and every 10 seconds.
+     *
+     * @param quotaOf the most bytes of a tenant ({@link #tenants}; {@code ""} for sources of no
+     *     tenant), {@link Long#MAX_VALUE} for no quota; read at each check, so it may change
+     * @return this builder
+     */
+    public Builder diskQuota(ToLongFunction<String> quotaOf) {
+      this.diskQuotaOf = Objects.requireNonNull(quotaOf, "quotaOf");
+      return this;
+    }
+
+    /**
+     * Seals a source's head once no append changed it for this long, while the events held in
+     * memory are more than half of {@link #maxMemoryBytes} (always, without that limit), so that
+     * sources gone quiet give back the memory of their partly filled heads. Idleness is measured on
+     * the {@link #clock}.
+     *
+     * @param idle how long a head stays unchanged before it is sealed (positive)
+     * @return this builder
+     */
+    public Builder sealIdle(Duration idle) {
+      if (idle.isNegative() || idle.isZero()) {
+        throw new IllegalArgumentException("sealIdle must be positive, got " + idle);
+      }
+      this.sealIdle = idle;
+      return this;
+    }
+
+    /**
+     * @param clock what "now" is for retention and {@link #sealIdle} (default: the system clock)
      * @return this builder
      */
     public Builder clock(Clock clock) {
@@ -409,8 +481,8 @@ public final class Engine implements AutoCloseable {
         spec,
         segmentRows,
         maxHeadBytes,
-        s -> afterSeal(),
-        this::admitWrite,
+        this::afterSeal,
+        () -> admitWrite(spec.id()),
         storage,
         sealers);
   }
@@ -420,7 +492,8 @@ public final class Engine implements AutoCloseable {
     storage.onCorrupt(bad -> maintenance.execute(() -> source.dropSegments(s -> s == bad, true)));
   }
 
-  private void afterSeal() {
+  private void afterSeal(SourceCore source) {
+    maintenance.execute(() -> mergeQuietly(source));
     memory.enforceLimit();
     if (limits.active()) {
       maintenance.execute(this::enforceStorageLimitsQuietly);
@@ -435,6 +508,44 @@ public final class Engine implements AutoCloseable {
   public int enforceStorageLimits() {
     requireOpen();
     return limits.enforce();
+  }
+
+  private void mergeQuietly(SourceCore source) {
+    try {
+      source.mergeSmallSegments();
+    } catch (RuntimeException e) {
+      EngineLog.problem(reporter, "merging the small segments of " + source.id() + " failed: " + e);
+    }
+  }
+
+  /**
+   * Merges the small sealed segments of every source now (also done after each seal).
+   *
+   * @return how many merges were done
+   */
+  int mergeSmallSegments() {
+    int merges = 0;
+    for (SourceCore s : cores()) {
+      merges += s.mergeSmallSegments();
+    }
+    return merges;
+  }
+
+  /**
+   * Seals the heads idle for {@link Builder#sealIdle} now (also done on a timer).
+   *
+   * @return how many heads were handed over for sealing
+   */
+  int sealIdleHeads() {
+    return idleSeals == null ? 0 : idleSeals.run();
+  }
+
+  private void sealIdleHeadsQuietly() {
+    try {
+      sealIdleHeads();
+    } catch (RuntimeException e) {
+      EngineLog.problem(reporter, "sealing idle heads failed: " + e);
+    }
   }
 
   private void enforceStorageLimitsQuietly() {
@@ -595,11 +706,11 @@ public final class Engine implements AutoCloseable {
    * Refuses a write while the events held exceed {@link Builder#maxMemoryBytes} or the heap after
    * collection is fuller than {@link Builder#maxHeapOccupancy}.
    */
-  private void admitWrite() {
+  private void admitWrite(String sourceId) {
     if (closed) {
       throw new EngineClosedException("the engine is closed; appends are refused");
     }
-    memory.admit();
+    memory.admit(sourceId);
   }
 
   /**

@@ -2,9 +2,11 @@ package dev.chartwell.engine;
 
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.SourceCore;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -12,6 +14,13 @@ import java.util.function.Supplier;
  * Engine.Builder#maxMemoryBytes} or the heap is too full ({@link Engine.Builder#maxHeapOccupancy}),
  * and evicting the oldest sealed heap segments across sources past {@link
  * Engine.Builder#memoryLimitBytes}.
+ *
+ * <p>With tenants ({@link Engine.Builder#tenants}), memory past the limit is shared fairly: a
+ * tenant is refused only while it holds more than its share, the limit divided by the tenants that
+ * hold events in memory or ask to (the writer's own counts); a tenant under its share is admitted
+ * even past the limit, so one tenant filling the memory never refuses another. The total then stays
+ * under about twice the limit (each tenant under its share adds at most that share past it), and
+ * the heap guard still refuses everyone when the heap is too full.
  *
  * <p>Kept apart from {@link Engine} because it is a policy of its own over the sources' byte
  * counts, with its own lock, while the engine is the API and the wiring. The admission check runs
@@ -24,6 +33,7 @@ final class MemoryGuard {
   private final HeapWatch heap;
   private final Map<String, Source> sources;
   private final Supplier<List<SourceCore>> cores;
+  private final Function<String, String> tenantOf;
   private final Object evictionLock = new Object();
 
   /**
@@ -35,13 +45,16 @@ final class MemoryGuard {
    *     never)
    * @param sources the engine's sources, read live
    * @param cores a fresh list of the sources' cores
+   * @param tenantOf the tenant of a source id ({@code null}: one tenant, the old rule)
    */
   MemoryGuard(
       long memoryLimitBytes,
       long maxMemoryBytes,
       double maxHeapOccupancy,
       Map<String, Source> sources,
-      Supplier<List<SourceCore>> cores) {
+      Supplier<List<SourceCore>> cores,
+      Function<String, String> tenantOf) {
+    this.tenantOf = tenantOf;
     this.memoryLimitBytes = memoryLimitBytes;
     this.maxMemoryBytes = maxMemoryBytes;
     this.maxHeapOccupancy = maxHeapOccupancy;
@@ -58,15 +71,19 @@ final class MemoryGuard {
   }
 
   /**
-   * Refuses a write while the events held exceed {@link Engine.Builder#maxMemoryBytes} or the heap
-   * after collection is fuller than {@link Engine.Builder#maxHeapOccupancy}.
+   * Refuses a write while the events held exceed {@link Engine.Builder#maxMemoryBytes} (with
+   * tenants: while the writer's tenant holds more than its share) or the heap after collection is
+   * fuller than {@link Engine.Builder#maxHeapOccupancy}.
    *
+   * @param sourceId the source written to
    * @throws WritesRefusedException when it refuses
    */
-  void admit() {
+  void admit(String sourceId) {
     if (maxMemoryBytes != Long.MAX_VALUE) {
       long held = heldBytes();
-      if (held > maxMemoryBytes) {
+      if (held > maxMemoryBytes && tenantOf != null) {
+        admitFairly(sourceId, held);
+      } else if (held > maxMemoryBytes) {
         throw new WritesRefusedException(
             String.format(
                 Locale.ROOT,
@@ -84,6 +101,44 @@ final class MemoryGuard {
               100 * heap.occupancyAfterGc(),
               100 * maxHeapOccupancy));
     }
+  }
+
+  /** Past the limit: refuses the writer's tenant only when it holds more than its fair share. */
+  private void admitFairly(String sourceId, long held) {
+    Map<String, Long> byTenant = new HashMap<>();
+    for (Source s : sources.values()) {
+      long bytes = s.core().headBytes() + s.core().sealedBytes();
+      if (bytes > 0) {
+        byTenant.merge(tenant(s.id()), bytes, Long::sum);
+      }
+    }
+    String tenant = tenant(sourceId);
+    long own = byTenant.getOrDefault(tenant, 0L);
+    int wanting = byTenant.size() + (byTenant.containsKey(tenant) ? 0 : 1);
+    long share = maxMemoryBytes / wanting;
+    if (own > share) {
+      throw new WritesRefusedException(
+          String.format(
+              Locale.ROOT,
+              "the events held in memory (%,d MB) reached the limit of %,d MB, and tenant"
+                  + " '%s' holds %,d MB, more than its fair share of %,d MB (the limit shared by"
+                  + " the %d tenants holding events in memory); retry later",
+              held >> 20,
+              maxMemoryBytes >> 20,
+              tenant,
+              own >> 20,
+              share >> 20,
+              wanting));
+    }
+  }
+
+  /**
+   * @param sourceId a source id
+   * @return its tenant ({@code ""} when the tenants function knows none)
+   */
+  String tenant(String sourceId) {
+    String t = tenantOf == null ? null : tenantOf.apply(sourceId);
+    return t == null ? "" : t;
   }
 
   /**

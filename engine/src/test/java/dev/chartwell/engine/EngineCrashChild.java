@@ -13,8 +13,10 @@ import java.util.Random;
  * The process {@link EngineCrashTest} kills: opens a durable engine (recovering what the last one
  * left), then appends from two threads to two sources, small segments so that seals, manifest
  * publications and log truncations happen all the time, and prints each acknowledged append as
- * {@code ack <source> <first key> <count> end} once it returned. Halts when its standard input
- * closes, so it never outlives a test JVM that died before killing it.
+ * {@code ack <source> <first key> <count> end} once it returned. A third thread seals the heads
+ * every few milliseconds, as idle seals do, so that small segments are merged all the time too.
+ * Halts when its standard input closes, so it never outlives a test JVM that died before killing
+ * it.
  */
 final class EngineCrashChild {
   private EngineCrashChild() {}
@@ -64,6 +66,21 @@ final class EngineCrashChild {
                 }
               }));
     }
+    threads.add(
+        new Thread(
+            () -> {
+              Random random = new Random(run);
+              while (true) {
+                for (Source s : sources) {
+                  s.core().seal();
+                }
+                try {
+                  Thread.sleep(random.nextInt(5));
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            }));
     threads.forEach(Thread::start);
     for (Thread t : threads) {
       t.join();

@@ -24,6 +24,7 @@ import dev.chartwell.server.http.SelfSigned;
 import dev.chartwell.server.http.Tls;
 import dev.chartwell.server.hyperdx.HyperdxRoutes;
 import dev.chartwell.server.management.Accounts;
+import dev.chartwell.server.management.DiskQuotaRoutes;
 import dev.chartwell.server.management.KeyRoutes;
 import dev.chartwell.server.management.OrganizationRoutes;
 import dev.chartwell.server.management.SecretHasher;
@@ -36,6 +37,10 @@ import dev.chartwell.server.security.OutboundPolicy;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
 import dev.chartwell.server.store.Secrets;
+import dev.chartwell.server.tenancy.DiskQuotas;
+import dev.chartwell.server.tenancy.ExternalQueries;
+import dev.chartwell.server.tenancy.ServiceLimits;
+import dev.chartwell.server.tenancy.Tenancy;
 import dev.chartwell.server.ui.UiRoutes;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -311,12 +316,14 @@ public final class ChartwellServer implements AutoCloseable {
     Alerts alerts = null;
     Accounts.Bootstrap boot = null;
     ScheduledExecutorService adopter = null;
+    Tenancy tenancy = null;
     Engine engine;
+    DiskQuotas quotas = new DiskQuotas(config.tenants().maxDiskPerService());
     try {
       engine =
           shared != null
               ? shared
-              : engine(config, log, Catalog.tableNames(dir.root(), json.mapper()));
+              : engine(config, log, quotas, Catalog.tableNames(dir.root(), json.mapper()));
     } catch (IOException | RuntimeException e) {
       recovery.close();
       stop(api, otlp);
@@ -358,6 +365,7 @@ public final class ChartwellServer implements AutoCloseable {
               secrets,
               hasher);
       holder[0] = services;
+      quotas.attach(catalog, services);
       alerts =
           Alerts.open(
               dir.root(),
@@ -380,6 +388,12 @@ public final class ChartwellServer implements AutoCloseable {
               config.orgTier(),
               config.orgPaid());
 
+      tenancy =
+          new Tenancy(
+              new ServiceLimits(
+                  config.tenants().maxQueriesPerService(), config.tenants().maxIngestsPerService()),
+              new ExternalQueries(
+                  Math.max(8, config.http().maxThreads() / 2), config.queryTimeout()));
       Router router = new Router();
       router.add(
           "GET",
@@ -408,6 +422,16 @@ public final class ChartwellServer implements AutoCloseable {
       TableRoutes.register(router, services, accounts, catalog, json, config.maxRequestBytes());
       TimestampRoutes.register(router, services, catalog, resources, config.maxRequestBytes());
       StatsRoutes.register(router, services, catalog, config.maxRequestBytes());
+      Catalog tables = catalog;
+      DiskQuotaRoutes.register(
+          router,
+          accounts,
+          services,
+          json,
+          config.maxRequestBytes(),
+          config.tenants().maxDiskPerService(),
+          warehouse -> diskBytes(engine, tables, warehouse),
+          quotas::refresh);
       HyperdxRoutes.register(
           router,
           services,
@@ -418,7 +442,8 @@ public final class ChartwellServer implements AutoCloseable {
           engine,
           json,
           Clock.systemUTC(),
-          config.maxRequestBytes());
+          config.maxRequestBytes(),
+          tenancy);
       ChartRoutes.register(
           router,
           services,
@@ -427,9 +452,11 @@ public final class ChartwellServer implements AutoCloseable {
           engine,
           json,
           config.maxRequestBytes(),
-          config.maxIngestBytes());
+          config.maxIngestBytes(),
+          tenancy);
       OtlpRoutes otlpRoutes =
-          new OtlpRoutes(services, catalog, json.mapper(), config.maxIngestBytes());
+          new OtlpRoutes(
+              services, catalog, json.mapper(), config.maxIngestBytes(), tenancy.limits());
       otlpRoutes.register(router);
 
       // One limiter for both ports: failures on one count on the other.
@@ -554,6 +581,7 @@ public final class ChartwellServer implements AutoCloseable {
         banner.add("embedded service token (Bearer, for the chart API): " + access.serviceToken());
       }
       recovery.line().ifPresent(banner::add);
+      ExternalQueries external = tenancy.external();
       return new ChartwellServer(
           dir,
           accounts,
@@ -569,10 +597,16 @@ public final class ChartwellServer implements AutoCloseable {
           access,
           adoption,
           adopter,
-          cleanup);
+          () -> {
+            external.close();
+            cleanup.run();
+          });
     } catch (IOException | RuntimeException e) {
       if (adopter != null) {
         adopter.shutdownNow();
+      }
+      if (tenancy != null) {
+        tenancy.external().close();
       }
       recovery.close();
       if (boot != null) {
@@ -633,7 +667,8 @@ public final class ChartwellServer implements AutoCloseable {
    * Opens the engine on {@code <data-dir>/engine}: every source the last process kept, with its
    * logged events replayed (which prints progress lines when there is much to do).
    */
-  private static Engine engine(ServerConfig config, PrintStream log, Map<String, String> names) {
+  private static Engine engine(
+      ServerConfig config, PrintStream log, DiskQuotas quotas, Map<String, String> names) {
     Engine.Builder b =
         Engine.builder()
             .dataDirectory(config.dataDir().resolve("engine"))
@@ -645,10 +680,22 @@ public final class ChartwellServer implements AutoCloseable {
                     .withTimeout(config.queryTimeout())
                     .withMemoryBytes(config.queryMemoryBytes()))
             .maxMemoryBytes(config.maxMemoryBytes())
-            .maxHeapOccupancy(MAX_HEAP_OCCUPANCY);
+            .maxHeapOccupancy(MAX_HEAP_OCCUPANCY)
+            .tenants(quotas::tenantOf)
+            .diskQuota(quotas::quotaOf)
+            .sealIdle(config.tenants().sealIdle());
     config.retention().ifPresent(b::retention);
     config.maxDiskBytes().ifPresent(b::maxDiskBytes);
     return b.build();
+  }
+
+  /** The bytes a warehouse's tables take on disk now. */
+  private static long diskBytes(Engine engine, Catalog catalog, String warehouse) {
+    long total = 0;
+    for (var t : catalog.tables(warehouse)) {
+      total += engine.source(t.get("id").asText()).map(s -> s.stats().diskBytes()).orElse(0L);
+    }
+    return total;
   }
 
   /**

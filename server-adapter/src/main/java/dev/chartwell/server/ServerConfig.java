@@ -52,6 +52,7 @@ import java.util.regex.Pattern;
  *     how to send events to it ({@code --quickstart})
  * @param logFormat how the server's lines are written ({@code --log-format})
  * @param backupDir where {@code POST /api/v2/admin/backup} writes backups, if it may
+ * @param tenants what keeps services from starving each other
  */
 public record ServerConfig(
     String host,
@@ -80,7 +81,8 @@ public record ServerConfig(
     SecretsSpec secrets,
     boolean quickstart,
     LogFormat logFormat,
-    Optional<Path> backupDir) {
+    Optional<Path> backupDir,
+    TenantLimits tenants) {
 
   /** How the server's lines are written. */
   public enum LogFormat {
@@ -101,6 +103,24 @@ public record ServerConfig(
    * @param keyHashIterations the PBKDF2 cost of API key secrets ({@code --key-hash-iterations})
    */
   public record SecretsSpec(Optional<Path> keyFile, int keyHashIterations) {}
+
+  /**
+   * The limits that keep one service from starving the others.
+   *
+   * @param sealIdle a source's unsealed events idle this long are sealed while memory is wanted
+   *     ({@code --seal-idle})
+   * @param maxDiskPerService the most bytes of one service's event files, if limited ({@code
+   *     --max-disk-per-service}; a quota set through the API wins)
+   * @param maxQueriesPerService queries one service may run at once ({@code
+   *     --max-queries-per-service})
+   * @param maxIngestsPerService ingestion requests one service may send at once ({@code
+   *     --max-ingests-per-service})
+   */
+  public record TenantLimits(
+      Duration sealIdle,
+      OptionalLong maxDiskPerService,
+      int maxQueriesPerService,
+      int maxIngestsPerService) {}
 
   /**
    * Where the server's TLS certificate comes from.
@@ -210,7 +230,30 @@ public record ServerConfig(
               "request, interval:<ms> or never: when ingested events reach the disk"),
           new Flag("retention", "AGE", "off", "drop events older than this (30d, 12h, 2w)"),
           new Flag(
-              "max-disk", "SIZE", "off", "drop the oldest events when their files exceed this"),
+              "max-disk",
+              "SIZE",
+              "off",
+              "drop the oldest events of the service holding most when files exceed this"),
+          new Flag(
+              "max-disk-per-service",
+              "SIZE",
+              "off",
+              "drop a service's oldest events when its files exceed this (API: diskQuota)"),
+          new Flag(
+              "seal-idle",
+              "DURATION",
+              "30s",
+              "seal a source's unsealed events idle this long when over half --max-memory"),
+          new Flag(
+              "max-queries-per-service",
+              "N",
+              "1/4 of --http-threads",
+              "queries one service may run at once (more: 429)"),
+          new Flag(
+              "max-ingests-per-service",
+              "N",
+              "1/4 of --http-threads",
+              "ingestion requests one service may send at once (more: 429)"),
           new Flag("idle-timeout", "DURATION", "30s", "close connections idle this long"),
           new Flag(
               "header-timeout", "DURATION", "10s", "time to send a request's line and headers"),
@@ -331,6 +374,7 @@ public record ServerConfig(
     }
     Values v = new Values(given, env);
     int port = v.intValue("port", 8080, 0, 65535);
+    int httpThreads = v.intValue("http-threads", 200, 8, 10_000);
     return new ServerConfig(
         v.host(),
         port,
@@ -348,13 +392,13 @@ public record ServerConfig(
         v.size("max-memory", defaultMaxMemory()),
         v.fsync(),
         v.retention(),
-        v.maxDisk(),
+        v.maxDisk("max-disk"),
         new ApiServer.Options(
             v.duration("idle-timeout", Duration.ofSeconds(30)),
             v.duration("header-timeout", Duration.ofSeconds(10)),
             v.duration("body-timeout", Duration.ofSeconds(10)),
             v.intValue("max-connections", 1000, 1, 1_000_000),
-            v.intValue("http-threads", 200, 8, 10_000),
+            httpThreads,
             (int) v.size("max-header-bytes", 16L << 10, 1L << 10, 1L << 20)),
         new AlertOptions(
             v.duration("webhook-timeout", AlertOptions.DEFAULTS.webhookTimeout()),
@@ -375,7 +419,12 @@ public record ServerConfig(
         v.bool("quickstart", false),
         LogFormat.valueOf(
             v.oneOf("log-format", "TEXT", List.of("TEXT", "JSON")).toUpperCase(Locale.ROOT)),
-        v.raw("backup-dir").map(String::trim).filter(s -> !s.isEmpty()).map(Path::of));
+        v.raw("backup-dir").map(String::trim).filter(s -> !s.isEmpty()).map(Path::of),
+        new TenantLimits(
+            v.duration("seal-idle", Duration.ofSeconds(30), Duration.ofSeconds(1)),
+            v.maxDisk("max-disk-per-service"),
+            v.intValue("max-queries-per-service", Math.max(1, httpThreads / 4), 1, 10_000),
+            v.intValue("max-ingests-per-service", Math.max(1, httpThreads / 4), 1, 10_000)));
   }
 
   /**
@@ -605,8 +654,8 @@ public record ServerConfig(
       return OptionalInt.of(otlp);
     }
 
-    OptionalLong maxDisk() throws ConfigException {
-      Optional<String> value = raw("max-disk");
+    OptionalLong maxDisk(String name) throws ConfigException {
+      Optional<String> value = raw(name);
       if (value.isEmpty() || value.get().trim().equalsIgnoreCase("off")) {
         return OptionalLong.empty();
       }
@@ -614,7 +663,7 @@ public record ServerConfig(
       if (s.endsWith("t")) {
         s = s.substring(0, s.length() - 1) + "000g";
       }
-      return OptionalLong.of(size("max-disk", s, 1L << 20, 1L << 50));
+      return OptionalLong.of(size(name, s, 1L << 20, 1L << 50));
     }
 
     List<OutboundPolicy.Cidr> allowOutbound() throws ConfigException {

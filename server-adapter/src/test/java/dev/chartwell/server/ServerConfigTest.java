@@ -91,6 +91,31 @@ class ServerConfigTest {
   }
 
   @Test
+  void tenantLimits() throws Exception {
+    ServerConfig.TenantLimits d = parse(Map.of()).tenants();
+    assertEquals(java.time.Duration.ofSeconds(30), d.sealIdle());
+    assertEquals(java.util.OptionalLong.empty(), d.maxDiskPerService());
+    assertEquals(50, d.maxQueriesPerService()); // a quarter of the 200 HTTP threads
+    assertEquals(50, d.maxIngestsPerService());
+    ServerConfig.TenantLimits c =
+        parse(
+                Map.of("CHARTWELL_MAX_DISK_PER_SERVICE", "2g"),
+                "--seal-idle",
+                "5m",
+                "--http-threads",
+                "8",
+                "--max-ingests-per-service=3")
+            .tenants();
+    assertEquals(java.time.Duration.ofMinutes(5), c.sealIdle());
+    assertEquals(java.util.OptionalLong.of(2L << 30), c.maxDiskPerService());
+    assertEquals(2, c.maxQueriesPerService());
+    assertEquals(3, c.maxIngestsPerService());
+    assertTrue(error(Map.of(), "--max-queries-per-service", "0").startsWith("--max-queries"));
+    assertTrue(error(Map.of(), "--seal-idle", "10ms").startsWith("--seal-idle"));
+    assertTrue(ServerConfig.usage().contains("--max-disk-per-service SIZE"), ServerConfig.usage());
+  }
+
+  @Test
   void queryAndMemoryLimits() throws Exception {
     ServerConfig c =
         parse(

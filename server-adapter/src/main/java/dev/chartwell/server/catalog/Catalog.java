@@ -514,6 +514,14 @@ public final class Catalog implements AutoCloseable {
   }
 
   /**
+   * @param tableId a table id (the id of its engine source)
+   * @return the warehouse the table belongs to, if it is a table
+   */
+  public Optional<String> warehouseOfTable(String tableId) {
+    return tables.get(tableId).map(t -> t.path("_warehouseId").asText(null));
+  }
+
+  /**
    * @return the engine's sources that no table lists: made by the application that shares its
    *     engine with an embedded server
    */

@@ -27,6 +27,7 @@ import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
+import dev.chartwell.server.tenancy.Tenancy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ import java.util.List;
 final class ChartQueries {
   private ChartQueries() {}
 
-  static Response query(Request req, Catalog catalog, Engine engine, Json json)
+  static Response query(Request req, Catalog catalog, Engine engine, Json json, Tenancy tenancy)
       throws java.io.IOException {
     ServicePrincipal p = req.principal(ServicePrincipal.class);
     p.requireRunning();
@@ -78,13 +79,31 @@ final class ChartQueries {
             asked.granularity(),
             series,
             "ratio".equals(asked.returnType()) ? SeriesReturnType.RATIO : SeriesReturnType.COLUMN);
-    ChartResult result;
     QueryControl control = new QueryControl();
     req.onClientDisconnect(() -> control.cancel("the client disconnected"));
+    boolean onClickHouse = external > 0;
+    return tenancy.query(
+        p.id(),
+        onClickHouse,
+        control,
+        () -> answer(req, backend, q, series, asked, onClickHouse, control, json));
+  }
+
+  /** Runs the query and shapes its answer. */
+  private static Response answer(
+      Request req,
+      Backend backend,
+      ChartQuery q,
+      List<Series> series,
+      ChartRequest asked,
+      boolean onClickHouse,
+      QueryControl control,
+      Json json) {
+    ChartResult result;
     long engineStart = System.nanoTime();
     try {
       result = backend.query(q, QueryOptions.DEFAULT.withControl(control));
-      req.serverTiming(external == 0 ? "engine" : "clickhouse", System.nanoTime() - engineStart);
+      req.serverTiming(onClickHouse ? "clickhouse" : "engine", System.nanoTime() - engineStart);
     } catch (InvalidQueryException e) {
       throw ApiException.badRequest(e.getMessage());
     } catch (UnknownSourceException e) {

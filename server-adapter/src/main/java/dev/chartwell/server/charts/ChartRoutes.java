@@ -19,12 +19,14 @@ import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.ErrorCode;
 import dev.chartwell.server.http.Json;
+import dev.chartwell.server.http.PathPattern;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.tenancy.Tenancy;
 import java.io.OutputStream;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -60,6 +62,7 @@ public final class ChartRoutes {
    * @param json the JSON codec
    * @param maxRequestBytes body limit of the query
    * @param maxIngestBytes body limit of ingestion
+   * @param tenancy the per-service limits and the external query runner
    */
   public static void register(
       Router router,
@@ -69,23 +72,26 @@ public final class ChartRoutes {
       Engine engine,
       Json json,
       long maxRequestBytes,
-      long maxIngestBytes) {
+      long maxIngestBytes,
+      Tenancy tenancy) {
     Authenticator bearer = serviceToken(services);
     ObjectMapper events = JsonMapper.builder().build(); // doubles as doubles, for ingestion speed
     router.add(
-        "POST",
-        "/api/v2/sources/{sourceId}/events",
-        bearer,
-        maxIngestBytes,
-        EVENT_BODIES,
-        req -> ingest(req, catalog, events));
+        new Route(
+                "POST",
+                PathPattern.of("/api/v2/sources/{sourceId}/events"),
+                bearer,
+                maxIngestBytes,
+                EVENT_BODIES,
+                req -> ingest(req, catalog, events))
+            .withAdmission(tenancy.limits()::ingest));
     ServiceScope scope = new ServiceScope(services, accounts);
     router.add(
         "POST",
         "/api/v2/charts/series",
         scope.authenticator(),
         maxRequestBytes,
-        scope.wrap(req -> ChartQueries.query(req, catalog, engine, json)));
+        scope.wrap(req -> ChartQueries.query(req, catalog, engine, json, tenancy)));
   }
 
   /**

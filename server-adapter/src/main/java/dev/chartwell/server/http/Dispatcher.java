@@ -17,8 +17,9 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Serves one request on a worker thread: request id, route, authentication, body rules, the
- * handler, and the response or error envelope. No error response ever carries a stack trace or
- * class name.
+ * handler, and the response or error envelope. A handler answering {@link Response#later} lets the
+ * worker go; its response is written by the thread that completes it. No error response ever
+ * carries a stack trace or class name.
  */
 final class Dispatcher extends Handler.Abstract {
   private final Router router;
@@ -68,28 +69,63 @@ final class Dispatcher extends Handler.Abstract {
     // out through their own pending operation.
     request.addIdleTimeoutListener(t -> false);
     Exchange exchange = new Exchange(request);
-    int status = 0;
-    Object body = null;
-    Map<String, String> headers = Map.of();
-    ApiException failure = null;
+    Response r;
     try {
-      Response r = dispatch(request, exchange, timing);
-      status = r.status();
-      body = body(r, requestId);
-      headers = r.headers();
-    } catch (ApiException e) {
-      failure = e;
-      headers = e.headers();
+      r = dispatch(request, exchange, timing);
     } catch (RuntimeException | IOException | StackOverflowError e) {
-      log.println("request " + requestId + " failed: " + e);
-      e.printStackTrace(log);
-      failure =
-          new ApiException(ErrorCode.INTERNAL, "unexpected server error; request id " + requestId);
+      answer(request, response, callback, exchange, timing, requestId, null, e);
+      return true;
     } catch (Error e) {
       // Out of memory: one line and exit (FatalErrors); any other error is Jetty's 500.
       fatal.haltIfFatal(e, requestId);
       exchange.finish(); // the permit and the watch go back even now; Jetty answers 500
       throw e;
+    }
+    if (r.body() instanceof Response.Later later) {
+      // The worker goes back to the pool now; the response is written when the answer comes.
+      later
+          .answer()
+          .whenComplete(
+              (done, failed) ->
+                  answer(request, response, callback, exchange, timing, requestId, done, failed));
+      return true;
+    }
+    answer(request, response, callback, exchange, timing, requestId, r, null);
+    return true;
+  }
+
+  /** Writes the handler's response, or the error envelope of what it threw. */
+  private void answer(
+      org.eclipse.jetty.server.Request request,
+      org.eclipse.jetty.server.Response response,
+      Callback callback,
+      Exchange exchange,
+      ServerTiming timing,
+      String requestId,
+      Response r,
+      Throwable thrown) {
+    if (thrown instanceof java.util.concurrent.CompletionException && thrown.getCause() != null) {
+      thrown = thrown.getCause();
+    }
+    int status = 0;
+    Object body = null;
+    Map<String, String> headers = Map.of();
+    ApiException failure = null;
+    if (thrown == null) {
+      status = r.status();
+      body = body(r, requestId);
+      headers = r.headers();
+    } else if (thrown instanceof ApiException e) {
+      failure = e;
+      headers = e.headers();
+    } else {
+      if (thrown instanceof Error e && !(e instanceof StackOverflowError)) {
+        fatal.haltIfFatal(e, requestId); // an answer that came later: out of memory still exits
+      }
+      log.println("request " + requestId + " failed: " + thrown);
+      thrown.printStackTrace(log);
+      failure =
+          new ApiException(ErrorCode.INTERNAL, "unexpected server error; request id " + requestId);
     }
     if (failure != null) {
       status = failure.code().status();
@@ -146,7 +182,6 @@ final class Dispatcher extends Handler.Abstract {
     }
     response.setStatus(status);
     response.write(true, bytes, callback);
-    return true;
   }
 
   private Response dispatch(
@@ -164,6 +199,9 @@ final class Dispatcher extends Handler.Abstract {
             .auth()
             .authenticate(headers.get(HttpHeader.AUTHORIZATION), client, limiter)
             .orElse(null);
+    if (route.admission() != null) {
+      exchange.admitted = route.admission().admit(principal);
+    }
     RequestBody.Declared declared = RequestBody.check(route.body(), headers, route.maxBodyBytes());
     InputStream body = InputStream.nullInputStream();
     if (route.body().reads() && declared.present()) {
@@ -241,6 +279,7 @@ final class Dispatcher extends Handler.Abstract {
     private boolean reading;
     private boolean bodyDone;
     private TimedInputStream received; // the body as it arrives, when the route reads one
+    private AutoCloseable admitted; // what the route's admission gave, until the answer
 
     Exchange(org.eclipse.jetty.server.Request request) {
       this.endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
@@ -284,6 +323,14 @@ final class Dispatcher extends Handler.Abstract {
     boolean finish() {
       boolean unread = reading && !bodyDone;
       endReading();
+      if (admitted != null) {
+        try {
+          admitted.close();
+        } catch (Exception e) {
+          log.println("releasing a request's admission failed: " + e);
+        }
+        admitted = null;
+      }
       return watch.stop() || unread;
     }
   }

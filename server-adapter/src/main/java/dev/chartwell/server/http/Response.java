@@ -84,6 +84,25 @@ public record Response(int status, Object body, boolean enveloped, Map<String, S
   }
 
   /**
+   * An answer that comes later, from another thread: the HTTP worker is let go at once and the
+   * response is written when the future completes (its failure is answered as a handler's would
+   * be). For work that waits on something slow, such as an external ClickHouse.
+   *
+   * @param answer the response to come
+   * @return a response standing for it
+   */
+  public static Response later(java.util.concurrent.CompletableFuture<Response> answer) {
+    return new Response(200, new Later(answer), false);
+  }
+
+  /**
+   * The body of {@link #later}.
+   *
+   * @param answer the response to come
+   */
+  public record Later(java.util.concurrent.CompletableFuture<Response> answer) {}
+
+  /**
    * A body in another encoding than JSON.
    *
    * @param contentType its media type

@@ -15,6 +15,8 @@ import java.util.Set;
  * @param handler the handler
  * @param errorBody how the route's errors are written, when its protocol defines its own error
  *     body; {@code null} for the JSON error envelope
+ * @param admission asked once the request is authenticated, before its body is read; {@code null}
+ *     for none
  */
 public record Route(
     String method,
@@ -23,7 +25,8 @@ public record Route(
     long maxBodyBytes,
     Body body,
     Handler handler,
-    ErrorBody errorBody) {
+    ErrorBody errorBody,
+    Admission admission) {
 
   /**
    * A route whose errors are the JSON error envelope.
@@ -42,7 +45,7 @@ public record Route(
       long maxBodyBytes,
       Body body,
       Handler handler) {
-    this(method, path, auth, maxBodyBytes, body, handler, null);
+    this(method, path, auth, maxBodyBytes, body, handler, null, null);
   }
 
   /**
@@ -50,7 +53,30 @@ public record Route(
    * @return the same route, writing its errors (authentication, body rules and its handler's) so
    */
   public Route withErrorBody(ErrorBody errors) {
-    return new Route(method, path, auth, maxBodyBytes, body, handler, errors);
+    return new Route(method, path, auth, maxBodyBytes, body, handler, errors, admission);
+  }
+
+  /**
+   * @param admit decides, once the request is authenticated and before its body is read, whether it
+   *     may go on (a per-service limit)
+   * @return the same route, admitting its requests so
+   */
+  public Route withAdmission(Admission admit) {
+    return new Route(method, path, auth, maxBodyBytes, body, handler, errorBody, admit);
+  }
+
+  /**
+   * Lets a request go on, or refuses it before its body is read (and before it takes one of the
+   * permits bodies need).
+   */
+  @FunctionalInterface
+  public interface Admission {
+    /**
+     * @param principal who sends the request
+     * @return what the request holds until it has answered, closed then
+     * @throws ApiException when the request is refused
+     */
+    AutoCloseable admit(Principal principal);
   }
 
   /**

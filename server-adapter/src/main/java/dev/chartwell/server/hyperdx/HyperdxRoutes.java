@@ -11,6 +11,7 @@ import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Accounts;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.tenancy.Tenancy;
 import java.time.Clock;
 
 /** Adds every route of HyperDX's {@code /api/v2} except the chart query and ingestion. */
@@ -28,6 +29,7 @@ public final class HyperdxRoutes {
    * @param json the JSON codec
    * @param clock the time (the default search range)
    * @param maxBodyBytes body limit
+   * @param tenancy the per-service limits and the external query runner
    */
   public static void register(
       Router router,
@@ -39,7 +41,8 @@ public final class HyperdxRoutes {
       Engine engine,
       Json json,
       Clock clock,
-      long maxBodyBytes) {
+      long maxBodyBytes,
+      Tenancy tenancy) {
     Authenticator bearer = ChartRoutes.serviceToken(services);
     TeamRoutes.register(router, bearer, accounts, maxBodyBytes);
     ResourceRoutes.register(router, bearer, catalog, resources, json, maxBodyBytes);
@@ -57,7 +60,7 @@ public final class HyperdxRoutes {
                     req.queryParam("limit").orElse(null),
                     req.queryParam("before").orElse(null))));
     ServiceScope scope = new ServiceScope(services, accounts);
-    SearchRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
+    SearchRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes, tenancy);
     TraceRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
     FacetRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
     ContextRoute.register(router, scope, catalog, engine, json, maxBodyBytes);

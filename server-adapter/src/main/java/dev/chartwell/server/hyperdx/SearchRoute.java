@@ -29,6 +29,7 @@ import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
+import dev.chartwell.server.tenancy.Tenancy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,17 +78,18 @@ final class SearchRoute {
       Engine engine,
       Json json,
       Clock clock,
-      long maxBodyBytes) {
+      long maxBodyBytes,
+      Tenancy tenancy) {
     router.add(
         "POST",
         V2.BASE + "/search",
         scope.authenticator(),
         maxBodyBytes,
-        scope.wrap(req -> search(req, catalog, engine, json, clock)));
+        scope.wrap(req -> search(req, catalog, engine, json, clock, tenancy)));
   }
 
   private static Response search(
-      Request req, Catalog catalog, Engine engine, Json json, Clock clock)
+      Request req, Catalog catalog, Engine engine, Json json, Clock clock, Tenancy tenancy)
       throws java.io.IOException {
     ServicePrincipal p = V2.caller(req, false);
     p.requireRunning();
@@ -185,10 +187,25 @@ final class SearchRoute {
             offset);
     QueryControl control = new QueryControl();
     req.onClientDisconnect(() -> control.cancel("the client disconnected"));
+    Backend backend =
+        external.isPresent() ? new ClickHouseBackend(id -> external) : Backend.of(engine);
+    return tenancy.query(
+        p.id(),
+        external.isPresent(),
+        control,
+        () -> answer(backend, q, control, sourceId, items, timestamp));
+  }
+
+  /** Runs the search and shapes its answer. */
+  private static Response answer(
+      Backend backend,
+      SearchQuery q,
+      QueryControl control,
+      String sourceId,
+      List<SelectList.Item> items,
+      String timestamp) {
     SearchResult result;
     try {
-      Backend backend =
-          external.isPresent() ? new ClickHouseBackend(id -> external) : Backend.of(engine);
       result = backend.search(q, QueryOptions.DEFAULT.withControl(control));
     } catch (InvalidQueryException e) {
       throw ApiException.badRequest(e.getMessage());

@@ -493,6 +493,56 @@ public final class Services implements AutoCloseable {
     return !services.list(s -> s.path("dataWarehouseId").asText().equals(warehouseId)).isEmpty();
   }
 
+  /** The stored field of a service's disk quota in bytes (a Chartwell extension). */
+  private static final String DISK_QUOTA = "_maxDiskBytes";
+
+  /**
+   * @param orgId the organization of the path
+   * @param id a service id
+   * @return the disk quota set on the service, if any
+   * @throws ApiException 404 when the organization has no such service
+   */
+  public java.util.OptionalLong diskQuota(String orgId, String id) {
+    ObjectNode s = stored(orgId, id);
+    return s.has(DISK_QUOTA)
+        ? java.util.OptionalLong.of(s.get(DISK_QUOTA).asLong())
+        : java.util.OptionalLong.empty();
+  }
+
+  /**
+   * Sets or clears a service's disk quota.
+   *
+   * @param orgId the organization of the path
+   * @param id a service id
+   * @param bytes the quota, or empty to clear it
+   * @throws ApiException 404 when the organization has no such service
+   */
+  public void setDiskQuota(String orgId, String id, java.util.OptionalLong bytes) {
+    update(
+        orgId,
+        id,
+        s -> {
+          if (bytes.isPresent()) {
+            s.put(DISK_QUOTA, bytes.getAsLong());
+          } else {
+            s.remove(DISK_QUOTA);
+          }
+          return s;
+        });
+  }
+
+  /**
+   * @return the disk quota of each warehouse whose services have one (the smallest, when several
+   *     services share it)
+   */
+  public Map<String, Long> diskQuotasByWarehouse() {
+    Map<String, Long> out = new java.util.HashMap<>();
+    for (ObjectNode s : services.list(any -> any.has(DISK_QUOTA))) {
+      out.merge(s.get("dataWarehouseId").asText(), s.get(DISK_QUOTA).asLong(), Math::min);
+    }
+    return out;
+  }
+
   private void resumeTransitions() {
     for (ObjectNode s : services.list(any -> true)) {
       String state = s.get("state").asText();

@@ -19,6 +19,7 @@ import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.tenancy.ServiceLimits;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -50,14 +51,22 @@ public final class OtlpRoutes {
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
   private final BodyBudget budget;
+  private final ServiceLimits limits;
 
   /**
    * @param services the services, whose passwords are the tokens
    * @param catalog the tables and sources
    * @param mapper writes JSON answers and builds definitions
    * @param maxBodyBytes the body limit, received and decoded (413 beyond)
+   * @param limits the ingestion requests each service may send at once
    */
-  public OtlpRoutes(Services services, Catalog catalog, ObjectMapper mapper, long maxBodyBytes) {
+  public OtlpRoutes(
+      Services services,
+      Catalog catalog,
+      ObjectMapper mapper,
+      long maxBodyBytes,
+      ServiceLimits limits) {
+    this.limits = limits;
     this.bearer = ChartRoutes.serviceToken(services);
     this.catalog = catalog;
     this.mapper = mapper;
@@ -80,6 +89,7 @@ public final class OtlpRoutes {
                   maxBodyBytes,
                   BODIES,
                   req -> export(req, signal))
+              .withAdmission(limits::ingest)
               .withErrorBody(
                   (e, requestId, contentType) ->
                       OtlpEncoding.of(contentType).error(e, requestId, mapper)));

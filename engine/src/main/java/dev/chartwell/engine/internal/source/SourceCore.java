@@ -449,6 +449,34 @@ public final class SourceCore {
     }
   }
 
+  /**
+   * @return a number that changes with every append to the head and every hand-over, so that a
+   *     caller can tell a head that stayed idle
+   */
+  public long headVersion() {
+    synchronized (lock) {
+      return version;
+    }
+  }
+
+  /**
+   * Hands the head to the sealing thread, without waiting, if it has rows and nothing changed it
+   * since {@link #headVersion()} returned {@code seen}.
+   *
+   * @param seen a version read earlier
+   * @return whether the head was handed over
+   */
+  public boolean sealIfUnchanged(long seen) {
+    synchronized (lock) {
+      if (version != seen || head.rows() == 0 || closed) {
+        return false;
+      }
+      rotateLocked();
+      headBytes = head.bytes() + seals.bytes();
+      return true;
+    }
+  }
+
   /** Seals the head now (if it has rows) and waits until every head handed over is sealed. */
   public void seal() {
     synchronized (lock) {
@@ -636,6 +664,94 @@ public final class SourceCore {
       storage.discard(s, corrupt);
     }
     return gone.size();
+  }
+
+  /**
+   * Merges small sealed segments, size-tiered ({@link SegmentMerger}), until none are left to
+   * merge. Each merged segment is stored, then the source's state is published with it in place of
+   * its inputs (one atomic manifest), then the inputs go once no query reads them: a query sees
+   * either the inputs or the merged segment, never both, and a crash leaves one of the two states.
+   *
+   * @return how many merges were done
+   */
+  public int mergeSmallSegments() {
+    int merges = 0;
+    while (true) {
+      List<Segment> inputs = SegmentMerger.pick(sealed, segmentRows, maxHeadBytes);
+      if (inputs.isEmpty() || !mergeOnce(inputs)) {
+        return merges;
+      }
+      merges++;
+    }
+  }
+
+  private boolean mergeOnce(List<Segment> inputs) {
+    long mergedId;
+    Schema columns;
+    synchronized (lock) {
+      if (closed) {
+        return false;
+      }
+      mergedId = nextSegmentId++;
+      columns = schema;
+    }
+    List<Segment> held = new ArrayList<>(inputs.size());
+    Segment stored;
+    try {
+      for (Segment s : inputs) {
+        if (!s.acquire()) {
+          return false; // dropped meanwhile
+        }
+        held.add(s);
+      }
+      stored =
+          storage.persist(SegmentMerger.merge(inputs, columns, mergedId, spec.implicitColumn()));
+    } catch (IOException | RuntimeException e) {
+      storage.fail("merging " + inputs.size() + " segments of source " + id, e);
+      return false;
+    } finally {
+      held.forEach(Segment::release);
+    }
+    synchronized (commitLock) {
+      List<Segment> current = sealed;
+      List<Segment> next = new ArrayList<>(current.size());
+      int found = 0;
+      for (Segment s : current) {
+        if (inputs.contains(s)) {
+          if (found++ == 0) {
+            next.add(stored);
+          }
+        } else {
+          next.add(s);
+        }
+      }
+      long nextId;
+      synchronized (lock) {
+        nextId = nextSegmentId;
+        if (closed) {
+          stored.retire(null); // unlisted: its file goes at the next start
+          return false;
+        }
+        if (found != inputs.size()) {
+          storage.discard(stored, false); // an input was dropped meanwhile: the merge is void
+          return false;
+        }
+      }
+      try {
+        storage.publish(next, publishedPosition, nextId, schema);
+      } catch (IOException | RuntimeException e) {
+        // Unlisted unless the manifest made it: the next start keeps or deletes its file.
+        storage.fail("publishing source " + id + " with a merged segment", e);
+        return false;
+      }
+      synchronized (lock) {
+        setSealed(next);
+      }
+    }
+    for (Segment s : inputs) {
+      storage.discard(s, false);
+    }
+    return true;
   }
 
   /**
