@@ -62,8 +62,8 @@ class MainTest {
   void anUnknownCommandExits2NamingTheCommands() {
     assertEquals(Main.EXIT_USAGE, run(new CountDownLatch(1), Map.of(), "backpu"));
     assertEquals(
-        "chartwell: unknown command 'backpu': the commands are serve (the default), backup and"
-            + " restore (see --help)\n",
+        "chartwell: unknown command 'backpu': the commands are serve (the default), ingest,"
+            + " backup and restore (see --help)\n",
         err.toString(StandardCharsets.UTF_8));
   }
 
