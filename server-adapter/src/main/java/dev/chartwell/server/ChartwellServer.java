@@ -31,6 +31,8 @@ import dev.chartwell.server.management.SingleMachineRoutes;
 import dev.chartwell.server.management.TransitionTimer;
 import dev.chartwell.server.otlp.OtlpRoutes;
 import dev.chartwell.server.security.OutboundPolicy;
+import dev.chartwell.server.shippers.ElasticRoutes;
+import dev.chartwell.server.shippers.LokiRoutes;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
 import dev.chartwell.server.ui.UiRoutes;
@@ -71,6 +73,7 @@ public final class ChartwellServer implements AutoCloseable {
   private final Engine engine;
   private final ApiServer api;
   private final ApiServer otlp; // null without --otlp-port
+  private final ApiServer elastic; // null without --elasticsearch-port
   private final List<String> banner;
   private final boolean ownsEngine;
   private final Access access; // null unless embedded
@@ -88,6 +91,7 @@ public final class ChartwellServer implements AutoCloseable {
       Engine engine,
       ApiServer api,
       ApiServer otlp,
+      ApiServer elastic,
       List<String> banner,
       boolean ownsEngine,
       Access access,
@@ -103,6 +107,7 @@ public final class ChartwellServer implements AutoCloseable {
     this.engine = engine;
     this.api = api;
     this.otlp = otlp;
+    this.elastic = elastic;
     this.banner = banner;
     this.ownsEngine = ownsEngine;
     this.access = access;
@@ -250,6 +255,7 @@ public final class ChartwellServer implements AutoCloseable {
     // The ports first: a server that cannot listen must not touch the data directory.
     ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log, tls);
     ApiServer otlp = null;
+    ApiServer elastic = null;
     DataDirectory dir;
     try {
       if (config.otlpPort().isPresent()) {
@@ -257,9 +263,19 @@ public final class ChartwellServer implements AutoCloseable {
             ApiServer.bind(
                 config.host(), config.otlpPort().getAsInt(), config.http(), json, log, tls);
       }
+      if (config.elasticsearchPort().isPresent()) {
+        elastic =
+            ApiServer.bind(
+                config.host(),
+                config.elasticsearchPort().getAsInt(),
+                config.http(),
+                json,
+                log,
+                tls);
+      }
       dir = DataDirectory.open(config.dataDir());
     } catch (IOException | RuntimeException e) {
-      stop(api, otlp);
+      stop(api, otlp, elastic);
       throw e;
     }
     try {
@@ -267,7 +283,7 @@ public final class ChartwellServer implements AutoCloseable {
         tls.useKeyStore(SelfSigned.ensure(dir.root(), config.host()), SelfSigned.password());
       }
     } catch (IOException | RuntimeException e) {
-      stop(api, otlp);
+      stop(api, otlp, elastic);
       dir.close();
       throw e;
     }
@@ -275,7 +291,7 @@ public final class ChartwellServer implements AutoCloseable {
     try {
       recovery = RecoveryReport.begin(dir.root());
     } catch (IOException | RuntimeException e) {
-      stop(api, otlp);
+      stop(api, otlp, elastic);
       dir.close();
       throw e;
     }
@@ -291,7 +307,7 @@ public final class ChartwellServer implements AutoCloseable {
       engine = shared != null ? shared : engine(config, log);
     } catch (RuntimeException e) {
       recovery.close();
-      stop(api, otlp);
+      stop(api, otlp, elastic);
       dir.close();
       throw e;
     }
@@ -385,6 +401,10 @@ public final class ChartwellServer implements AutoCloseable {
       OtlpRoutes otlpRoutes =
           new OtlpRoutes(services, catalog, json.mapper(), config.maxIngestBytes());
       otlpRoutes.register(router);
+      ElasticRoutes elasticRoutes =
+          new ElasticRoutes(services, catalog, json.mapper(), config.maxIngestBytes());
+      elasticRoutes.register(router, ElasticRoutes.PREFIX);
+      new LokiRoutes(services, catalog, json.mapper(), config.maxIngestBytes()).register(router);
 
       // One limiter for both ports: failures on one count on the other.
       FailedAuthLimiter limiter =
@@ -398,6 +418,12 @@ public final class ChartwellServer implements AutoCloseable {
         otlpOnly.add(router.route("GET", "/health").route());
         otlpRoutes.register(otlpOnly);
         otlp.start(otlpOnly, limiter);
+      }
+      if (elastic != null) {
+        Router elasticOnly = new Router();
+        elasticOnly.add(router.route("GET", "/health").route());
+        elasticRoutes.register(elasticOnly, "");
+        elastic.start(elasticOnly, limiter);
       }
       if (overrides.alertThreads()) {
         alerts.start();
@@ -451,6 +477,9 @@ public final class ChartwellServer implements AutoCloseable {
       if (otlp != null) {
         banner.add("OTLP/HTTP listening on " + scheme + host + ":" + otlp.port());
       }
+      if (elastic != null) {
+        banner.add("Elasticsearch API listening on " + scheme + host + ":" + elastic.port());
+      }
       if (tls != null) {
         banner.add("TLS certificate SHA-256 fingerprint: " + tls.fingerprint());
         if (config.tls().get().selfSigned()) {
@@ -502,6 +531,7 @@ public final class ChartwellServer implements AutoCloseable {
           engine,
           api,
           otlp,
+          elastic,
           List.copyOf(banner),
           shared == null,
           access,
@@ -516,7 +546,7 @@ public final class ChartwellServer implements AutoCloseable {
       if (boot != null) {
         accounts.undoGeneratedKey(boot);
       }
-      stop(api, otlp);
+      stop(api, otlp, elastic);
       if (alerts != null) {
         alerts.close();
       }
@@ -560,10 +590,12 @@ public final class ChartwellServer implements AutoCloseable {
     }
   }
 
-  private static void stop(ApiServer api, ApiServer otlp) {
+  private static void stop(ApiServer api, ApiServer... others) {
     api.stop(1);
-    if (otlp != null) {
-      otlp.stop(1);
+    for (ApiServer other : others) {
+      if (other != null) {
+        other.stop(1);
+      }
     }
   }
 
@@ -601,6 +633,13 @@ public final class ChartwellServer implements AutoCloseable {
    */
   public OptionalInt otlpPort() {
     return otlp == null ? OptionalInt.empty() : OptionalInt.of(otlp.port());
+  }
+
+  /**
+   * @return the bound Elasticsearch API port, when {@code --elasticsearch-port} was given
+   */
+  public OptionalInt elasticsearchPort() {
+    return elastic == null ? OptionalInt.empty() : OptionalInt.of(elastic.port());
   }
 
   /**
@@ -677,7 +716,19 @@ public final class ChartwellServer implements AutoCloseable {
     }
     try {
       // Both ports stop at once, so that the whole stop still takes at most 10 seconds.
-      Thread otlpStop = otlp == null ? null : new Thread(() -> otlp.stop(10), "otlp-stop");
+      Thread otlpStop =
+          otlp == null && elastic == null
+              ? null
+              : new Thread(
+                  () -> {
+                    if (otlp != null) {
+                      otlp.stop(10);
+                    }
+                    if (elastic != null) {
+                      elastic.stop(10);
+                    }
+                  },
+                  "second-ports-stop");
       if (otlpStop != null) {
         otlpStop.start();
       }
