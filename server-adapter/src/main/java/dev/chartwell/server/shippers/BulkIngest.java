@@ -158,7 +158,8 @@ final class BulkIngest {
 
   private void document(String op, JsonNode meta, byte[] body, int from, int to) {
     String index = meta.path("_index").asText(defaultIndex);
-    String id = meta.hasNonNull("_id") && meta.get("_id").isValueNode() ? meta.get("_id").asText() : null;
+    String id =
+        meta.hasNonNull("_id") && meta.get("_id").isValueNode() ? meta.get("_id").asText() : null;
     ObjectNode result = result(op, index, id == null ? newId() : id);
     if (index == null || index.isEmpty()) {
       fail(result, 400, "action_request_validation_exception", "an index is required");
@@ -246,7 +247,8 @@ final class BulkIngest {
   }
 
   private void unsupported(String op, JsonNode meta) {
-    ObjectNode r = result(op, meta.path("_index").asText(defaultIndex), meta.path("_id").asText(""));
+    ObjectNode r =
+        result(op, meta.path("_index").asText(defaultIndex), meta.path("_id").asText(""));
     fail(
         r,
         400,
