@@ -194,4 +194,43 @@ class ElasticBulkIntegrationTest {
       assertEquals(401, wrong.statusCode());
     }
   }
+
+  @Test
+  void theOwnPortServesTheApiAtItsRoot(@TempDir Path dir) throws Exception {
+    try (ShipperServer s = new ShipperServer(dir, "--elasticsearch-port", "0")) {
+      int port = s.server.elasticsearchPort().getAsInt();
+      java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+      HttpResponse<String> info =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create("http://127.0.0.1:" + port + "/"))
+                  .header("Authorization", s.bearer())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, info.statusCode(), info.body());
+      assertEquals(
+          "chartwell", ShipperServer.MAPPER.readTree(info.body()).get("cluster_name").textValue());
+      HttpResponse<String> bulk =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create("http://127.0.0.1:" + port + "/own/_bulk"))
+                  .header("Authorization", s.bearer())
+                  .header("Content-Type", ND)
+                  .POST(
+                      java.net.http.HttpRequest.BodyPublishers.ofString(
+                          "{\"index\":{}}\n{\"@timestamp\":\"2026-11-28T10:00:00Z\",\"message\":\"m\"}\n"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, bulk.statusCode(), bulk.body());
+      assertEquals(1, s.count("own", null));
+      HttpResponse<String> other =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create("http://127.0.0.1:" + port + "/api/v2/tables"))
+                  .header("Authorization", s.bearer())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(404, other.statusCode(), "only the Elasticsearch API on its port");
+    }
+  }
 }
