@@ -29,6 +29,7 @@ import dev.chartwell.server.management.ServiceRoutes;
 import dev.chartwell.server.management.Services;
 import dev.chartwell.server.management.SingleMachineRoutes;
 import dev.chartwell.server.management.TransitionTimer;
+import dev.chartwell.server.otlp.BodyBudget;
 import dev.chartwell.server.otlp.OtlpRoutes;
 import dev.chartwell.server.security.OutboundPolicy;
 import dev.chartwell.server.shippers.ElasticRoutes;
@@ -401,10 +402,14 @@ public final class ChartwellServer implements AutoCloseable {
       OtlpRoutes otlpRoutes =
           new OtlpRoutes(services, catalog, json.mapper(), config.maxIngestBytes());
       otlpRoutes.register(router);
+      // The shippers' routes hold bodies whole, within one budget of their own.
+      BodyBudget shipperBodies = BodyBudget.forHeap(config.maxIngestBytes());
       ElasticRoutes elasticRoutes =
-          new ElasticRoutes(services, catalog, json.mapper(), config.maxIngestBytes());
+          new ElasticRoutes(
+              services, catalog, json.mapper(), config.maxIngestBytes(), shipperBodies);
       elasticRoutes.register(router, ElasticRoutes.PREFIX);
-      new LokiRoutes(services, catalog, json.mapper(), config.maxIngestBytes()).register(router);
+      new LokiRoutes(services, catalog, json.mapper(), config.maxIngestBytes(), shipperBodies)
+          .register(router);
 
       // One limiter for both ports: failures on one count on the other.
       FailedAuthLimiter limiter =

@@ -16,6 +16,7 @@ import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.otlp.BodyBudget;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -64,6 +65,7 @@ public final class ElasticRoutes {
   private final Catalog catalog;
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
+  private final BodyBudget budget;
 
   /**
    * @param services the services, whose tokens authenticate (Bearer, Basic {@code serviceId:token}
@@ -71,12 +73,19 @@ public final class ElasticRoutes {
    * @param catalog the tables
    * @param mapper reads bodies and writes answers
    * @param maxBodyBytes the body limit, received and decoded (413 beyond)
+   * @param budget the memory the bodies being read may hold together (429 beyond)
    */
-  public ElasticRoutes(Services services, Catalog catalog, ObjectMapper mapper, long maxBodyBytes) {
+  public ElasticRoutes(
+      Services services,
+      Catalog catalog,
+      ObjectMapper mapper,
+      long maxBodyBytes,
+      BodyBudget budget) {
     this.auth = ChartRoutes.serviceToken(services);
     this.catalog = catalog;
     this.mapper = mapper;
     this.maxBodyBytes = maxBodyBytes;
+    this.budget = budget;
   }
 
   /**
@@ -280,9 +289,10 @@ public final class ElasticRoutes {
 
   private Response bulk(Request req, String index) throws java.io.IOException {
     ServicePrincipal p = writable(req);
-    byte[] body = req.bodyBytes();
-    ObjectNode answer = new BulkIngest(catalog, mapper, p.warehouseId(), index).run(body);
-    return ok(answer);
+    try (BodyBudget.Held held = budget.hold()) {
+      byte[] body = BodyBudget.read(req.bodyStream(), held);
+      return ok(new BulkIngest(catalog, mapper, p.warehouseId(), index).run(body));
+    }
   }
 
   private static String warehouse(Request req) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.ErrorCode;
+import dev.chartwell.server.otlp.BodyBudget;
 import dev.chartwell.server.shippers.logproto.Push;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -31,9 +32,10 @@ final class LokiPush {
   /**
    * @param body the snappy-compressed {@code PushRequest}
    * @param maxBytes the largest body accepted once uncompressed (413 beyond)
+   * @param held the request's memory reservation, grown by the uncompressed body
    * @return its streams
    */
-  static List<Stream> protobuf(byte[] body, long maxBytes) {
+  static List<Stream> protobuf(byte[] body, long maxBytes, BodyBudget.Held held) {
     byte[] raw;
     try {
       if (!Snappy.isValidCompressedBuffer(body)) {
@@ -49,6 +51,7 @@ final class LokiPush {
                 Integer.toUnsignedLong(length),
                 maxBytes));
       }
+      held.grow(length);
       raw = Snappy.uncompress(body);
     } catch (IOException e) {
       throw ApiException.badRequest("the body is not snappy-compressed: " + e.getMessage());

@@ -21,6 +21,7 @@ import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.otlp.BodyBudget;
 import dev.chartwell.server.otlp.OtelSources;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -58,6 +59,7 @@ public final class LokiRoutes {
   private final Catalog catalog;
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
+  private final BodyBudget budget;
 
   /**
    * @param services the services, whose tokens authenticate (Bearer, or Basic {@code
@@ -65,12 +67,19 @@ public final class LokiRoutes {
    * @param catalog the tables
    * @param mapper reads JSON bodies
    * @param maxBodyBytes the body limit, received and uncompressed (413 beyond)
+   * @param budget the memory the bodies being read may hold together (429 beyond)
    */
-  public LokiRoutes(Services services, Catalog catalog, ObjectMapper mapper, long maxBodyBytes) {
+  public LokiRoutes(
+      Services services,
+      Catalog catalog,
+      ObjectMapper mapper,
+      long maxBodyBytes,
+      BodyBudget budget) {
     this.auth = ChartRoutes.serviceToken(services);
     this.catalog = catalog;
     this.mapper = mapper;
     this.maxBodyBytes = maxBodyBytes;
+    this.budget = budget;
   }
 
   /**
@@ -100,6 +109,12 @@ public final class LokiRoutes {
   }
 
   private Response push(Request req) throws java.io.IOException {
+    try (BodyBudget.Held held = budget.hold()) {
+      return push(req, held);
+    }
+  }
+
+  private Response push(Request req, BodyBudget.Held held) throws java.io.IOException {
     ServicePrincipal p = req.principal(ServicePrincipal.class);
     if (p.state().equals("provisioning") || p.state().equals("starting")) {
       throw new ApiException(
@@ -109,14 +124,14 @@ public final class LokiRoutes {
     }
     p.requireRunning();
     p.requireWritable();
-    byte[] body = req.bodyBytes();
+    byte[] body = BodyBudget.read(req.bodyStream(), held);
     boolean protobuf =
         req.header("Content-Type")
             .orElse("")
             .toLowerCase(Locale.ROOT)
             .startsWith("application/x-protobuf");
     List<LokiPush.Stream> streams =
-        protobuf ? LokiPush.protobuf(body, maxBodyBytes) : LokiPush.json(mapper, body);
+        protobuf ? LokiPush.protobuf(body, maxBodyBytes, held) : LokiPush.json(mapper, body);
     long expanded = 0;
     long entries = 0;
     for (LokiPush.Stream s : streams) {

@@ -92,8 +92,8 @@ class ShipperHostileInputIntegrationTest {
 
   @Test
   void bodiesOverTheLimitAreRefusedBeforeParsing(@TempDir Path dir) throws Exception {
-    try (ShipperServer s = new ShipperServer(dir, "--max-ingest-bytes", "1m")) {
-      byte[] big = new byte[2 << 20];
+    try (ShipperServer s = new ShipperServer(dir, "--max-ingest-bytes", "64k")) {
+      byte[] big = new byte[100_000];
       java.util.Arrays.fill(big, (byte) ' ');
       HttpResponse<byte[]> r =
           s.send(
@@ -103,7 +103,8 @@ class ShipperHostileInputIntegrationTest {
           "content_too_long_exception",
           ShipperServer.MAPPER.readTree(r.body()).get("error").get("type").textValue());
       // A snappy body that says it uncompresses past the limit is refused before it is.
-      byte[] bomb = Snappy.compress(new byte[3 << 20]);
+      byte[] bomb = Snappy.compress(new byte[1 << 20]);
+      assertTrue(bomb.length < 64 << 10, "the compressed body is within the limit");
       r =
           s.send(
               "POST",
