@@ -32,8 +32,11 @@ import dev.chartwell.server.management.ServiceRoutes;
 import dev.chartwell.server.management.Services;
 import dev.chartwell.server.management.SingleMachineRoutes;
 import dev.chartwell.server.management.TransitionTimer;
+import dev.chartwell.server.otlp.BodyBudget;
 import dev.chartwell.server.otlp.OtlpRoutes;
 import dev.chartwell.server.security.OutboundPolicy;
+import dev.chartwell.server.shippers.ElasticRoutes;
+import dev.chartwell.server.shippers.LokiRoutes;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
 import dev.chartwell.server.store.Secrets;
@@ -79,6 +82,7 @@ public final class ChartwellServer implements AutoCloseable {
   private final Engine engine;
   private final ApiServer api;
   private final ApiServer otlp; // null without --otlp-port
+  private final ApiServer elastic; // null without --elasticsearch-port
   private final List<String> banner;
   private final boolean ownsEngine;
   private final Access access; // null unless embedded
@@ -96,6 +100,7 @@ public final class ChartwellServer implements AutoCloseable {
       Engine engine,
       ApiServer api,
       ApiServer otlp,
+      ApiServer elastic,
       List<String> banner,
       boolean ownsEngine,
       Access access,
@@ -111,6 +116,7 @@ public final class ChartwellServer implements AutoCloseable {
     this.engine = engine;
     this.api = api;
     this.otlp = otlp;
+    this.elastic = elastic;
     this.banner = banner;
     this.ownsEngine = ownsEngine;
     this.access = access;
@@ -258,6 +264,7 @@ public final class ChartwellServer implements AutoCloseable {
     // The ports first: a server that cannot listen must not touch the data directory.
     ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log, tls);
     ApiServer otlp = null;
+    ApiServer elastic = null;
     DataDirectory dir;
     try {
       if (config.otlpPort().isPresent()) {
@@ -265,9 +272,19 @@ public final class ChartwellServer implements AutoCloseable {
             ApiServer.bind(
                 config.host(), config.otlpPort().getAsInt(), config.http(), json, log, tls);
       }
+      if (config.elasticsearchPort().isPresent()) {
+        elastic =
+            ApiServer.bind(
+                config.host(),
+                config.elasticsearchPort().getAsInt(),
+                config.http(),
+                json,
+                log,
+                tls);
+      }
       dir = DataDirectory.open(config.dataDir());
     } catch (IOException | RuntimeException e) {
-      stop(api, otlp);
+      stop(api, otlp, elastic);
       throw e;
     }
     try {
@@ -275,7 +292,7 @@ public final class ChartwellServer implements AutoCloseable {
         tls.useKeyStore(SelfSigned.ensure(dir.root(), config.host()), SelfSigned.password());
       }
     } catch (IOException | RuntimeException e) {
-      stop(api, otlp);
+      stop(api, otlp, elastic);
       dir.close();
       throw e;
     }
@@ -305,7 +322,7 @@ public final class ChartwellServer implements AutoCloseable {
     try {
       recovery = RecoveryReport.begin(dir.root());
     } catch (IOException | RuntimeException e) {
-      stop(api, otlp);
+      stop(api, otlp, elastic);
       dir.close();
       throw e;
     }
@@ -326,7 +343,7 @@ public final class ChartwellServer implements AutoCloseable {
               : engine(config, log, quotas, Catalog.tableNames(dir.root(), json.mapper()));
     } catch (IOException | RuntimeException e) {
       recovery.close();
-      stop(api, otlp);
+      stop(api, otlp, elastic);
       dir.close();
       throw e;
     }
@@ -458,6 +475,14 @@ public final class ChartwellServer implements AutoCloseable {
           new OtlpRoutes(
               services, catalog, json.mapper(), config.maxIngestBytes(), tenancy.limits());
       otlpRoutes.register(router);
+      // The shippers' routes hold bodies whole, within one budget of their own.
+      BodyBudget shipperBodies = BodyBudget.forHeap(config.maxIngestBytes());
+      ElasticRoutes elasticRoutes =
+          new ElasticRoutes(
+              services, catalog, json.mapper(), config.maxIngestBytes(), shipperBodies);
+      elasticRoutes.register(router, ElasticRoutes.PREFIX);
+      new LokiRoutes(services, catalog, json.mapper(), config.maxIngestBytes(), shipperBodies)
+          .register(router);
 
       // One limiter for both ports: failures on one count on the other.
       FailedAuthLimiter limiter =
@@ -471,6 +496,12 @@ public final class ChartwellServer implements AutoCloseable {
         otlpOnly.add(router.route("GET", "/health").route());
         otlpRoutes.register(otlpOnly);
         otlp.start(otlpOnly, limiter);
+      }
+      if (elastic != null) {
+        Router elasticOnly = new Router();
+        elasticOnly.add(router.route("GET", "/health").route());
+        elasticRoutes.register(elasticOnly, "");
+        elastic.start(elasticOnly, limiter);
       }
       if (overrides.alertThreads()) {
         alerts.start();
@@ -523,6 +554,9 @@ public final class ChartwellServer implements AutoCloseable {
       banner.add("Chartwell listening on " + scheme + host + ":" + api.port());
       if (otlp != null) {
         banner.add("OTLP/HTTP listening on " + scheme + host + ":" + otlp.port());
+      }
+      if (elastic != null) {
+        banner.add("Elasticsearch API listening on " + scheme + host + ":" + elastic.port());
       }
       if (tls != null) {
         banner.add("TLS certificate SHA-256 fingerprint: " + tls.fingerprint());
@@ -592,6 +626,7 @@ public final class ChartwellServer implements AutoCloseable {
           engine,
           api,
           otlp,
+          elastic,
           List.copyOf(banner),
           shared == null,
           access,
@@ -612,7 +647,7 @@ public final class ChartwellServer implements AutoCloseable {
       if (boot != null) {
         accounts.undoGeneratedKey(boot);
       }
-      stop(api, otlp);
+      stop(api, otlp, elastic);
       if (alerts != null) {
         alerts.close();
       }
@@ -656,10 +691,12 @@ public final class ChartwellServer implements AutoCloseable {
     }
   }
 
-  private static void stop(ApiServer api, ApiServer otlp) {
+  private static void stop(ApiServer api, ApiServer... others) {
     api.stop(1);
-    if (otlp != null) {
-      otlp.stop(1);
+    for (ApiServer other : others) {
+      if (other != null) {
+        other.stop(1);
+      }
     }
   }
 
@@ -710,6 +747,13 @@ public final class ChartwellServer implements AutoCloseable {
    */
   public OptionalInt otlpPort() {
     return otlp == null ? OptionalInt.empty() : OptionalInt.of(otlp.port());
+  }
+
+  /**
+   * @return the bound Elasticsearch API port, when {@code --elasticsearch-port} was given
+   */
+  public OptionalInt elasticsearchPort() {
+    return elastic == null ? OptionalInt.empty() : OptionalInt.of(elastic.port());
   }
 
   /**
@@ -786,7 +830,19 @@ public final class ChartwellServer implements AutoCloseable {
     }
     try {
       // Both ports stop at once, so that the whole stop still takes at most 10 seconds.
-      Thread otlpStop = otlp == null ? null : new Thread(() -> otlp.stop(10), "otlp-stop");
+      Thread otlpStop =
+          otlp == null && elastic == null
+              ? null
+              : new Thread(
+                  () -> {
+                    if (otlp != null) {
+                      otlp.stop(10);
+                    }
+                    if (elastic != null) {
+                      elastic.stop(10);
+                    }
+                  },
+                  "second-ports-stop");
       if (otlpStop != null) {
         otlpStop.start();
       }

@@ -42,6 +42,8 @@ import java.util.regex.Pattern;
  * @param http the HTTP front's timeouts and limits
  * @param alerts how alert notifications are delivered
  * @param otlpPort a second TCP port serving only OTLP/HTTP, if any ({@code 0}: any free port)
+ * @param elasticsearchPort a TCP port serving only the Elasticsearch API at its root, if any
+ *     ({@code 0}: any free port)
  * @param allowOutbound address ranges requests on a user's behalf may reach although special
  *     ({@code --allow-outbound})
  * @param webhookDenyPrivate the deprecated {@code --webhook-deny-private}: restrict outbound
@@ -75,6 +77,7 @@ public record ServerConfig(
     ApiServer.Options http,
     AlertOptions alerts,
     OptionalInt otlpPort,
+    OptionalInt elasticsearchPort,
     List<OutboundPolicy.Cidr> allowOutbound,
     boolean webhookDenyPrivate,
     Optional<TlsSpec> tls,
@@ -201,6 +204,11 @@ public record ServerConfig(
           new Flag("port", "PORT", "8080", "TCP port for both APIs (0 = any free port)"),
           new Flag(
               "otlp-port", "PORT", "off", "a second port serving only OTLP/HTTP (usually 4318)"),
+          new Flag(
+              "elasticsearch-port",
+              "PORT",
+              "off",
+              "a port serving only the Elasticsearch bulk API at its root (usually 9200)"),
           new Flag("data-dir", "DIR", "./chartwell-data", "directory of all durable state"),
           new Flag("org-id", "UUID", "generated once", "organization of the bootstrap key"),
           new Flag("api-key", "KEYID:SECRET", "generated once", "ensure this admin key exists"),
@@ -406,6 +414,7 @@ public record ServerConfig(
             v.duration("webhook-retry-delay", AlertOptions.DEFAULTS.retryDelay()),
             v.frontendUrl()),
         v.otlpPort(port),
+        v.secondPort("elasticsearch-port", port),
         v.allowOutbound(),
         v.bool("webhook-deny-private", false),
         v.tls(),
@@ -642,16 +651,24 @@ public record ServerConfig(
     }
 
     OptionalInt otlpPort(int port) throws ConfigException {
-      Optional<String> value = raw("otlp-port");
+      return secondPort("otlp-port", port);
+    }
+
+    OptionalInt secondPort(String flag, int port) throws ConfigException {
+      Optional<String> value = raw(flag);
       if (value.isEmpty() || value.get().trim().equalsIgnoreCase("off")) {
         return OptionalInt.empty();
       }
-      int otlp = intValue("otlp-port", 0, 0, 65535);
-      if (otlp != 0 && otlp == port) {
-        throw bad(
-            "otlp-port", value.get(), "must differ from the port of both APIs (" + port + ")");
+      int second = intValue(flag, 0, 0, 65535);
+      if (second != 0 && second == port) {
+        throw bad(flag, value.get(), "must differ from the port of both APIs (" + port + ")");
       }
-      return OptionalInt.of(otlp);
+      if (second != 0
+          && flag.equals("elasticsearch-port")
+          && otlpPort(port).equals(OptionalInt.of(second))) {
+        throw bad(flag, value.get(), "must differ from --otlp-port");
+      }
+      return OptionalInt.of(second);
     }
 
     OptionalLong maxDisk(String name) throws ConfigException {

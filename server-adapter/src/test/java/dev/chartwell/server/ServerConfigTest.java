@@ -60,6 +60,21 @@ class ServerConfigTest {
   }
 
   @Test
+  void elasticsearchPort() throws Exception {
+    assertEquals(java.util.OptionalInt.empty(), parse(Map.of()).elasticsearchPort());
+    assertEquals(
+        java.util.OptionalInt.of(9200),
+        parse(Map.of("CHARTWELL_ELASTICSEARCH_PORT", "9200")).elasticsearchPort());
+    assertEquals(
+        "--elasticsearch-port: must differ from the port of both APIs (9000), got '9000'",
+        error(Map.of(), "--port", "9000", "--elasticsearch-port", "9000"));
+    assertEquals(
+        "--elasticsearch-port: must differ from --otlp-port, got '4318'",
+        error(Map.of(), "--otlp-port", "4318", "--elasticsearch-port", "4318"));
+    assertTrue(ServerConfig.usage().contains("CHARTWELL_ELASTICSEARCH_PORT"));
+  }
+
+  @Test
   void storageFlags() throws Exception {
     ServerConfig d = parse(Map.of());
     assertEquals(dev.chartwell.engine.FsyncPolicy.REQUEST, d.fsync());

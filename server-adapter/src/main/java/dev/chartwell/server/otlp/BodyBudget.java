@@ -10,13 +10,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The memory all OTLP requests may hold at once. A request is checked whole before anything of it
- * is stored, so its (decoded) body is held while it is decoded; many large requests at once could
- * fill the heap. Each request reserves what it holds as it reads; a request that finds the budget
- * spent is answered 429 with {@code Retry-After}, which OTLP exporters honour by sending it again.
- * The budget is never smaller than one body at the limit, so every request can pass alone.
+ * The memory the requests of a protocol that reads bodies whole (OTLP, Elasticsearch bulk, Loki
+ * push) may hold at once. A request is checked whole before anything of it is stored, so its
+ * (decoded) body is held while it is decoded; many large requests at once could fill the heap. Each
+ * request reserves what it holds as it reads; a request that finds the budget spent is answered 429
+ * with {@code Retry-After}, which OTLP exporters honour by sending it again. The budget is never
+ * smaller than one body at the limit, so every request can pass alone.
  */
-final class BodyBudget {
+public final class BodyBudget {
   static final int RETRY_AFTER_SECONDS = 1;
 
   private final long capacity;
@@ -30,26 +31,30 @@ final class BodyBudget {
   }
 
   /**
-   * @param maxBodyBytes the body limit of OTLP requests
+   * @param maxBodyBytes the body limit of the requests
    * @return a budget of a quarter of the heap, and at least two bodies at the limit
    */
-  static BodyBudget forHeap(long maxBodyBytes) {
+  public static BodyBudget forHeap(long maxBodyBytes) {
     return new BodyBudget(Math.max(Runtime.getRuntime().maxMemory() / 4, 2 * maxBodyBytes));
   }
 
   /** Bytes reserved by one request; {@link #close()} gives them back. */
-  final class Held implements AutoCloseable {
+  public final class Held implements AutoCloseable {
     private long bytes;
 
-    /** Takes more of the budget, or fails with 429 when it is spent. */
-    void grow(long more) {
+    /**
+     * Takes more of the budget, or fails with 429 when it is spent.
+     *
+     * @param more bytes
+     */
+    public void grow(long more) {
       synchronized (BodyBudget.this) {
         if (used + more > capacity) {
           throw new ApiException(
               ErrorCode.TOO_MANY_REQUESTS,
               String.format(
                   Locale.ROOT,
-                  "OTLP requests being decoded hold %,d bytes, the most the server holds at once;"
+                  "requests being decoded hold %,d bytes, the most the server holds at once;"
                       + " send this one again later",
                   used),
               Map.of("Retry-After", String.valueOf(RETRY_AFTER_SECONDS)));
@@ -59,8 +64,12 @@ final class BodyBudget {
       bytes += more;
     }
 
-    /** Gives back part of the reservation. */
-    void shrink(long less) {
+    /**
+     * Gives back part of the reservation.
+     *
+     * @param less bytes
+     */
+    public void shrink(long less) {
       long n = Math.min(less, bytes);
       synchronized (BodyBudget.this) {
         used -= n;
@@ -74,8 +83,10 @@ final class BodyBudget {
     }
   }
 
-  /** A new, empty reservation. */
-  Held hold() {
+  /**
+   * @return a new, empty reservation
+   */
+  public Held hold() {
     return new Held();
   }
 
@@ -88,7 +99,7 @@ final class BodyBudget {
    * @return the body
    * @throws IOException when reading fails
    */
-  static byte[] read(InputStream in, Held held) throws IOException {
+  public static byte[] read(InputStream in, Held held) throws IOException {
     byte[] buf = new byte[8192];
     held.grow(buf.length);
     int size = 0;

@@ -1,0 +1,282 @@
+package dev.chartwell.server.shippers;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.chartwell.engine.AppendResult;
+import dev.chartwell.engine.ColumnSpec;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.Source;
+import dev.chartwell.otlp.OtelTable;
+import dev.chartwell.otlp.Signal;
+import dev.chartwell.server.catalog.Catalog;
+import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.charts.ServicePrincipal;
+import dev.chartwell.server.charts.WriteRefusals;
+import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.Authenticator;
+import dev.chartwell.server.http.ErrorCode;
+import dev.chartwell.server.http.PathPattern;
+import dev.chartwell.server.http.Request;
+import dev.chartwell.server.http.Response;
+import dev.chartwell.server.http.Route;
+import dev.chartwell.server.http.Router;
+import dev.chartwell.server.management.Services;
+import dev.chartwell.server.otlp.BodyBudget;
+import dev.chartwell.server.otlp.OtelSources;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Loki's push API: {@code POST /loki/api/v1/push} in JSON or snappy-compressed protobuf, into the
+ * table {@value #TABLE} of the service's warehouse, created on first use with the columns of {@code
+ * otel_logs} and a log source named {@code Loki}. A stream's labels become {@code
+ * ResourceAttributes.*} ({@code service_name}, else {@code job}, else {@code app}, is the {@code
+ * ServiceName}; {@code level} or {@code detected_level} the {@code SeverityText}), an entry's
+ * structured metadata {@code LogAttributes.*}, its line the {@code Body} and its time, to the
+ * nanosecond, {@code TimestampNanos}. Answers: 204 once stored, 400 for what will never be accepted
+ * (nothing of the request is stored), 429 with {@code Retry-After} while the engine refuses writes
+ * for memory. Errors are plain text, as Loki's. {@code GET /ready} answers {@code ready}.
+ */
+public final class LokiRoutes {
+  /** The table pushes go to. */
+  static final String TABLE = "loki_logs";
+
+  /** The most the rows may grow beyond the body (each entry carries its stream's labels). */
+  static final int MAX_EXPANSION = 32;
+
+  static final int BATCH_ROWS = 4096;
+
+  private static final Route.Body BODIES =
+      new Route.Body(Set.of("application/json", "application/x-protobuf"), true);
+
+  private final Authenticator auth;
+  private final Catalog catalog;
+  private final ObjectMapper mapper;
+  private final long maxBodyBytes;
+  private final BodyBudget budget;
+
+  /**
+   * @param services the services, whose tokens authenticate (Bearer, or Basic {@code
+   *     serviceId:token} as Loki clients send it)
+   * @param catalog the tables
+   * @param mapper reads JSON bodies
+   * @param maxBodyBytes the body limit, received and uncompressed (413 beyond)
+   * @param budget the memory the bodies being read may hold together (429 beyond)
+   */
+  public LokiRoutes(
+      Services services,
+      Catalog catalog,
+      ObjectMapper mapper,
+      long maxBodyBytes,
+      BodyBudget budget) {
+    this.auth = ChartRoutes.serviceToken(services);
+    this.catalog = catalog;
+    this.mapper = mapper;
+    this.maxBodyBytes = maxBodyBytes;
+    this.budget = budget;
+  }
+
+  /**
+   * Adds the routes.
+   *
+   * @param router where
+   */
+  public void register(Router router) {
+    router.add(
+        new Route(
+                "POST", PathPattern.of("/loki/api/v1/push"), auth, maxBodyBytes, BODIES, this::push)
+            .withErrorBody(
+                (e, requestId, contentType) ->
+                    new Response.Bytes(
+                        "text/plain; charset=utf-8",
+                        (e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8))));
+    router.add(
+        new Route(
+            "GET",
+            PathPattern.of("/ready"),
+            new Authenticator.None(),
+            maxBodyBytes,
+            Route.Body.NONE,
+            req ->
+                Response.bytes(
+                    200, "text/plain; charset=utf-8", "ready\n".getBytes(StandardCharsets.UTF_8))));
+  }
+
+  private Response push(Request req) throws java.io.IOException {
+    try (BodyBudget.Held held = budget.hold()) {
+      return push(req, held);
+    }
+  }
+
+  private Response push(Request req, BodyBudget.Held held) throws java.io.IOException {
+    ServicePrincipal p = req.principal(ServicePrincipal.class);
+    if (p.state().equals("provisioning") || p.state().equals("starting")) {
+      throw new ApiException(
+          ErrorCode.TOO_MANY_REQUESTS,
+          "service " + p.id() + " is " + p.state() + "; send again once it runs",
+          Map.of("Retry-After", "1"));
+    }
+    p.requireRunning();
+    p.requireWritable();
+    byte[] body = BodyBudget.read(req.bodyStream(), held);
+    boolean protobuf =
+        req.header("Content-Type")
+            .orElse("")
+            .toLowerCase(Locale.ROOT)
+            .startsWith("application/x-protobuf");
+    List<LokiPush.Stream> streams =
+        protobuf ? LokiPush.protobuf(body, maxBodyBytes, held) : LokiPush.json(mapper, body);
+    long expanded = 0;
+    long entries = 0;
+    for (LokiPush.Stream s : streams) {
+      long labelChars = 0;
+      for (Map.Entry<String, String> l : s.labels().entrySet()) {
+        labelChars += l.getKey().length() + l.getValue().length() + 20;
+      }
+      expanded += labelChars * s.entries().size();
+      for (LokiPush.Entry e : s.entries()) {
+        expanded += e.line().length();
+      }
+      entries += s.entries().size();
+    }
+    long allowed = MAX_EXPANSION * Math.max(body.length, 1L << 20);
+    if (expanded > allowed) {
+      throw new ApiException(
+          ErrorCode.PAYLOAD_TOO_LARGE,
+          String.format(
+              Locale.ROOT,
+              "the %,d entries of this push would store about %,d characters (each carries its"
+                  + " stream's labels), more than %d times the request; send fewer per push",
+              entries,
+              expanded,
+              MAX_EXPANSION));
+    }
+    if (entries == 0) {
+      return noContent();
+    }
+    Source source = table(p.warehouseId());
+    long received = receivedNanos();
+    List<Event> batch = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    long[] counts = new long[2]; // stored, rejected
+    for (LokiPush.Stream s : streams) {
+      Map<String, Object> common = new HashMap<>();
+      for (Map.Entry<String, String> l : s.labels().entrySet()) {
+        common.put("ResourceAttributes." + l.getKey(), l.getValue());
+      }
+      common.put("ServiceName", serviceName(s.labels()));
+      String level = level(s.labels());
+      for (LokiPush.Entry e : s.entries()) {
+        Map<String, Object> row = new HashMap<>(common);
+        row.put("TimestampNanos", e.nanos());
+        row.put("ObservedTimestamp", received);
+        row.put("Body", e.line());
+        String entryLevel = level;
+        for (Map.Entry<String, String> m : e.metadata().entrySet()) {
+          row.put("LogAttributes." + m.getKey(), m.getValue());
+          if (entryLevel == null && isLevel(m.getKey())) {
+            entryLevel = m.getValue();
+          }
+        }
+        if (entryLevel != null) {
+          row.put("SeverityText", entryLevel);
+        }
+        batch.add(new Event(Math.floorDiv(e.nanos(), 1_000_000L), row));
+        if (batch.size() >= BATCH_ROWS) {
+          write(source, batch, counts, problems);
+        }
+      }
+    }
+    write(source, batch, counts, problems);
+    if (counts[1] > 0) {
+      throw ApiException.badRequest(
+          counts[1]
+              + " of "
+              + entries
+              + " entries were refused (the others were stored): "
+              + String.join("; ", problems));
+    }
+    return noContent();
+  }
+
+  private static void write(
+      Source source, List<Event> batch, long[] counts, List<String> problems) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    AppendResult r;
+    try {
+      r = source.appendBatch(batch);
+    } catch (RuntimeException e) {
+      ApiException a =
+          WriteRefusals.answer(
+              e,
+              counts[0]
+                  + " entries of this push were stored before (a client sends the push again, so"
+                  + " they may be stored twice)");
+      throw a.headers().containsKey("Retry-After")
+          ? new ApiException(ErrorCode.TOO_MANY_REQUESTS, a.getMessage(), a.headers())
+          : a;
+    }
+    for (AppendResult.Rejection x : r.rejections()) {
+      if (problems.size() < 10) {
+        problems.add(x.reason());
+      }
+    }
+    counts[0] += batch.size() - r.rejections().size();
+    counts[1] += r.rejections().size();
+    batch.clear();
+  }
+
+  private static String serviceName(Map<String, String> labels) {
+    for (String name : new String[] {"service_name", "job", "app"}) {
+      String v = labels.get(name);
+      if (v != null && !v.isEmpty()) {
+        return v;
+      }
+    }
+    return "unknown_service";
+  }
+
+  private static String level(Map<String, String> labels) {
+    String v = labels.get("level");
+    return v != null ? v : labels.get("detected_level");
+  }
+
+  private static boolean isLevel(String name) {
+    return name.equals("level") || name.equals("detected_level");
+  }
+
+  private static long receivedNanos() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+  }
+
+  private static Response noContent() {
+    return Response.bytes(204, "text/plain", new byte[0]);
+  }
+
+  /** {@value #TABLE}, created with {@code otel_logs}'s columns and a source named Loki. */
+  private Source table(String warehouse) {
+    OtelTable t = OtelTable.LOGS;
+    ObjectNode d = mapper.createObjectNode();
+    d.put("timestampColumn", t.timestampColumn());
+    d.put("implicitColumn", t.implicitColumn());
+    d.put("bodyColumn", t.bodyColumn());
+    var columns = d.putArray("columns");
+    for (ColumnSpec c : t.columns()) {
+      columns.addObject().put("name", c.name()).put("type", c.type().wireName());
+    }
+    ObjectNode s = OtelSources.source(mapper, Signal.LOGS);
+    s.put("name", "Loki");
+    ((ObjectNode) s.get("from")).put("tableName", TABLE);
+    s.remove(List.of("traceIdExpression", "spanIdExpression"));
+    return LogTables.table(catalog, warehouse, TABLE, d, s);
+  }
+}

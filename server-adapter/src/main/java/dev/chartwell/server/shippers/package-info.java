@@ -1,0 +1,8 @@
+/**
+ * The ways in of the log shippers teams already run: the Elasticsearch bulk API ({@link
+ * dev.chartwell.server.shippers.ElasticRoutes}, with the handshake its clients make first) and the
+ * Loki push API ({@link dev.chartwell.server.shippers.LokiRoutes}). Both authenticate with a
+ * service's token like OTLP, and write into log tables they create, with a source, on first use
+ * ({@link dev.chartwell.server.shippers.LogTables}).
+ */
+package dev.chartwell.server.shippers;
