@@ -30,6 +30,8 @@ import dev.chartwell.server.management.Services;
 import dev.chartwell.server.management.SingleMachineRoutes;
 import dev.chartwell.server.management.TransitionTimer;
 import dev.chartwell.server.otlp.OtlpRoutes;
+import dev.chartwell.server.prometheus.PrometheusRoutes;
+import dev.chartwell.server.prometheus.ServerMeters;
 import dev.chartwell.server.security.OutboundPolicy;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
@@ -286,6 +288,7 @@ public final class ChartwellServer implements AutoCloseable {
     Alerts alerts = null;
     Accounts.Bootstrap boot = null;
     ScheduledExecutorService adopter = null;
+    ServerMeters meters = null;
     Engine engine;
     try {
       engine = shared != null ? shared : engine(config, log);
@@ -385,6 +388,17 @@ public final class ChartwellServer implements AutoCloseable {
       OtlpRoutes otlpRoutes =
           new OtlpRoutes(services, catalog, json.mapper(), config.maxIngestBytes());
       otlpRoutes.register(router);
+      meters = new ServerMeters(engine, alerts);
+      meters.register(router, accounts, config.metricsToken(), config.maxRequestBytes());
+      new PrometheusRoutes(
+              services,
+              catalog,
+              json.mapper(),
+              meters.remoteWrite(),
+              config.maxRequestBytes(),
+              config.maxIngestBytes())
+          .register(router);
+      router.observe(meters);
 
       // One limiter for both ports: failures on one count on the other.
       FailedAuthLimiter limiter =
@@ -492,6 +506,7 @@ public final class ChartwellServer implements AutoCloseable {
         banner.add("embedded service token (Bearer, for the chart API): " + access.serviceToken());
       }
       recovery.line().ifPresent(banner::add);
+      ServerMeters ownMeters = meters;
       return new ChartwellServer(
           dir,
           accounts,
@@ -507,8 +522,14 @@ public final class ChartwellServer implements AutoCloseable {
           access,
           adoption,
           adopter,
-          cleanup);
+          () -> {
+            ownMeters.close();
+            cleanup.run();
+          });
     } catch (IOException | RuntimeException e) {
+      if (meters != null) {
+        meters.close();
+      }
       if (adopter != null) {
         adopter.shutdownNow();
       }

@@ -46,6 +46,8 @@ import java.util.regex.Pattern;
  * @param webhookDenyPrivate the deprecated {@code --webhook-deny-private}: restrict outbound
  *     requests even when bound to loopback
  * @param tls HTTPS on every port, if asked for
+ * @param metricsToken the Bearer token that may read {@code /metrics} besides admin API keys, if
+ *     any ({@code --metrics-token})
  */
 public record ServerConfig(
     String host,
@@ -70,7 +72,8 @@ public record ServerConfig(
     OptionalInt otlpPort,
     List<OutboundPolicy.Cidr> allowOutbound,
     boolean webhookDenyPrivate,
-    Optional<TlsSpec> tls) {
+    Optional<TlsSpec> tls,
+    Optional<String> metricsToken) {
 
   /**
    * Where the server's TLS certificate comes from.
@@ -216,7 +219,13 @@ public record ServerConfig(
               "tls-check-every",
               "DURATION",
               "10s",
-              "how often --tls-cert/--tls-key are re-read when changed"));
+              "how often --tls-cert/--tls-key are re-read when changed"),
+          new Flag(
+              "metrics-token",
+              "TOKEN",
+              "none",
+              "Bearer token that may read /metrics (admin API keys always may), 16-256 URL-safe"
+                  + " characters"));
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
   private static final Pattern RETENTION = Pattern.compile("(\\d{1,6})(m|h|d|w)");
@@ -306,7 +315,8 @@ public record ServerConfig(
         v.otlpPort(port),
         v.allowOutbound(),
         v.bool("webhook-deny-private", false),
-        v.tls());
+        v.tls(),
+        v.metricsToken());
   }
 
   /**
@@ -561,6 +571,15 @@ public record ServerConfig(
         }
       }
       return out;
+    }
+
+    Optional<String> metricsToken() throws ConfigException {
+      Optional<String> t = raw("metrics-token");
+      if (t.isPresent() && !t.get().matches("[A-Za-z0-9._~-]{16,256}")) {
+        throw new ConfigException(
+            "--metrics-token must be 16 to 256 URL-safe characters (letters, digits, . _ ~ -)");
+      }
+      return t;
     }
 
     Optional<TlsSpec> tls() throws ConfigException {

@@ -121,6 +121,14 @@ final class Delivery implements AutoCloseable {
     return client.post(WebhookRequests.build(webhook, n, mapper));
   }
 
+  /** Webhook attempts by outcome: delivered, retrying, failed. */
+  final java.util.concurrent.atomic.LongAdder delivered =
+      new java.util.concurrent.atomic.LongAdder();
+
+  final java.util.concurrent.atomic.LongAdder retrying =
+      new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder failed = new java.util.concurrent.atomic.LongAdder();
+
   private void attempt(Outbox.Pending p) {
     Notification n = p.notification();
     int attempts = p.attempts() + 1;
@@ -142,11 +150,13 @@ final class Delivery implements AutoCloseable {
     if (!o.delivered() && o.retryable() && attempts < options.webhookAttempts()) {
       long delay = options.retryDelay().toMillis() * (long) Math.pow(3, attempts - 1);
       long next = now + (long) (delay * (0.5 + ThreadLocalRandom.current().nextDouble()));
+      retrying.increment();
       outbox.retryAt(n.id(), attempts, next);
       history.appendOutcome(n.alertId(), r.put("status", "retrying").put("next", next), now);
       return;
     }
     outbox.finish(n.id(), now);
+    (o.delivered() ? delivered : failed).increment();
     history.appendOutcome(
         n.alertId(), r.put("status", o.delivered() ? "delivered" : "failed"), now);
     String name =
