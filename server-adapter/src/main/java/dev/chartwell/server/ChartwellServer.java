@@ -639,6 +639,13 @@ public final class ChartwellServer implements AutoCloseable {
   }
 
   /**
+   * @return the catalog: tables, sources and the engine sources behind them
+   */
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  /**
    * @return the lines to print at start, one fact each
    */
   public List<String> banner() {
