@@ -3,7 +3,9 @@ package dev.chartwell.server.prometheus;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ChartRoutes;
+import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
+import dev.chartwell.server.http.ErrorCode;
 import dev.chartwell.server.http.Handler;
 import dev.chartwell.server.http.PathPattern;
 import dev.chartwell.server.http.Route;
@@ -85,7 +87,13 @@ public final class PrometheusRoutes {
                   auth,
                   maxRequestBytes,
                   method.equals("GET") ? Route.Body.NONE : FORM,
-                  handler)
+                  req -> {
+                    try {
+                      return handler.handle(req);
+                    } catch (MetricStore.TooManySamples e) {
+                      throw new ApiException(ErrorCode.UNPROCESSABLE_ENTITY, e.getMessage());
+                    }
+                  })
               .withErrorBody((e, id, type) -> api.error(e)));
     }
   }

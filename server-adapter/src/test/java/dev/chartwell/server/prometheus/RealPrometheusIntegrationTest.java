@@ -114,33 +114,30 @@ class RealPrometheusIntegrationTest {
             .start();
   }
 
-  /** The configuration docs/prometheus.md shows, with this test's ports and credentials. */
-  static String config(int ourPort, int promPort, String serviceId, String token) {
-    return """
-        global:
-          scrape_interval: 1s
-        scrape_configs:
-          - job_name: prometheus
-            static_configs:
-              - targets: ['127.0.0.1:%d']
-          - job_name: chartwell
-            authorization:
-              credentials: %s
-            static_configs:
-              - targets: ['127.0.0.1:%d']
-        remote_write:
-          - url: http://127.0.0.1:%d/api/v1/write
-            basic_auth:
-              username: %s
-              password: %s
-            queue_config:
-              batch_send_deadline: 1s
-              min_backoff: 100ms
-              max_backoff: 1s
-            metadata_config:
-              send_interval: 1s
-        """
-        .formatted(promPort, METRICS_TOKEN, ourPort, ourPort, serviceId, token);
+  /**
+   * The first YAML example of docs/prometheus.md, with this test's ports and credentials, a 1 s
+   * scrape interval and a remote write queue that sends within a second.
+   */
+  static String config(int ourPort, int promPort, String serviceId, String token)
+      throws java.io.IOException {
+    String doc = Files.readString(Path.of("..", "docs", "prometheus.md"));
+    int from = doc.indexOf("```yaml\n") + "```yaml\n".length();
+    String yaml = doc.substring(from, doc.indexOf("```", from));
+    assertTrue(yaml.contains("remote_write:"), yaml);
+    return yaml.replace("scrape_interval: 15s", "scrape_interval: 1s")
+            .replace("localhost:9090", "127.0.0.1:" + promPort)
+            .replace("localhost:8080", "127.0.0.1:" + ourPort)
+            .replace("METRICS_TOKEN", METRICS_TOKEN)
+            .replace("SERVICE_ID", serviceId)
+            .replace("SERVICE_TOKEN", token)
+        + """
+                queue_config:
+                  batch_send_deadline: 1s
+                  min_backoff: 100ms
+                  max_backoff: 1s
+                metadata_config:
+                  send_interval: 1s
+            """;
   }
 
   @AfterEach
