@@ -134,6 +134,32 @@ class RemoteWriteStoreTest {
         tenants.reading(WAREHOUSE).store().labelValues(Labels.NAME, List.of(), 0, Long.MAX_VALUE));
   }
 
+  @Test
+  void otlpRowsReadUnderPrometheusNames() {
+    tenants.writing(WAREHOUSE);
+    var sum =
+        catalog.engineTable(WAREHOUSE, Catalog.DEFAULT_DATABASE, "otel_metrics_sum").orElseThrow();
+    java.util.Map<String, Object> f = new java.util.HashMap<>();
+    f.put("MetricName", "http.server.requests");
+    f.put("IsMonotonic", true);
+    f.put("AggregationTemporality", 2L);
+    f.put("ResourceAttributes.service.name", "api");
+    f.put("ResourceAttributes.host.name", "h1");
+    f.put("Attributes.http.method", "GET");
+    f.put("Value", 7.0);
+    java.util.Map<String, Object> delta = new java.util.HashMap<>(f);
+    delta.put("MetricName", "jobs");
+    delta.put("AggregationTemporality", 1L);
+    sum.appendBatch(
+        List.of(new dev.chartwell.engine.Event(T0, f), new dev.chartwell.engine.Event(T0, delta)));
+    List<SeriesData> got = select("http_server_requests_total");
+    assertEquals(1, got.size());
+    assertEquals(
+        Labels.of("__name__", "http_server_requests_total", "http_method", "GET", "job", "api"),
+        got.get(0).labels());
+    assertEquals(List.of(), select("jobs_total"), "delta sums are left out");
+  }
+
   long rows(OtelTable t) {
     return catalog
         .engineTable(WAREHOUSE, Catalog.DEFAULT_DATABASE, t.tableName())
