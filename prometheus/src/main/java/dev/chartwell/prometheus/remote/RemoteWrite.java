@@ -4,6 +4,7 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import dev.chartwell.prometheus.Labels;
+import dev.chartwell.prometheus.SeriesData;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -271,6 +272,20 @@ public final class RemoteWrite {
 
   private static int tag(int field, int wireType) {
     return field << 3 | wireType;
+  }
+
+  /**
+   * Encodes series (without metadata) as a remote write body, as the differential test sends them.
+   *
+   * @param series the series, samples in time order (staleness markers keep their bits)
+   * @return the snappy-compressed {@code WriteRequest}
+   */
+  public static byte[] encode(List<SeriesData> series) {
+    List<TimeSeries> ts = new ArrayList<>(series.size());
+    for (SeriesData s : series) {
+      ts.add(new TimeSeries(s.labels(), s.timestamps(), s.values()));
+    }
+    return encode(new Request(ts, List.of()));
   }
 
   /**

@@ -36,6 +36,20 @@ class RemoteWriteTest {
   }
 
   @Test
+  void seriesDataEncodeAsARequestWithoutMetadata() throws Exception {
+    SeriesData a =
+        new SeriesData(
+            Labels.of("__name__", "up", "job", "api"),
+            new long[] {1000, 2000},
+            new double[] {1, SeriesData.STALE_NAN});
+    RemoteWrite.Request got = RemoteWrite.decode(RemoteWrite.encode(List.of(a)), 1 << 20);
+    assertEquals(a.labels(), got.series().get(0).labels());
+    assertArrayEquals(a.timestamps(), got.series().get(0).timestamps());
+    assertTrue(SeriesData.isStale(got.series().get(0).values()[1]));
+    assertEquals(List.of(), got.metadata());
+  }
+
+  @Test
   void refusesWhatIsNotARequest() throws Exception {
     var e =
         assertThrows(
