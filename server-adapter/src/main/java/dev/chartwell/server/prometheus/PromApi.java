@@ -162,7 +162,7 @@ final class PromApi {
   Response.Bytes error(ApiException e) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", "error");
-    body.put("errorType", errorType(e.code()));
+    body.put("errorType", errorType(e));
     body.put("error", e.getMessage());
     try {
       return new Response.Bytes("application/json", mapper.writeValueAsBytes(body));
@@ -171,8 +171,12 @@ final class PromApi {
     }
   }
 
-  /** Prometheus' error types by status. */
-  static String errorType(ErrorCode code) {
+  /** Prometheus' error types by status (a 503 of a query past its timeout is {@code timeout}). */
+  static String errorType(ApiException e) {
+    ErrorCode code = e.code();
+    if (code == ErrorCode.SERVICE_UNAVAILABLE && e.getMessage().startsWith("query timed out")) {
+      return "timeout";
+    }
     return switch (code.status()) {
       case 400, 413, 414, 415 -> "bad_data";
       case 404 -> "not_found";

@@ -3,17 +3,22 @@ package dev.chartwell.server.prometheus;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-/** What remote write counts: bodies, samples received, stored and skipped (already stored). */
+/**
+ * What the Prometheus routes count: remote write bodies and samples (received, stored, skipped as
+ * already stored) and PromQL queries by outcome.
+ */
 public final class PromMeters {
   private final Counter bytes;
   private final Counter received;
   private final Counter stored;
   private final Counter skipped;
+  private final MeterRegistry registry;
 
   /**
    * @param registry where the counters are registered
    */
   public PromMeters(MeterRegistry registry) {
+    this.registry = registry;
     bytes =
         Counter.builder("chartwell.ingest.bytes")
             .tag("protocol", "prometheus_remote_write")
@@ -48,5 +53,19 @@ public final class PromMeters {
 
   void skipped(long samples) {
     skipped.increment(samples);
+  }
+
+  /**
+   * Counts a PromQL query.
+   *
+   * @param outcome {@code completed}, {@code bad_data}, {@code execution} or {@code timeout} (past
+   *     its timeout, or cancelled when its client went away)
+   */
+  void query(String outcome) {
+    Counter.builder("chartwell.promql.queries")
+        .tag("outcome", outcome)
+        .description("PromQL queries by outcome")
+        .register(registry)
+        .increment();
   }
 }

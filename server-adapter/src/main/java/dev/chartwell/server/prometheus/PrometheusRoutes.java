@@ -30,6 +30,7 @@ public final class PrometheusRoutes {
   private final Authenticator auth;
   private final Tenants tenants;
   private final PromApi api;
+  private final QueryApi queries;
   private final RemoteWriteRoute write;
   private final long maxRequestBytes;
   private final long maxIngestBytes;
@@ -52,6 +53,7 @@ public final class PrometheusRoutes {
     this.auth = ChartRoutes.serviceToken(services);
     this.tenants = new Tenants(catalog, mapper, MAX_SAMPLES);
     this.api = new PromApi(tenants, mapper);
+    this.queries = new QueryApi(tenants, meters);
     this.write = new RemoteWriteRoute(tenants, System::currentTimeMillis, meters);
     this.maxRequestBytes = maxRequestBytes;
     this.maxIngestBytes = maxIngestBytes;
@@ -71,6 +73,8 @@ public final class PrometheusRoutes {
             maxIngestBytes,
             WRITE_BODY,
             write::write));
+    both(router, "/api/v1/query", queries::instant);
+    both(router, "/api/v1/query_range", queries::range);
     both(router, "/api/v1/labels", api::labels);
     both(router, "/api/v1/label/{name}/values", api::labelValues);
     both(router, "/api/v1/series", api::series);

@@ -164,6 +164,46 @@ class PrometheusApiIntegrationTest {
   }
 
   @Test
+  void promQlQueriesAnswerAsPrometheus() throws Exception {
+    String t = Params.seconds(T0 + 20_000).toPlainString();
+    assertEquals(
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":["
+            + t
+            + ",\"2\"]}}",
+        http.send(
+                "GET",
+                "/api/v1/query?query=1%2B1&time=" + t,
+                null,
+                "Authorization",
+                "Bearer " + token)
+            .body());
+    JsonNode vector = get("/api/v1/query?query=up%7Bjob%3D%22api%22%7D&time=" + t, 200);
+    assertEquals(
+        "{\"__name__\":\"up\",\"instance\":\"a:1\",\"job\":\"api\"}",
+        vector.get("data").get("result").get(0).get("metric").toString());
+    assertEquals("1", vector.get("data").get("result").get(0).get("value").get(1).asText());
+    String start = Params.seconds(T0).toPlainString();
+    String end = Params.seconds(T0 + 45_000).toPlainString();
+    JsonNode range =
+        get(
+            "/api/v1/query_range?query=sum%20by%20(job)%20(up)&start="
+                + start
+                + "&end="
+                + end
+                + "&step=15s",
+            200);
+    JsonNode result = range.get("data").get("result");
+    assertEquals("matrix", range.get("data").get("resultType").asText());
+    assertEquals("{\"job\":\"api\"}", result.get(0).get("metric").toString());
+    assertEquals(2, result.get(0).get("values").size(), "the staleness marker ends the series");
+    assertEquals(4, result.get(1).get("values").size(), "web's one sample within the lookback");
+    JsonNode bad = get("/api/v1/query?query=sum(", 400);
+    assertEquals("bad_data", bad.get("errorType").asText());
+    JsonNode noStep = get("/api/v1/query_range?query=up&start=1&end=2", 400);
+    assertTrue(noStep.get("error").asText().contains("\"step\""), noStep.toString());
+  }
+
+  @Test
   void metricsNeedAnAdminKeyOrTheToken() throws Exception {
     assertEquals(401, http.send("GET", "/metrics", null).statusCode());
     assertEquals(
