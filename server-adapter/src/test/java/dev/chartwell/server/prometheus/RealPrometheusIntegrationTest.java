@@ -185,6 +185,7 @@ class RealPrometheusIntegrationTest {
 
   @Test
   void everySamplePrometheusHoldsIsOursOnce() throws Exception {
+    Path bin = binary();
     Await.until("Prometheus scrapes our /metrics (up is 1)", () -> promUp("chartwell"));
     Await.until("Prometheus scrapes itself", () -> promUp("prometheus"));
     // Our HTTP API sees what was written, with the service's Basic credentials.
@@ -244,6 +245,40 @@ class RealPrometheusIntegrationTest {
     } catch (AssertionError e) {
       throw new AssertionError(e.getMessage() + "; first difference: " + missing[0], e);
     }
+    // The same queries through both servers' HTTP API answer the same.
+    for (String q :
+        List.of(
+            "up",
+            "count by (job) ({job=~\"chartwell|prometheus\"})",
+            "sum by (job) (rate(prometheus_http_requests_total[30s]))")) {
+      JsonNode theirs = promQuery(q, at).path("data");
+      String path =
+          "/api/v1/query?query="
+              + URLEncoder.encode(q, StandardCharsets.UTF_8)
+              + "&time="
+              + java.math.BigDecimal.valueOf(at, 3).toPlainString();
+      JsonNode ours = MAPPER.readTree(http.send("GET", path, null, "Authorization", basic).body());
+      assertEquals(sorted(theirs), sorted(ours.path("data")), q);
+    }
+    // promtool (Prometheus' Go client) reads our API with the credentials in the URL.
+    Path promtool = bin.resolveSibling("promtool");
+    if (Files.isExecutable(promtool)) {
+      Process p =
+          new ProcessBuilder(
+                  promtool.toString(),
+                  "query",
+                  "instant",
+                  "http://" + serviceId + ":" + token + "@127.0.0.1:" + server.port(),
+                  "up{job=\"chartwell\"}")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, p.exitValue(), out);
+      assertTrue(out.contains("job=\"chartwell\"} => 1 @["), out);
+    } else {
+      System.err.println("RealPrometheusIntegrationTest: no promtool beside prometheus, not run");
+    }
     // Stopped, Prometheus flushes its queue; then no sample is stored twice.
     prometheus.destroy();
     assertTrue(prometheus.waitFor(90, TimeUnit.SECONDS), "Prometheus stops");
@@ -287,6 +322,14 @@ class RealPrometheusIntegrationTest {
       out.put(s.labels(), points);
     }
     return out;
+  }
+
+  /** A query's data with its result in label order (the two servers order vectors differently). */
+  static String sorted(JsonNode data) {
+    List<String> rows = new ArrayList<>();
+    data.path("result").forEach(r -> rows.add(r.toString()));
+    java.util.Collections.sort(rows);
+    return data.path("resultType").asText() + rows;
   }
 
   static boolean same(List<double[]> a, List<double[]> b) {
