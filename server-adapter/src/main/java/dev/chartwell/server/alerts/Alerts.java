@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -66,8 +67,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
   private final Clock clock;
   private final AlertOptions options;
   private final Consumer<String> log;
-  private final java.util.concurrent.atomic.LongAdder windowsEvaluated =
-      new java.util.concurrent.atomic.LongAdder();
+  private final LongAdder windowsEvaluated = new LongAdder();
   private final Map<String, ObjectNode> webhookErrors = new ConcurrentHashMap<>();
   private final Object tickLock = new Object();
   private ScheduledExecutorService threads;

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -122,12 +123,10 @@ final class Delivery implements AutoCloseable {
   }
 
   /** Webhook attempts by outcome: delivered, retrying, failed. */
-  final java.util.concurrent.atomic.LongAdder delivered =
-      new java.util.concurrent.atomic.LongAdder();
+  final LongAdder delivered = new LongAdder();
 
-  final java.util.concurrent.atomic.LongAdder retrying =
-      new java.util.concurrent.atomic.LongAdder();
-  final java.util.concurrent.atomic.LongAdder failed = new java.util.concurrent.atomic.LongAdder();
+  final LongAdder retrying = new LongAdder();
+  final LongAdder failed = new LongAdder();
 
   private void attempt(Outbox.Pending p) {
     Notification n = p.notification();

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.engine.Source;
 import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.Labels;
+import dev.chartwell.prometheus.promql.PromQl;
+import dev.chartwell.prometheus.promql.PromQlException;
 import dev.chartwell.prometheus.remote.RemoteWrite;
 import dev.chartwell.server.charts.ServicePrincipal;
 import dev.chartwell.server.http.ApiException;
@@ -98,8 +100,8 @@ final class PromApi {
     List<List<LabelMatcher>> selectors = new ArrayList<>();
     for (String m : p.all("match[]")) {
       try {
-        selectors.add(Selectors.parse(m));
-      } catch (IllegalArgumentException e) {
+        selectors.add(PromQl.parseSelector(m));
+      } catch (PromQlException e) {
         throw ApiException.badRequest(e.getMessage());
       }
     }

@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.chartwell.prometheus.LabelMatcher;
-import dev.chartwell.prometheus.Labels;
 import dev.chartwell.server.http.ApiException;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PromNamesTest {
@@ -26,22 +23,6 @@ class PromNamesTest {
     assertEquals("_2xx_responses", PromNames.metric("2xx.responses", "", true, false));
     assertEquals("http_method", PromNames.label("http.method"));
     assertEquals("key_0abc", PromNames.label("0abc"));
-  }
-
-  @Test
-  void selectorsParseAsPromQlWrites() {
-    assertEquals(
-        List.of(
-            new LabelMatcher(Labels.NAME, LabelMatcher.Type.EQUAL, "up"),
-            new LabelMatcher("job", LabelMatcher.Type.REGEX, "a|b"),
-            new LabelMatcher("x", LabelMatcher.Type.NOT_EQUAL, "q\"uote")),
-        Selectors.parse("up{job=~'a|b', x!=\"q\\\"uote\",}"));
-    assertEquals(
-        List.of(new LabelMatcher("job", LabelMatcher.Type.NOT_REGEX, "")),
-        Selectors.parse("{job!~``}"));
-    var e = assertThrows(IllegalArgumentException.class, () -> Selectors.parse("up{job=}"));
-    assertTrue(e.getMessage().contains("character 8"), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> Selectors.parse("{job=~\".*\"}"));
   }
 
   @Test
