@@ -87,8 +87,12 @@ final class RangeFunctions {
       double interval = sampled;
       interval += durationToStart < threshold ? durationToStart : avgGap / 2;
       interval += durationToEnd < threshold ? durationToEnd : avgGap / 2;
-      result = result * (interval / sampled);
-      return rate ? result / rangeSeconds : result;
+      // The factor first, then one multiplication: Prometheus' order, to the last bit.
+      double factor = interval / sampled;
+      if (rate) {
+        factor /= rangeSeconds;
+      }
+      return result * factor;
     };
   }
 
