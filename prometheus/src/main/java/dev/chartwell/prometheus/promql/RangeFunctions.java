@@ -56,6 +56,7 @@ final class RangeFunctions {
   private static Selectors.WindowFunction extrapolated(
       MatrixSelector ms, boolean counter, boolean rate) {
     double rangeSeconds = ms.rangeMs() / 1000.0;
+    ResetIndex resets = counter ? new ResetIndex() : null;
     return (ts, v, lo, hi, rangeStart, rangeEnd, step) -> {
       int n = hi - lo;
       if (n < 2) {
@@ -64,7 +65,7 @@ final class RangeFunctions {
       double first = v[lo];
       double last = v[hi - 1];
       double result = last - first;
-      if (counter) {
+      if (counter && resets.any(v, lo, hi)) {
         double prev = first;
         for (int k = lo + 1; k < hi; k++) {
           if (v[k] < prev) {
@@ -87,8 +88,12 @@ final class RangeFunctions {
       double interval = sampled;
       interval += durationToStart < threshold ? durationToStart : avgGap / 2;
       interval += durationToEnd < threshold ? durationToEnd : avgGap / 2;
-      result = result * (interval / sampled);
-      return rate ? result / rangeSeconds : result;
+      // The factor first, then one multiplication: Prometheus' order, to the last bit.
+      double factor = interval / sampled;
+      if (rate) {
+        factor /= rangeSeconds;
+      }
+      return result * factor;
     };
   }
 
@@ -224,6 +229,27 @@ final class RangeFunctions {
       aux.add(delta * (v[k] - (mean.sum + mean.c)));
     }
     return (aux.sum + aux.c) / count;
+  }
+
+  /**
+   * Counts counter resets of one series once, so that a window without any (the usual case) skips
+   * the loop that adds them back. Remembers the last series' values: a series is evaluated for all
+   * steps before the next one, on one thread.
+   */
+  private static final class ResetIndex {
+    private double[] of;
+    private int[] before;
+
+    boolean any(double[] v, int lo, int hi) {
+      if (of != v) {
+        before = new int[v.length];
+        for (int k = 1; k < v.length; k++) {
+          before[k] = before[k - 1] + (v[k] < v[k - 1] ? 1 : 0);
+        }
+        of = v;
+      }
+      return before[hi - 1] != before[lo];
+    }
   }
 
   /** Kahan-Neumaier summation, as Prometheus' kahanSumInc. */
