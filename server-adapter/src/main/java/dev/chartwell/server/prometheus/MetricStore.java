@@ -15,6 +15,7 @@ import dev.chartwell.prometheus.Labels;
 import dev.chartwell.prometheus.SeriesData;
 import dev.chartwell.prometheus.SeriesSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -329,7 +330,7 @@ public final class MetricStore implements SeriesSource {
     private Samples add(int[] key, int slot) {
       int index = localCount++;
       if (keys.length < localCount * width) {
-        keys = java.util.Arrays.copyOf(keys, Math.max(keys.length * 2, localCount * width));
+        keys = Arrays.copyOf(keys, Math.max(keys.length * 2, localCount * width));
       }
       System.arraycopy(key, 0, keys, index * width, width);
       slots[slot] = index + 1;
@@ -446,8 +447,8 @@ public final class MetricStore implements SeriesSource {
 
     void add(long t, double v) {
       if (size == times.length) {
-        times = java.util.Arrays.copyOf(times, size * 2);
-        values = java.util.Arrays.copyOf(values, size * 2);
+        times = Arrays.copyOf(times, size * 2);
+        values = Arrays.copyOf(values, size * 2);
       }
       if (size > 0 && t <= times[size - 1]) {
         sorted = false;
@@ -460,8 +461,7 @@ public final class MetricStore implements SeriesSource {
       if (!sorted) {
         sortKeepingLast();
       }
-      return new SeriesData(
-          labels, java.util.Arrays.copyOf(times, size), java.util.Arrays.copyOf(values, size));
+      return new SeriesData(labels, Arrays.copyOf(times, size), Arrays.copyOf(values, size));
     }
 
     /** Stable sort by time, then of equal times the last one read (the later write). */
@@ -470,7 +470,7 @@ public final class MetricStore implements SeriesSource {
       for (int i = 0; i < size; i++) {
         order[i] = i;
       }
-      java.util.Arrays.sort(order, (a, b) -> Long.compare(times[a], times[b]));
+      Arrays.sort(order, (a, b) -> Long.compare(times[a], times[b]));
       long[] t = new long[size];
       double[] v = new double[size];
       int n = 0;

@@ -1,5 +1,6 @@
 package dev.chartwell.server.prometheus;
 
+import dev.chartwell.engine.AppendResult;
 import dev.chartwell.engine.Event;
 import dev.chartwell.engine.Source;
 import dev.chartwell.otlp.OtelTable;
@@ -16,9 +17,11 @@ import dev.chartwell.server.otlp.OtlpRoutes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -144,7 +147,7 @@ final class RemoteWriteRoute {
       List<Labels> of = owners.get(e.getKey());
       for (int from = 0; from < events.size(); from += 4096) {
         List<Event> batch = events.subList(from, Math.min(events.size(), from + 4096));
-        List<dev.chartwell.engine.AppendResult.Rejection> rejected;
+        List<AppendResult.Rejection> rejected;
         try {
           rejected = sources.get(e.getKey()).appendBatch(batch).rejections();
         } catch (RuntimeException x) {
@@ -154,7 +157,7 @@ final class RemoteWriteRoute {
                   + " samples of this request were stored before; a retry stores only the"
                   + " others");
         }
-        java.util.Set<Integer> bad = new java.util.HashSet<>();
+        Set<Integer> bad = new HashSet<>();
         for (var r : rejected) {
           bad.add(r.index());
           if (problems.size() < 10) {
