@@ -1,6 +1,7 @@
 package dev.chartwell.engine;
 
 import dev.chartwell.engine.internal.source.Schema;
+import dev.chartwell.engine.internal.source.Snapshots;
 import dev.chartwell.engine.internal.source.SourceCore;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,10 @@ public final class Source {
 
   /** The latest timestamp an event may have: 9999-12-31T23:59:59.999Z in epoch milliseconds. */
   public static final long MAX_TIMESTAMP = 253_402_300_799_999L;
+
+  static {
+    Snapshots.install(s -> s.core);
+  }
 
   private final SourceCore core;
   private final Engine engine;

@@ -34,6 +34,8 @@ import dev.chartwell.server.management.SingleMachineRoutes;
 import dev.chartwell.server.management.TransitionTimer;
 import dev.chartwell.server.otlp.BodyBudget;
 import dev.chartwell.server.otlp.OtlpRoutes;
+import dev.chartwell.server.prometheus.PrometheusRoutes;
+import dev.chartwell.server.prometheus.ServerMeters;
 import dev.chartwell.server.security.OutboundPolicy;
 import dev.chartwell.server.shippers.ElasticRoutes;
 import dev.chartwell.server.shippers.LokiRoutes;
@@ -334,6 +336,7 @@ public final class ChartwellServer implements AutoCloseable {
     Accounts.Bootstrap boot = null;
     ScheduledExecutorService adopter = null;
     Tenancy tenancy = null;
+    ServerMeters meters = null;
     Engine engine;
     DiskQuotas quotas = new DiskQuotas(config.tenants().maxDiskPerService());
     try {
@@ -483,6 +486,17 @@ public final class ChartwellServer implements AutoCloseable {
       elasticRoutes.register(router, ElasticRoutes.PREFIX);
       new LokiRoutes(services, catalog, json.mapper(), config.maxIngestBytes(), shipperBodies)
           .register(router);
+      meters = new ServerMeters(engine, alerts);
+      meters.register(router, accounts, config.metricsToken(), config.maxRequestBytes());
+      new PrometheusRoutes(
+              services,
+              catalog,
+              json.mapper(),
+              meters.remoteWrite(),
+              config.maxRequestBytes(),
+              config.maxIngestBytes())
+          .register(router);
+      router.observe(meters);
 
       // One limiter for both ports: failures on one count on the other.
       FailedAuthLimiter limiter =
@@ -616,6 +630,7 @@ public final class ChartwellServer implements AutoCloseable {
       }
       recovery.line().ifPresent(banner::add);
       ExternalQueries external = tenancy.external();
+      ServerMeters ownMeters = meters;
       return new ChartwellServer(
           dir,
           accounts,
@@ -634,9 +649,13 @@ public final class ChartwellServer implements AutoCloseable {
           adopter,
           () -> {
             external.close();
+            ownMeters.close();
             cleanup.run();
           });
     } catch (IOException | RuntimeException e) {
+      if (meters != null) {
+        meters.close();
+      }
       if (adopter != null) {
         adopter.shutdownNow();
       }
@@ -768,6 +787,13 @@ public final class ChartwellServer implements AutoCloseable {
    */
   public Alerts alerts() {
     return alerts;
+  }
+
+  /**
+   * @return the catalog: tables, sources and the engine sources behind them
+   */
+  public Catalog catalog() {
+    return catalog;
   }
 
   /**

@@ -55,6 +55,8 @@ import java.util.regex.Pattern;
  * @param logFormat how the server's lines are written ({@code --log-format})
  * @param backupDir where {@code POST /api/v2/admin/backup} writes backups, if it may
  * @param tenants what keeps services from starving each other
+ * @param metricsToken the Bearer token that may read {@code /metrics} besides admin API keys, if
+ *     any ({@code --metrics-token})
  */
 public record ServerConfig(
     String host,
@@ -85,7 +87,8 @@ public record ServerConfig(
     boolean quickstart,
     LogFormat logFormat,
     Optional<Path> backupDir,
-    TenantLimits tenants) {
+    TenantLimits tenants,
+    Optional<String> metricsToken) {
 
   /** How the server's lines are written. */
   public enum LogFormat {
@@ -322,7 +325,13 @@ public record ServerConfig(
               "backup-dir",
               "DIR",
               "none (no online backups)",
-              "where POST /api/v2/admin/backup writes backups (see docs/operations.md)"));
+              "where POST /api/v2/admin/backup writes backups (see docs/operations.md)"),
+          new Flag(
+              "metrics-token",
+              "TOKEN",
+              "none",
+              "Bearer token that may read /metrics (admin API keys always may), 16-256 URL-safe"
+                  + " characters"));
 
   /** Where the documentation is read. */
   static final String DOCS = "https://github.com/chartwell-dev/chartwell/tree/main/docs";
@@ -433,7 +442,8 @@ public record ServerConfig(
             v.duration("seal-idle", Duration.ofSeconds(30), Duration.ofSeconds(1)),
             v.maxDisk("max-disk-per-service"),
             v.intValue("max-queries-per-service", Math.max(1, httpThreads / 4), 1, 10_000),
-            v.intValue("max-ingests-per-service", Math.max(1, httpThreads / 4), 1, 10_000)));
+            v.intValue("max-ingests-per-service", Math.max(1, httpThreads / 4), 1, 10_000)),
+        v.metricsToken());
   }
 
   /**
@@ -706,6 +716,15 @@ public record ServerConfig(
         }
       }
       return out;
+    }
+
+    Optional<String> metricsToken() throws ConfigException {
+      Optional<String> t = raw("metrics-token");
+      if (t.isPresent() && !t.get().matches("[A-Za-z0-9._~-]{16,256}")) {
+        throw new ConfigException(
+            "--metrics-token must be 16 to 256 URL-safe characters (letters, digits, . _ ~ -)");
+      }
+      return t;
     }
 
     Optional<TlsSpec> tls() throws ConfigException {

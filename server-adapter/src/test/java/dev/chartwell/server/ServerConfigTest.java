@@ -25,6 +25,20 @@ class ServerConfigTest {
   }
 
   @Test
+  void metricsToken() throws Exception {
+    assertEquals(Optional.empty(), parse(Map.of()).metricsToken());
+    assertEquals(
+        Optional.of("abcdefghij-0123456789"),
+        parse(Map.of("CHARTWELL_METRICS_TOKEN", "abcdefghij-0123456789")).metricsToken());
+    assertEquals(
+        "--metrics-token must be 16 to 256 URL-safe characters (letters, digits, . _ ~ -)",
+        error(Map.of(), "--metrics-token", "short"));
+    assertEquals(
+        "--metrics-token must be 16 to 256 URL-safe characters (letters, digits, . _ ~ -)",
+        error(Map.of(), "--metrics-token", "has/slash/and:colon12345"));
+  }
+
+  @Test
   void defaults() throws Exception {
     ServerConfig c = parse(Map.of());
     assertEquals("127.0.0.1", c.host());

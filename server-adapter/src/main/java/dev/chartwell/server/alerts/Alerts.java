@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -66,6 +67,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
   private final Clock clock;
   private final AlertOptions options;
   private final Consumer<String> log;
+  private final LongAdder windowsEvaluated = new LongAdder();
   private final Map<String, ObjectNode> webhookErrors = new ConcurrentHashMap<>();
   private final Object tickLock = new Object();
   private ScheduledExecutorService threads;
@@ -258,6 +260,7 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
       history.prune(now, alive);
       lastPrune = now;
     }
+    windowsEvaluated.add(evaluated);
     return new Tick(evaluated, deferred);
   }
 
@@ -269,6 +272,25 @@ public final class Alerts implements Resources.AlertStatus, AutoCloseable {
    */
   public int deliverDue() throws InterruptedException {
     return delivery.runDue();
+  }
+
+  /**
+   * @return alert windows evaluated since the server started
+   */
+  public long windowsEvaluated() {
+    return windowsEvaluated.sum();
+  }
+
+  /**
+   * @param outcome {@code delivered}, {@code retrying} or {@code failed}
+   * @return webhook attempts with that outcome since the server started
+   */
+  public long webhookAttempts(String outcome) {
+    return switch (outcome) {
+      case "delivered" -> delivery.delivered.sum();
+      case "retrying" -> delivery.retrying.sum();
+      default -> delivery.failed.sum();
+    };
   }
 
   /**

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -121,6 +122,12 @@ final class Delivery implements AutoCloseable {
     return client.post(WebhookRequests.build(webhook, n, mapper));
   }
 
+  /** Webhook attempts by outcome: delivered, retrying, failed. */
+  final LongAdder delivered = new LongAdder();
+
+  final LongAdder retrying = new LongAdder();
+  final LongAdder failed = new LongAdder();
+
   private void attempt(Outbox.Pending p) {
     Notification n = p.notification();
     int attempts = p.attempts() + 1;
@@ -142,11 +149,13 @@ final class Delivery implements AutoCloseable {
     if (!o.delivered() && o.retryable() && attempts < options.webhookAttempts()) {
       long delay = options.retryDelay().toMillis() * (long) Math.pow(3, attempts - 1);
       long next = now + (long) (delay * (0.5 + ThreadLocalRandom.current().nextDouble()));
+      retrying.increment();
       outbox.retryAt(n.id(), attempts, next);
       history.appendOutcome(n.alertId(), r.put("status", "retrying").put("next", next), now);
       return;
     }
     outbox.finish(n.id(), now);
+    (o.delivered() ? delivered : failed).increment();
     history.appendOutcome(
         n.alertId(), r.put("status", o.delivered() ? "delivered" : "failed"), now);
     String name =

@@ -182,6 +182,14 @@ final class Dispatcher extends Handler.Abstract {
     }
     response.setStatus(status);
     response.write(true, bytes, callback);
+    router
+        .observer()
+        .answered(
+            request.getMethod(),
+            exchange.route == null ? "unmatched" : exchange.route.path().toString(),
+            status,
+            exchange.received == null ? 0 : exchange.received.bytes(),
+            System.nanoTime() - timing.start());
   }
 
   private Response dispatch(

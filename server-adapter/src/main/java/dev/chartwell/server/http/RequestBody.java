@@ -53,7 +53,7 @@ final class RequestBody {
     } else {
       checkType(body, type);
     }
-    boolean gzip = encoding(headers);
+    boolean gzip = encoding(body, headers);
     if (length > maxBytes) {
       throw LimitedInputStream.tooLarge(maxBytes);
     }
@@ -79,7 +79,7 @@ final class RequestBody {
     }
   }
 
-  private static boolean encoding(HttpFields headers) {
+  private static boolean encoding(Route.Body body, HttpFields headers) {
     boolean gzip = false;
     int codings = 0;
     for (String v : headers.getValuesList(HttpHeader.CONTENT_ENCODING)) {
@@ -89,6 +89,9 @@ final class RequestBody {
           continue;
         }
         codings++;
+        if (body.ownEncodings().contains(c)) {
+          continue;
+        }
         if (!c.equals("gzip") && !c.equals("x-gzip")) {
           throw unsupported(
               "Content-Encoding must be gzip or identity, got '" + printable(coding.strip()) + "'");

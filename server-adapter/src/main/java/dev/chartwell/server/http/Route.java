@@ -120,8 +120,10 @@ public record Route(
    *     reads no body
    * @param required whether a request without a body (and without a {@code Content-Type}) is
    *     refused with 415
+   * @param ownEncodings {@code Content-Encoding} codings the handler decodes itself (the body is
+   *     handed over as received), lower case; gzip and identity are always accepted
    */
-  public record Body(Set<String> mediaTypes, boolean required) {
+  public record Body(Set<String> mediaTypes, boolean required, Set<String> ownEncodings) {
     /** The route reads no body. */
     public static final Body NONE = new Body(Set.of(), false);
 
@@ -132,11 +134,23 @@ public record Route(
     public static final Body OPTIONAL_JSON = new Body(Set.of("application/json"), false);
 
     /**
+     * A body whose only codings are gzip and identity.
+     *
      * @param mediaTypes accepted media types
      * @param required whether a body is required
      */
+    public Body(Set<String> mediaTypes, boolean required) {
+      this(mediaTypes, required, Set.of());
+    }
+
+    /**
+     * @param mediaTypes accepted media types
+     * @param required whether a body is required
+     * @param ownEncodings codings the handler decodes
+     */
     public Body {
       mediaTypes = Set.copyOf(mediaTypes);
+      ownEncodings = Set.copyOf(ownEncodings);
       for (String t : mediaTypes) {
         if (!t.equals(t.toLowerCase(Locale.ROOT)) || t.indexOf('/') <= 0 || t.contains(";")) {
           throw new IllegalArgumentException("media type must be lower-case type/subtype: " + t);

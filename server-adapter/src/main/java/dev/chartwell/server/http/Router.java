@@ -13,6 +13,23 @@ import java.util.Set;
  */
 public final class Router {
   private final List<Route> routes = new ArrayList<>();
+  private volatile RequestObserver observer = RequestObserver.NONE;
+
+  /**
+   * @param observer told of every request this router's server answers
+   * @return this router
+   */
+  public Router observe(RequestObserver observer) {
+    this.observer = observer;
+    return this;
+  }
+
+  /**
+   * @return the observer of answered requests
+   */
+  public RequestObserver observer() {
+    return observer;
+  }
 
   /**
    * Adds a route. Routes are tried in the order they were added.

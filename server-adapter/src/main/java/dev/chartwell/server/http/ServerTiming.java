@@ -20,6 +20,11 @@ public final class ServerTiming {
     this.startNanos = startNanos;
   }
 
+  /** When the request was dispatched ({@link System#nanoTime()}). */
+  long start() {
+    return startNanos;
+  }
+
   /**
    * Adds one duration.
    *

@@ -6,10 +6,12 @@ import java.io.InputStream;
 
 /**
  * A request body as it arrives from the connection, counting the time spent in its reads: waiting
- * for the client's bytes and copying them ({@code read} in {@code Server-Timing}).
+ * for the client's bytes and copying them ({@code read} in {@code Server-Timing}), and the bytes
+ * received.
  */
 final class TimedInputStream extends FilterInputStream {
   private long nanos;
+  private long bytes;
 
   /**
    * @param in the body as the connection delivers it
@@ -25,11 +27,22 @@ final class TimedInputStream extends FilterInputStream {
     return nanos;
   }
 
+  /**
+   * @return the bytes received so far
+   */
+  long bytes() {
+    return bytes;
+  }
+
   @Override
   public int read() throws IOException {
     long t = System.nanoTime();
     try {
-      return super.read();
+      int b = super.read();
+      if (b >= 0) {
+        bytes++;
+      }
+      return b;
     } finally {
       nanos += System.nanoTime() - t;
     }
@@ -39,7 +52,11 @@ final class TimedInputStream extends FilterInputStream {
   public int read(byte[] b, int off, int len) throws IOException {
     long t = System.nanoTime();
     try {
-      return super.read(b, off, len);
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        bytes += n;
+      }
+      return n;
     } finally {
       nanos += System.nanoTime() - t;
     }
@@ -49,7 +66,9 @@ final class TimedInputStream extends FilterInputStream {
   public long skip(long n) throws IOException {
     long t = System.nanoTime();
     try {
-      return super.skip(n);
+      long skipped = super.skip(n);
+      bytes += skipped;
+      return skipped;
     } finally {
       nanos += System.nanoTime() - t;
     }

@@ -150,7 +150,7 @@ public final class Accounts implements AutoCloseable {
    *
    * @return a verifier that answers 401 for unknown, disabled and expired keys and wrong secrets
    */
-  public Authenticator basicAuthenticator() {
+  public Authenticator.Basic basicAuthenticator() {
     return new Authenticator.Basic(this::verify);
   }
 

@@ -37,7 +37,7 @@ public final class OtelSources {
    * @param signal the signal written
    * @return the engine source of each of the signal's tables, created when missing
    */
-  static Map<OtelTable, Source> tables(
+  public static Map<OtelTable, Source> tables(
       Catalog catalog, ObjectMapper mapper, String warehouse, Signal signal) {
     Map<OtelTable, Source> found = find(catalog, warehouse, signal);
     if (found.size() < signal.tables().size()) {

@@ -164,8 +164,11 @@ public final class OtlpRoutes {
   /**
    * The service must run and may not be read-only. A service that is being provisioned or started
    * will run in a moment: 503 with {@code Retry-After}, so that exporters keep their data.
+   *
+   * @param req a write request authenticated by a service's token
+   * @return the service
    */
-  private static ServicePrincipal accepting(Request req) {
+  public static ServicePrincipal accepting(Request req) {
     ServicePrincipal p = req.principal(ServicePrincipal.class);
     String state = p.state();
     if (state.equals("provisioning") || state.equals("starting")) {

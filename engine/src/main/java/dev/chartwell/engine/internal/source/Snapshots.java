@@ -1,0 +1,39 @@
+package dev.chartwell.engine.internal.source;
+
+import dev.chartwell.engine.Source;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Internal access to a public {@link Source}'s snapshots, for readers inside Chartwell that need
+ * the segments themselves (PromQL's series reader scans columns, which no public query does). The
+ * {@link Source} class installs its accessor here when it is initialized, so that the public API
+ * keeps no method that names an internal type.
+ */
+public final class Snapshots {
+  private static volatile Function<Source, SourceCore> cores;
+
+  private Snapshots() {}
+
+  /**
+   * Called once, by {@link Source}'s static initializer.
+   *
+   * @param accessor gives a source's mechanics
+   */
+  public static void install(Function<Source, SourceCore> accessor) {
+    if (cores != null) {
+      throw new IllegalStateException("the source accessor is installed already");
+    }
+    cores = Objects.requireNonNull(accessor);
+  }
+
+  /**
+   * A consistent view of a source's events; close it when done.
+   *
+   * @param source a source of an open engine
+   * @return its snapshot
+   */
+  public static SourceCore.Snapshot of(Source source) {
+    return cores.apply(source).snapshot();
+  }
+}
