@@ -103,8 +103,9 @@ class RateVsPrometheusBench {
       double o = medianMs(ourTimes);
       double p = medianMs(theirTimes);
       System.out.printf(
-          "BENCH prometheus 2.42 (HTTP, JSON): median %.1f ms; ours %.1f ms; ratio %.1fx%n",
-          p, o, p / o);
+          "BENCH prometheus 2.42 (HTTP, JSON): median %.1f ms, best %.1f ms; ours median %.1f ms,"
+              + " best %.1f ms; ratio of medians %.1fx, of bests %.1fx%n",
+          p, bestMs(theirTimes), o, bestMs(ourTimes), p / o, bestMs(theirTimes) / bestMs(ourTimes));
       System.out.println(
           "BENCH same series: "
               + (((QueryResult.Matrix) theirResult).series().size()
