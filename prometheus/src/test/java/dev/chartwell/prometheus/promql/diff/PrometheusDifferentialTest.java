@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
  * agree: same label sets, same timestamps, values equal or within 1e-9 relative. Skips (loudly)
  * when {@code /usr/bin/prometheus} is missing.
  */
-class PrometheusDifferentialTest {
-  static final List<String> EXPRESSIONS =
+public class PrometheusDifferentialTest {
+  public static final List<String> EXPRESSIONS =
       List.of(
           // selectors, all four matchers, offset and @
           "dt_temperature",
@@ -206,7 +206,11 @@ class PrometheusDifferentialTest {
     assertEquals(List.of(), failures);
   }
 
-  private static void compare(String what, QueryResult expected, QueryResult actual, String q) {
+  /**
+   * Asserts two answers agree: label sets, timestamps, values (1e-9 relative); value order for
+   * sort.
+   */
+  public static void compare(String what, QueryResult expected, QueryResult actual, String q) {
     assertEquals(expected.resultType(), actual.resultType(), what + ": result type");
     if (expected instanceof QueryResult.Scalar e) {
       QueryResult.Scalar a = (QueryResult.Scalar) actual;

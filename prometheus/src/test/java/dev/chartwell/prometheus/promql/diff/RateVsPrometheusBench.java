@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class RateVsPrometheusBench {
   static final String QUERY = "sum by (job) (rate(x[5m]))";
   static final int SERIES = 1000;
-  static final long SCRAPE = 15_000;
+  public static final long SCRAPE = 15_000;
   static final int RUNS = 7;
 
   static List<SeriesData> data(long start, int scrapes) {
