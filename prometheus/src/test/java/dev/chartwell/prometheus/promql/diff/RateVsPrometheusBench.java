@@ -24,7 +24,7 @@ class RateVsPrometheusBench {
   static final String QUERY = "sum by (job) (rate(x[5m]))";
   static final int SERIES = 1000;
   public static final long SCRAPE = 15_000;
-  static final int RUNS = 7;
+  static final int RUNS = 9;
 
   static List<SeriesData> data(long start, int scrapes) {
     Random r = new Random(7);
@@ -65,7 +65,7 @@ class RateVsPrometheusBench {
     long qStart = start + 10 * 60_000;
     long qEnd = now - 60_000;
     InProcessTarget ours = new InProcessTarget(new MemorySeriesSource(data));
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 10; i++) {
       ours.range(QUERY, qStart, qEnd, 60_000); // warm-up
     }
     List<Long> ourTimes = new ArrayList<>();
@@ -91,7 +91,7 @@ class RateVsPrometheusBench {
           (long) SERIES * scrapes, (System.nanoTime() - t0) / 1e9);
       PrometheusApiTarget theirs = new PrometheusApiTarget(prometheus.base);
       QueryResult theirResult = null;
-      for (int i = 0; i < 3; i++) {
+      for (int i = 0; i < 5; i++) {
         theirResult = theirs.range(QUERY, qStart, qEnd, 60_000); // warm-up
       }
       List<Long> theirTimes = new ArrayList<>();
