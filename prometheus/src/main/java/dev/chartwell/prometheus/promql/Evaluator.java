@@ -251,15 +251,13 @@ public final class Evaluator {
       case CLAMP_MAX ->
           InstantFunctions.map2(
               vectorArg(c, 0, steps), scalarArg(c, 1, steps), null, (v, a, b) -> Math.min(a, v));
-      case CLAMP -> {
-        Val.Vec in = vectorArg(c, 0, steps);
-        double[] lo = scalarArg(c, 1, steps);
-        double[] hi = scalarArg(c, 2, steps);
-        Val.Vec out =
-            InstantFunctions.map2(
-                in, lo, hi, (v, a, b) -> a > b ? Val.ABSENT : Math.max(a, Math.min(b, v)));
-        yield new Val.Vec(Rows.merge(out.rows()));
-      }
+      case CLAMP ->
+          // No value at a step whose minimum is above its maximum, as Prometheus answers.
+          InstantFunctions.map2(
+              vectorArg(c, 0, steps),
+              scalarArg(c, 1, steps),
+              scalarArg(c, 2, steps),
+              (v, a, b) -> a > b ? Val.ABSENT : Math.max(a, Math.min(b, v)));
       case TIMESTAMP -> {
         Expr arg = AstBuilder.unwrap(c.args().get(0));
         if (arg instanceof VectorSelector vs) {

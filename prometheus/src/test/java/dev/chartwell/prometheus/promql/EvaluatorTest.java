@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.chartwell.prometheus.Labels;
 import dev.chartwell.prometheus.MemorySeriesSource;
 import dev.chartwell.prometheus.SeriesData;
+import dev.chartwell.prometheus.SeriesSource;
 import dev.chartwell.prometheus.promql.QueryResult.Sample;
 import java.util.ArrayList;
 import java.util.List;
@@ -237,5 +238,23 @@ class EvaluatorTest {
     assertEquals(
         PromQlException.Kind.TIMEOUT,
         assertThrows(PromQlException.class, () -> cancelled.instant(PromQl.parse("x"), 0)).kind());
+  }
+
+  @Test
+  void docsExample() {
+    SeriesSource source =
+        new MemorySeriesSource(
+            List.of(
+                series(Labels.of("__name__", "http_requests_total", "job", "api"), 0, 60, 120)));
+    long startMs = 2 * M;
+    long endMs = 2 * M;
+    // As docs/promql.md shows it:
+    Expr expr = PromQl.parse("sum by (job) (rate(http_requests_total[5m]))");
+    Evaluator evaluator = new Evaluator(source, EvalSettings.DEFAULTS);
+    QueryResult result = evaluator.range(expr, startMs, endMs, 60_000);
+    SeriesData only = ((QueryResult.Matrix) result).series().get(0);
+    assertEquals(Labels.of("job", "api"), only.labels());
+    // 120 more over the two minutes sampled (no extrapolation past the counter's zero), per 300 s.
+    assertEquals(0.4, only.values()[0], 1e-12);
   }
 }

@@ -11,15 +11,15 @@ import java.util.Random;
  * a gap, a classic histogram ({@code _bucket{le}}, {@code _sum}, {@code _count}) and an info
  * metric. Deterministic for a seed and a start time.
  */
-final class HourOfSamples {
-  static final long SCRAPE = 15_000;
+public final class HourOfSamples {
+  public static final long SCRAPE = 15_000;
   static final String[] JOBS = {"api", "db"};
   static final String[] INSTANCES = {"i0", "i1", "i2"};
   static final double[] BOUNDS = {0.1, 0.5, 1, Double.POSITIVE_INFINITY};
 
   private HourOfSamples() {}
 
-  static List<SeriesData> generate(long seed, long startMs, int scrapes) {
+  public static List<SeriesData> generate(long seed, long startMs, int scrapes) {
     Random rnd = new Random(seed);
     List<SeriesData> out = new ArrayList<>();
     for (String job : JOBS) {
@@ -149,7 +149,7 @@ final class HourOfSamples {
   }
 
   /** The samples of {@code [from, to)} of every series (one remote-write request's worth). */
-  static List<SeriesData> slice(List<SeriesData> all, long from, long to) {
+  public static List<SeriesData> slice(List<SeriesData> all, long from, long to) {
     List<SeriesData> out = new ArrayList<>();
     for (SeriesData s : all) {
       int lo = 0;

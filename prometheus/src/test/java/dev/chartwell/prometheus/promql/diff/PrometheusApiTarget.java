@@ -18,11 +18,11 @@ import java.util.Map;
  * A server speaking Prometheus' query API (the real Prometheus, or our server): answers parsed from
  * its JSON into {@link QueryResult}s.
  */
-final class PrometheusApiTarget implements QueryTarget {
+public final class PrometheusApiTarget implements QueryTarget {
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
 
-  PrometheusApiTarget(String base) {
+  public PrometheusApiTarget(String base) {
     this.base = base;
   }
 

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
  * agree: same label sets, same timestamps, values equal or within 1e-9 relative. Skips (loudly)
  * when {@code /usr/bin/prometheus} is missing.
  */
-class PrometheusDifferentialTest {
-  static final List<String> EXPRESSIONS =
+public class PrometheusDifferentialTest {
+  public static final List<String> EXPRESSIONS =
       List.of(
           // selectors, all four matchers, offset and @
           "dt_temperature",
@@ -115,7 +115,15 @@ class PrometheusDifferentialTest {
           "sort(dt_temperature)",
           "sort_desc(dt_temperature)",
           "absent(dt_temperature{job=\"nope\"})",
-          "absent(dt_temperature)");
+          "absent(dt_temperature)",
+          "clamp(dt_temperature, 18, 22)",
+          "sgn(dt_temperature - 20)",
+          "stdvar by (job) (dt_temperature)",
+          "stdvar_over_time(dt_temperature[10m])",
+          "present_over_time(dt_temperature[5m])",
+          "dt_temperature atan2 on(job, instance) (dt_temperature offset 1m)",
+          "rate(dt_requests_total[5m] @ end())",
+          "increase(dt_requests_total[10m] @ start() offset -5m)");
 
   private static PrometheusProcess prometheus;
   private static QueryTarget reference;
@@ -160,7 +168,6 @@ class PrometheusDifferentialTest {
     List<String> failures = new ArrayList<>();
     int comparisons = 0;
     for (String q : EXPRESSIONS) {
-      List<Runnable> checks = new ArrayList<>();
       try {
         compare(
             q + " range 60s",
@@ -182,7 +189,6 @@ class PrometheusDifferentialTest {
       } catch (AssertionError | RuntimeException e) {
         failures.add(e.getMessage());
       }
-      checks.clear();
     }
     compare(
         "raw range selector",
@@ -200,7 +206,11 @@ class PrometheusDifferentialTest {
     assertEquals(List.of(), failures);
   }
 
-  private static void compare(String what, QueryResult expected, QueryResult actual, String q) {
+  /**
+   * Asserts two answers agree: label sets, timestamps, values (1e-9 relative); value order for
+   * sort.
+   */
+  public static void compare(String what, QueryResult expected, QueryResult actual, String q) {
     assertEquals(expected.resultType(), actual.resultType(), what + ": result type");
     if (expected instanceof QueryResult.Scalar e) {
       QueryResult.Scalar a = (QueryResult.Scalar) actual;

@@ -20,20 +20,20 @@ import java.util.stream.Stream;
  * A real Prometheus (Debian's {@code /usr/bin/prometheus}) on a free loopback port, with a
  * temporary TSDB and the remote-write receiver on; nothing scraped.
  */
-final class PrometheusProcess implements AutoCloseable {
+public final class PrometheusProcess implements AutoCloseable {
   static final Path BINARY =
       Paths.get(System.getProperty("prometheus.binary", "/usr/bin/prometheus"));
 
   private final Process process;
   private final Path dir;
-  final String base;
+  public final String base;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  static boolean available() {
+  public static boolean available() {
     return Files.isExecutable(BINARY);
   }
 
-  PrometheusProcess() throws IOException, InterruptedException {
+  public PrometheusProcess() throws IOException, InterruptedException {
     dir = Files.createTempDirectory("chartwell-prometheus");
     Path config = dir.resolve("prometheus.yml");
     Files.writeString(config, "global:\n  scrape_interval: 1h\n");
@@ -78,7 +78,7 @@ final class PrometheusProcess implements AutoCloseable {
   }
 
   /** Pushes series through remote write (one request). */
-  void write(List<SeriesData> series) throws IOException, InterruptedException {
+  public void write(List<SeriesData> series) throws IOException, InterruptedException {
     HttpResponse<String> r =
         http.send(
             HttpRequest.newBuilder(URI.create(base + "/api/v1/write"))
