@@ -30,6 +30,10 @@ class OutOfMemoryTest {
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx64m",
+                // The test classpath holds two SLF4J providers (logback, for loki4j's appender, and
+                // the server's JUL one): name the server's, so SLF4J writes nothing to stderr.
+                "-Dslf4j.provider=org.slf4j.jul.JULServiceProvider",
+                "-Dslf4j.internal.verbosity=WARN",
                 "-cp",
                 System.getProperty("java.class.path"),
                 OutOfMemoryChild.class.getName())
