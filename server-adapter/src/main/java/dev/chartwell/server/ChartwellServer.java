@@ -3,42 +3,21 @@ package dev.chartwell.server;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.QueryCounters;
 import dev.chartwell.engine.QueryLimits;
-import dev.chartwell.server.alerts.AlertRoutes;
 import dev.chartwell.server.alerts.Alerts;
-import dev.chartwell.server.backup.BackupRoutes;
 import dev.chartwell.server.catalog.Catalog;
-import dev.chartwell.server.charts.ChartRoutes;
-import dev.chartwell.server.charts.StatsRoutes;
-import dev.chartwell.server.charts.TableRoutes;
-import dev.chartwell.server.charts.TimestampRoutes;
-import dev.chartwell.server.clickstack.ResourceRoutes;
 import dev.chartwell.server.clickstack.Resources;
-import dev.chartwell.server.clickstack.SourceRoutes;
 import dev.chartwell.server.http.ApiServer;
-import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.FailedAuthLimiter;
 import dev.chartwell.server.http.Json;
-import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.http.SelfSigned;
 import dev.chartwell.server.http.Tls;
-import dev.chartwell.server.hyperdx.HyperdxRoutes;
 import dev.chartwell.server.management.Accounts;
-import dev.chartwell.server.management.DiskQuotaRoutes;
-import dev.chartwell.server.management.KeyRoutes;
-import dev.chartwell.server.management.OrganizationRoutes;
 import dev.chartwell.server.management.SecretHasher;
-import dev.chartwell.server.management.ServiceRoutes;
 import dev.chartwell.server.management.Services;
-import dev.chartwell.server.management.SingleMachineRoutes;
 import dev.chartwell.server.management.TransitionTimer;
-import dev.chartwell.server.otlp.BodyBudget;
-import dev.chartwell.server.otlp.OtlpRoutes;
-import dev.chartwell.server.prometheus.PrometheusRoutes;
 import dev.chartwell.server.prometheus.ServerMeters;
 import dev.chartwell.server.security.OutboundPolicy;
-import dev.chartwell.server.shippers.ElasticRoutes;
-import dev.chartwell.server.shippers.LokiRoutes;
 import dev.chartwell.server.store.DataDirectory;
 import dev.chartwell.server.store.RecoveryReport;
 import dev.chartwell.server.store.Secrets;
@@ -46,7 +25,6 @@ import dev.chartwell.server.tenancy.DiskQuotas;
 import dev.chartwell.server.tenancy.ExternalQueries;
 import dev.chartwell.server.tenancy.ServiceLimits;
 import dev.chartwell.server.tenancy.Tenancy;
-import dev.chartwell.server.ui.UiRoutes;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -414,89 +392,22 @@ public final class ChartwellServer implements AutoCloseable {
                   config.tenants().maxQueriesPerService(), config.tenants().maxIngestsPerService()),
               new ExternalQueries(
                   Math.max(8, config.http().maxThreads() / 2), config.queryTimeout()));
-      Router router = new Router();
-      router.add(
-          "GET",
-          "/health",
-          new Authenticator.None(),
-          config.maxRequestBytes(),
-          req -> Response.json(200, Map.of("status", "ok")));
-      UiRoutes.register(router, config.maxRequestBytes());
-      OrganizationRoutes.register(router, accounts, json, config.maxRequestBytes());
-      KeyRoutes.register(router, accounts, json, config.maxRequestBytes());
-      ServiceRoutes.register(router, accounts, services, json, config.maxRequestBytes());
-      SingleMachineRoutes.register(router, accounts, services, json, config.maxRequestBytes());
-      BackupRoutes.register(
-          router,
-          accounts,
-          services,
-          config.backupDir(),
-          dir.root(),
-          config.secrets().keyFile().orElse(dir.root().resolve(Secrets.KEY_FILE)),
-          json,
-          config.maxRequestBytes());
-      SourceRoutes.register(router, accounts, services, catalog, json, config.maxRequestBytes());
-      ResourceRoutes.register(
-          router, accounts, services, catalog, resources, json, config.maxRequestBytes());
-      AlertRoutes.register(router, accounts, services, alerts, config.maxRequestBytes());
-      TableRoutes.register(router, services, accounts, catalog, json, config.maxRequestBytes());
-      TimestampRoutes.register(router, services, catalog, resources, config.maxRequestBytes());
-      StatsRoutes.register(router, services, catalog, config.maxRequestBytes());
-      Catalog tables = catalog;
-      DiskQuotaRoutes.register(
-          router,
-          accounts,
-          services,
-          json,
-          config.maxRequestBytes(),
-          config.tenants().maxDiskPerService(),
-          warehouse -> diskBytes(engine, tables, warehouse),
-          quotas::refresh);
-      HyperdxRoutes.register(
-          router,
-          services,
-          accounts,
-          catalog,
-          resources,
-          alerts,
-          engine,
-          json,
-          Clock.systemUTC(),
-          config.maxRequestBytes(),
-          tenancy);
-      ChartRoutes.register(
-          router,
-          services,
-          accounts,
-          catalog,
-          engine,
-          json,
-          config.maxRequestBytes(),
-          config.maxIngestBytes(),
-          tenancy);
-      OtlpRoutes otlpRoutes =
-          new OtlpRoutes(
-              services, catalog, json.mapper(), config.maxIngestBytes(), tenancy.limits());
-      otlpRoutes.register(router);
-      // The shippers' routes hold bodies whole, within one budget of their own.
-      BodyBudget shipperBodies = BodyBudget.forHeap(config.maxIngestBytes());
-      ElasticRoutes elasticRoutes =
-          new ElasticRoutes(
-              services, catalog, json.mapper(), config.maxIngestBytes(), shipperBodies);
-      elasticRoutes.register(router, ElasticRoutes.PREFIX);
-      new LokiRoutes(services, catalog, json.mapper(), config.maxIngestBytes(), shipperBodies)
-          .register(router);
       meters = new ServerMeters(engine, alerts);
-      meters.register(router, accounts, config.metricsToken(), config.maxRequestBytes());
-      new PrometheusRoutes(
+      ServerRoutes routes =
+          ServerRoutes.register(
+              config,
+              dir.root(),
+              accounts,
               services,
               catalog,
-              json.mapper(),
-              meters.remoteWrite(),
-              config.maxRequestBytes(),
-              config.maxIngestBytes())
-          .register(router);
-      router.observe(meters);
+              resources,
+              alerts,
+              engine,
+              json,
+              quotas,
+              tenancy,
+              meters);
+      Router router = routes.router();
 
       // One limiter for both ports: failures on one count on the other.
       FailedAuthLimiter limiter =
@@ -506,16 +417,10 @@ public final class ChartwellServer implements AutoCloseable {
               line -> log.println("chartwell: " + line));
       api.start(router, limiter);
       if (otlp != null) {
-        Router otlpOnly = new Router();
-        otlpOnly.add(router.route("GET", "/health").route());
-        otlpRoutes.register(otlpOnly);
-        otlp.start(otlpOnly, limiter);
+        otlp.start(routes.otlpOnly(), limiter);
       }
       if (elastic != null) {
-        Router elasticOnly = new Router();
-        elasticOnly.add(router.route("GET", "/health").route());
-        elasticRoutes.register(elasticOnly, "");
-        elastic.start(elasticOnly, limiter);
+        elastic.start(routes.elasticsearchOnly(), limiter);
       }
       if (overrides.alertThreads()) {
         alerts.start();
@@ -743,15 +648,6 @@ public final class ChartwellServer implements AutoCloseable {
     config.retention().ifPresent(b::retention);
     config.maxDiskBytes().ifPresent(b::maxDiskBytes);
     return b.build();
-  }
-
-  /** The bytes a warehouse's tables take on disk now. */
-  private static long diskBytes(Engine engine, Catalog catalog, String warehouse) {
-    long total = 0;
-    for (var t : catalog.tables(warehouse)) {
-      total += engine.source(t.get("id").asText()).map(s -> s.stats().diskBytes()).orElse(0L);
-    }
-    return total;
   }
 
   /**
