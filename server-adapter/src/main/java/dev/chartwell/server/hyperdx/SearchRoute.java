@@ -33,8 +33,6 @@ import dev.chartwell.server.tenancy.Tenancy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,23 +103,23 @@ final class SearchRoute {
                 problems.add(f + ": unknown field");
               }
             });
-    String sourceId = text(body, "sourceId", Integer.MAX_VALUE, problems);
+    String sourceId = Params.text(body, "sourceId", Integer.MAX_VALUE, problems);
     if (sourceId == null && !body.hasNonNull("sourceId")) {
       problems.add("sourceId: is required");
     }
-    Instant end = time(body, "endTime", problems);
-    Instant start = time(body, "startTime", problems);
-    String where = text(body, "where", 8192, problems);
-    String language = text(body, "whereLanguage", Integer.MAX_VALUE, problems);
+    Instant end = Params.time(body, "endTime", problems);
+    Instant start = Params.time(body, "startTime", problems);
+    String where = Params.text(body, "where", 8192, problems);
+    String language = Params.text(body, "whereLanguage", Integer.MAX_VALUE, problems);
     WhereLanguage lang =
         language == null ? WhereLanguage.LUCENE : WhereLanguage.fromWireName(language).orElse(null);
     if (lang == null) {
       problems.add("whereLanguage: must be one of lucene, sql");
     }
-    String select = text(body, "select", 4096, problems);
-    String orderBy = text(body, "orderBy", 1024, problems);
-    int maxResults = integer(body, "maxResults", DEFAULT_RESULTS, 1, MAX_RESULTS, problems);
-    int offset = integer(body, "offset", 0, 0, MAX_OFFSET, problems);
+    String select = Params.text(body, "select", 4096, problems);
+    String orderBy = Params.text(body, "orderBy", 1024, problems);
+    int maxResults = Params.integer(body, "maxResults", DEFAULT_RESULTS, 1, MAX_RESULTS, problems);
+    int offset = Params.integer(body, "offset", 0, 0, MAX_OFFSET, problems);
     if (!problems.isEmpty()) {
       throw ApiException.badRequest(problems);
     }
@@ -259,48 +257,5 @@ final class SearchRoute {
             + timestamp
             + " ASC'");
     return SearchOrder.NEWEST_FIRST;
-  }
-
-  private static String text(JsonNode body, String field, int maxLength, List<String> problems) {
-    JsonNode v = body.get(field);
-    if (v == null || v.isNull()) {
-      return null;
-    }
-    if (!v.isTextual()) {
-      problems.add(field + ": must be a string");
-      return null;
-    }
-    if (v.textValue().length() > maxLength) {
-      problems.add(field + ": longer than " + maxLength + " characters");
-      return null;
-    }
-    return v.textValue();
-  }
-
-  private static Instant time(JsonNode body, String field, List<String> problems) {
-    String t = text(body, field, 64, problems);
-    if (t == null) {
-      return null;
-    }
-    try {
-      return OffsetDateTime.parse(t).toInstant();
-    } catch (DateTimeParseException e) {
-      problems.add(
-          field + ": must be an ISO-8601 time with an offset, such as 2026-05-10T00:00:00Z");
-      return null;
-    }
-  }
-
-  private static int integer(
-      JsonNode body, String field, int dflt, int min, int max, List<String> problems) {
-    JsonNode v = body.get(field);
-    if (v == null || v.isNull()) {
-      return dflt;
-    }
-    if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < min || v.intValue() > max) {
-      problems.add(field + ": must be an integer from " + min + " to " + max);
-      return dflt;
-    }
-    return v.intValue();
   }
 }
