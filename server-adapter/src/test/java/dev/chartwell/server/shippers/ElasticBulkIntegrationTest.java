@@ -186,7 +186,9 @@ class ElasticBulkIntegrationTest {
           s.send(
               "POST",
               "/elasticsearch/gz/_bulk",
-              sb.toString().getBytes(StandardCharsets.UTF_8),
+              // Small: the 401 comes before the body is read, and the server then closes the
+              // connection; a large body could still be in flight (a broken pipe, not an answer).
+              "{\"create\":{}}\n{\"message\":\"x\"}\n".getBytes(StandardCharsets.UTF_8),
               "Authorization",
               "Bearer nope",
               "Content-Type",
