@@ -5,6 +5,7 @@ import dev.chartwell.engine.QueryCounters;
 import dev.chartwell.engine.QueryLimits;
 import dev.chartwell.server.alerts.Alerts;
 import dev.chartwell.server.catalog.Catalog;
+import dev.chartwell.server.catalog.TableNames;
 import dev.chartwell.server.clickstack.Resources;
 import dev.chartwell.server.http.ApiServer;
 import dev.chartwell.server.http.FailedAuthLimiter;
@@ -321,7 +322,7 @@ public final class ChartwellServer implements AutoCloseable {
       engine =
           shared != null
               ? shared
-              : engine(config, log, quotas, Catalog.tableNames(dir.root(), json.mapper()));
+              : engine(config, log, quotas, TableNames.read(dir.root(), json.mapper()));
     } catch (IOException | RuntimeException e) {
       recovery.close();
       stop(api, otlp, elastic);
@@ -634,7 +635,7 @@ public final class ChartwellServer implements AutoCloseable {
         Engine.builder()
             .dataDirectory(config.dataDir().resolve("engine"))
             .fsyncPolicy(config.fsync())
-            .reporter(line -> log.println("chartwell: " + Catalog.withTableNames(line, names)))
+            .reporter(line -> log.println("chartwell: " + TableNames.addTo(line, names)))
             .workerThreads(config.threads())
             .queryLimits(
                 QueryLimits.defaults(config.threads())

@@ -90,12 +90,11 @@ class QuickStartIntegrationTest {
     }
     // Progress lines of later starts name tables as users know them, not by id alone.
     java.util.Map<String, String> names =
-        dev.chartwell.server.catalog.Catalog.tableNames(data, MAPPER);
+        dev.chartwell.server.catalog.TableNames.read(data, MAPPER);
     String id = names.keySet().iterator().next();
     assertEquals(
         "source " + id + " (table " + names.get(id) + "): 1 segment files",
-        dev.chartwell.server.catalog.Catalog.withTableNames(
-            "source " + id + ": 1 segment files", names));
+        dev.chartwell.server.catalog.TableNames.addTo("source " + id + ": 1 segment files", names));
     assertTrue(names.get(id).startsWith("default."), names.toString());
     // A later start keeps the token that works, and the file with it.
     try (ChartwellServer server = TestServers.start(data, "--quickstart")) {

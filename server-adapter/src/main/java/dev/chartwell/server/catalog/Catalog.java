@@ -67,40 +67,6 @@ public final class Catalog implements AutoCloseable {
   }
 
   /**
-   * The names users know the engine's sources by, read before the engine opens so that its progress
-   * lines can use them.
-   *
-   * @param dataDir the data directory
-   * @param mapper JSON codec
-   * @return each table's id (its engine source's id) to {@code database.table}
-   * @throws IOException when the tables cannot be read
-   */
-  public static Map<String, String> tableNames(Path dataDir, ObjectMapper mapper)
-      throws IOException {
-    try (Tables tables = Tables.open(dataDir, mapper)) {
-      return tables.names();
-    }
-  }
-
-  private static final java.util.regex.Pattern ENGINE_ID =
-      java.util.regex.Pattern.compile("\\b[0-9a-f]{24}\\b");
-
-  /**
-   * @param line an engine progress line
-   * @param names {@link #tableNames}
-   * @return the line with each table id it names followed by the table's name
-   */
-  public static String withTableNames(String line, Map<String, String> names) {
-    return ENGINE_ID
-        .matcher(line)
-        .replaceAll(
-            m -> {
-              String name = names.get(m.group());
-              return name == null ? m.group() : m.group() + " (table " + name + ")";
-            });
-  }
-
-  /**
    * Opens the stores, migrates sources stored before tables existed, and reconciles the engine with
    * the tables.
    *
