@@ -19,8 +19,9 @@ import java.util.Map;
  * OTLP/HTTP ingestion of a running server; {@code interleaved} times Q1-Q6 in the engine in turns,
  * as a server meets them; {@code scale} loads and queries a data set of any size (a billion events)
  * through the Java API; {@code builds} runs one benchmark on several builds in turn in one JVM;
- * {@code tenants} times a quiet service with and without a flooding neighbour; any other arguments
- * go to JMH (for example {@code QueryBenchmark -p rows=10000000}).
+ * {@code tenants} times a quiet service with and without a flooding neighbour; {@code mixed} times
+ * dashboard queries alone and while the source is being filled; any other arguments go to JMH (for
+ * example {@code QueryBenchmark -p rows=10000000}).
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -45,6 +46,7 @@ public final class BenchMain {
       case "scale" -> ScaleRun.run(flags(args), System.out);
       case "builds" -> BuildsInTurn.run(flags(args), System.out);
       case "tenants" -> NeighbourFlood.run(flags(args), System.out);
+      case "mixed" -> MixedLoad.run(flags(args), System.out);
       default -> org.openjdk.jmh.Main.main(args);
     }
   }

@@ -139,7 +139,6 @@ final class SegmentTask implements Callable<List<Partial>> {
     int bound = groups.denseBound();
     boolean byTime = plan.fn() == AggFn.LAST_VALUE || plan.fn() == AggFn.ANY;
     boolean hasField = plan.field() != null;
-    long orderBase = segment.id() << 32;
     Buckets buckets = new Buckets(hi);
     RowCursor cursor = RowCursor.of(matched, lo, hi, BATCH);
     DoubleBuffer dense = reader == null ? null : reader.denseDoubles();
@@ -194,7 +193,7 @@ final class SegmentTask implements Callable<List<Partial>> {
           addValues(states, ids, dense, rows, n, hasField);
         } else {
           for (int i = 0; i < n; i++) {
-            add(states, ids[i], reader, rows[i], byTime, orderBase, hasField);
+            add(states, ids[i], reader, rows[i], byTime, hasField);
           }
         }
       }
@@ -275,15 +274,9 @@ final class SegmentTask implements Callable<List<Partial>> {
   }
 
   private void add(
-      States states,
-      int group,
-      ValueReader reader,
-      int row,
-      boolean byTime,
-      long orderBase,
-      boolean hasField) {
+      States states, int group, ValueReader reader, int row, boolean byTime, boolean hasField) {
     stateOf(states, group, hasField)
-        .add(reader, row, byTime ? segment.timestamp(row) : 0, orderBase | row);
+        .add(reader, row, byTime ? segment.timestamp(row) : 0, segment.orderKey(row));
   }
 
   /** A new state, its memory claimed against the query's budget. */

@@ -143,7 +143,7 @@ final class Points {
       add(
           seriesId(key.toString(), group),
           s.timestamp(row),
-          (s.id() << 32) | row,
+          s.orderKey(row),
           v,
           temporality.number(row) == 1,
           b,

@@ -13,8 +13,8 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * cost a hash and a probe per row for almost nothing, so from then on each row's bytes are appended
  * to one array and sealing finds the duplicates by sorting ({@link Utf8Sort}).
  *
- * <p>Rows are only ever added: a {@link #copy} for a reader shares the arrays, whose parts below
- * the copy's rows the head never changes again.
+ * <p>Rows are only ever added: a {@link #copy} for a reader shares the arrays (or copies the range
+ * it is given), whose parts below the copy's rows the head never changes again.
  */
 final class HeadStrings extends SegmentBuilder.Buffer {
   /** Distinct values a column may reach before it is checked for being nearly unique. */
@@ -142,17 +142,17 @@ final class HeadStrings extends SegmentBuilder.Buffer {
   }
 
   @Override
-  SegmentBuilder.Buffer copy(int rows) {
+  SegmentBuilder.Buffer copy(int from, int to) {
     HeadStrings c = new HeadStrings();
     if (text != null) {
-      fill(rows);
+      fill(to);
       c.text = text;
       c.textEnd = textEnd;
-      c.bounds = bounds;
-      c.filled = rows;
-      c.present = Arrays.copyOf(present, (rows + 63) >>> 6);
+      c.bounds = from == 0 ? bounds : Arrays.copyOfRange(bounds, from, to + 1);
+      c.filled = to - from;
+      c.present = bitRange(present, from, to);
     } else {
-      c.ordinals = ordinals;
+      c.ordinals = from == 0 ? ordinals : Arrays.copyOfRange(ordinals, from, to);
       c.distinctText = distinct.text();
       c.distinctBounds = distinct.bounds();
       c.distinctSize = distinct.size();

@@ -30,10 +30,12 @@ public final class Segment {
   private final long minTimestamp;
   private final long maxTimestamp;
   private final MappedFile file;
+  private final long orderBase;
   private final Map<String, Object> derived = new ConcurrentHashMap<>();
 
   Segment(
       long id,
+      long firstRow,
       int rows,
       Timestamps timestamps,
       Map<String, Column> columns,
@@ -48,7 +50,8 @@ public final class Segment {
         tokenIndex,
         rows == 0 ? 0 : timestamps.get(0),
         rows == 0 ? 0 : timestamps.get(rows - 1),
-        null);
+        null,
+        (id << 32) + firstRow);
   }
 
   Segment(
@@ -61,7 +64,32 @@ public final class Segment {
       long minTimestamp,
       long maxTimestamp,
       MappedFile file) {
+    this(
+        id,
+        rows,
+        timestamps,
+        columns,
+        implicitColumn,
+        tokenIndex,
+        minTimestamp,
+        maxTimestamp,
+        file,
+        id << 32);
+  }
+
+  Segment(
+      long id,
+      int rows,
+      Timestamps timestamps,
+      Map<String, Column> columns,
+      String implicitColumn,
+      TokenIndex tokenIndex,
+      long minTimestamp,
+      long maxTimestamp,
+      MappedFile file,
+      long orderBase) {
     this.id = id;
+    this.orderBase = orderBase;
     this.rows = rows;
     this.timestamps = timestamps;
     this.columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
@@ -82,6 +110,18 @@ public final class Segment {
    */
   public long id() {
     return id;
+  }
+
+  /**
+   * Orders rows of equal timestamps across segments as they arrived: a segment sealed later, or a
+   * later part of a head, gives greater keys, and within a segment rows of equal timestamps keep
+   * their arrival order.
+   *
+   * @param row a row of this segment
+   * @return the row's key
+   */
+  public long orderKey(int row) {
+    return orderBase + row;
   }
 
   /**

@@ -123,10 +123,25 @@ public final class SegmentBuilder {
    * @return an independent copy of the rows so far, for sealing outside the owner's lock
    */
   public SegmentBuilder copy() {
-    SegmentBuilder c = new SegmentBuilder(Arrays.copyOf(timestamps, rows), rows);
+    return copy(0, rows);
+  }
+
+  /**
+   * An independent copy of some of the rows, renumbered from 0, for sealing outside the owner's
+   * lock: array copies of the range only (string values are shared, the head never changes them).
+   *
+   * @param from the first row
+   * @param to one past the last row, at most {@link #rows()}
+   * @return the copy, with every column (a column may have no value in these rows)
+   */
+  public SegmentBuilder copy(int from, int to) {
+    if (from < 0 || from > to || to > rows) {
+      throw new IndexOutOfBoundsException("rows " + from + " to " + to + " of " + rows);
+    }
+    SegmentBuilder c = new SegmentBuilder(Arrays.copyOfRange(timestamps, from, to), to - from);
     c.names.addAll(names);
     for (Buffer b : buffers) {
-      c.buffers.add(b.copy(rows));
+      c.buffers.add(b.copy(from, to));
     }
     return c;
   }
@@ -150,6 +165,20 @@ public final class SegmentBuilder {
    * @return the segment
    */
   public Segment build(long segmentId, String implicitColumn) {
+    return build(segmentId, 0, implicitColumn);
+  }
+
+  /**
+   * Seals the rows into a segment sorted by timestamp (stable for equal timestamps), as a part of a
+   * head whose earlier rows are in other parts: its {@link Segment#orderKey order keys} follow
+   * theirs.
+   *
+   * @param segmentId the new segment's id
+   * @param firstRow the head's row this builder's first row is (0 for a whole head)
+   * @param implicitColumn the column to build the token index on, or {@code null}
+   * @return the segment
+   */
+  public Segment build(long segmentId, int firstRow, String implicitColumn) {
     int[] order = RowOrder.sortedOrNull(timestamps, rows);
     long[] sortedTs = new long[rows];
     for (int i = 0; i < rows; i++) {
@@ -171,7 +200,13 @@ public final class SegmentBuilder {
       }
     }
     return new Segment(
-        segmentId, rows, Timestamps.pack(sortedTs, rows), columns, implicitColumn, tokens);
+        segmentId,
+        firstRow,
+        rows,
+        Timestamps.pack(sortedTs, rows),
+        columns,
+        implicitColumn,
+        tokens);
   }
 
   /** One column's values in arrival order. */
@@ -219,7 +254,8 @@ public final class SegmentBuilder {
     /** Sets row {@code r} to the value of a batch field for one event (it has one). */
     abstract void set(EventBatch batch, int field, int row, int r);
 
-    abstract Buffer copy(int rows);
+    /** The values of rows {@code [from, to)}, renumbered from 0. */
+    abstract Buffer copy(int from, int to);
 
     abstract long bytes();
 
@@ -228,6 +264,22 @@ public final class SegmentBuilder {
 
     static int source(int[] order, int i) {
       return order == null ? i : order[i];
+    }
+
+    /** Bits {@code [from, to)} of {@code bits}, shifted down to start at bit 0. */
+    static long[] bitRange(long[] bits, int from, int to) {
+      int n = to - from;
+      long[] out = new long[(n + 63) >>> 6];
+      int shift = from & 63;
+      for (int w = 0, word = from >>> 6; w < out.length; w++, word++) {
+        long low = word < bits.length ? bits[word] >>> shift : 0;
+        long high = shift != 0 && word + 1 < bits.length ? bits[word + 1] << (64 - shift) : 0;
+        out[w] = low | high;
+      }
+      if ((n & 63) != 0) {
+        out[out.length - 1] &= (1L << n) - 1;
+      }
+      return out;
     }
 
     static boolean bit(long[] bits, int row) {
@@ -278,10 +330,10 @@ public final class SegmentBuilder {
     }
 
     @Override
-    Buffer copy(int rows) {
+    Buffer copy(int from, int to) {
       WordBuffer c = empty();
-      c.values = Arrays.copyOf(values, rows);
-      c.present = Arrays.copyOf(present, (rows + 63) >>> 6);
+      c.values = Arrays.copyOfRange(values, from, to);
+      c.present = bitRange(present, from, to);
       return c;
     }
 
@@ -463,9 +515,9 @@ public final class SegmentBuilder {
     }
 
     @Override
-    Buffer copy(int rows) {
+    Buffer copy(int from, int to) {
       BoolBuffer c = new BoolBuffer(0);
-      c.values = Arrays.copyOf(values, rows);
+      c.values = Arrays.copyOfRange(values, from, to);
       return c;
     }
 

@@ -6,9 +6,10 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A full head on its way to becoming a sealed segment. It is built once, by whichever thread gets
- * there first (a sealing thread building ahead, the source's sealing lane, or a query that needs it
- * before then; the others wait for that build), and stays visible to queries until the sealed
- * segment replaces it.
+ * there first (a sealing thread building ahead or the source's sealing lane; the other waits for
+ * that build), and stays visible to queries until the sealed segment replaces it: as the built
+ * segment once there is one, before that as the head's parts ({@link #forQuery}), so that no query
+ * waits for a whole head to be built.
  */
 final class PendingSeal {
   private final long id;
@@ -21,6 +22,9 @@ final class PendingSeal {
   private final long bytes;
   private final int rowCount;
   private volatile boolean cancelled;
+
+  /** What queries read until the segment is built; only the source's freeze lock changes it. */
+  private volatile HeadParts parts;
 
   /**
    * @param rows the head's rows, no longer appended to
@@ -81,6 +85,40 @@ final class PendingSeal {
       }
     }
     return build(toBuild);
+  }
+
+  /**
+   * The segments a query reads for these rows without waiting for their build: the built segment
+   * once there is one, else the head's parts, with the rows added since the last query built as one
+   * more part. The caller holds its source's freeze lock.
+   *
+   * @return the segments, oldest rows first
+   */
+  java.util.List<Segment> forQuery() {
+    SegmentBuilder head;
+    synchronized (this) {
+      if (built != null) {
+        return java.util.List.of(built);
+      }
+      head = rows;
+    }
+    // A builder may be reading the same rows meanwhile: both only read them (a string column's
+    // trailing empty rows may be filled in by both, with the same values).
+    HeadParts p = parts != null ? parts : HeadParts.none(head);
+    if (p.rows() < rowCount) {
+      int from = p.rebuildFrom(rowCount);
+      Segment part = head.copy(from, rowCount).build(id, from, implicitColumn);
+      p = p.with(new HeadParts.Part(from, rowCount, part));
+      parts = p;
+    }
+    return p.segments();
+  }
+
+  /**
+   * @param parts the head's parts queries built before it was handed over
+   */
+  void startFrom(HeadParts parts) {
+    this.parts = parts;
   }
 
   /**

@@ -39,8 +39,9 @@ import java.util.function.Predicate;
  *
  * <p>{@link #snapshot()} gives a query a consistent view: every event acknowledged before the call
  * and none half-written, with a reference on each mapped segment until the snapshot is closed. The
- * head's rows are copied under the lock (array copies only) and sealed outside it; that frozen head
- * is cached until the next append, so repeated queries do not redo it.
+ * head is seen as {@link HeadParts}: the rows added since the last query are copied under the lock
+ * (array copies only) and sealed outside it, and the parts are shared by the queries after it, so a
+ * source being filled does not rebuild its whole head for every query.
  */
 public final class SourceCore {
   /** Heads handed to the sealing thread beyond which appenders wait for it. */
@@ -64,7 +65,7 @@ public final class SourceCore {
   private long version; // guarded by lock
   private boolean closed; // guarded by lock
   private boolean dropped; // guarded by lock
-  private volatile FrozenHead frozenHead;
+  private HeadParts frozen; // guarded by lock
   private long evictedSegments; // guarded by lock
   private long evictedRows; // guarded by lock
   private volatile long headBytes;
@@ -78,7 +79,8 @@ public final class SourceCore {
 
   private long publishedPosition; // guarded by commitLock
 
-  private record FrozenHead(long version, Segment segment) {}
+  /** Taken by a query bringing the head's parts up to date, before {@link #lock}. */
+  private final Object freezeLock = new Object();
 
   /**
    * How a source is set up: its definition, limits, storage and the engine's hooks.
@@ -501,53 +503,53 @@ public final class SourceCore {
    * @return the sealed segments, the heads being sealed and the frozen head, oldest first
    */
   public Snapshot snapshot() {
-    List<Segment> segments;
-    List<PendingSeal> pending;
-    SegmentBuilder copy = null;
-    long v;
-    long headId;
-    FrozenHead cached;
-    synchronized (lock) {
-      segments = sealed;
-      for (Segment s : segments) {
-        if (!s.acquire()) {
-          throw new IllegalStateException("a listed segment was released: " + s.id());
-        }
-      }
-      pending = seals.pending();
-      v = version;
-      headId = nextSegmentId;
-      cached = frozenHead;
-      if ((cached == null || cached.version() != v) && head.rows() > 0) {
-        copy = head.copy();
-      }
-    }
-    List<Segment> all = new ArrayList<>(segments.size() + pending.size() + 1);
-    all.addAll(segments);
-    try {
-      for (PendingSeal p : pending) {
-        all.add(p.segment());
-      }
-      Segment headSegment = null;
-      if (cached != null && cached.version() == v) {
-        headSegment = cached.segment();
-      } else if (copy != null) {
-        headSegment = copy.build(headId, spec.implicitColumn());
-        FrozenHead fresh = new FrozenHead(v, headSegment);
-        synchronized (lock) {
-          if (version == v) {
-            frozenHead = fresh;
+    // One query at a time brings the head's parts up to date; the others then share them.
+    synchronized (freezeLock) {
+      List<Segment> segments;
+      List<PendingSeal> pending;
+      HeadParts parts;
+      SegmentBuilder added = null;
+      int from = 0;
+      int rows;
+      long headId;
+      synchronized (lock) {
+        segments = sealed;
+        for (Segment s : segments) {
+          if (!s.acquire()) {
+            throw new IllegalStateException("a listed segment was released: " + s.id());
           }
         }
+        pending = seals.pending();
+        headId = nextSegmentId;
+        parts = frozen != null && frozen.head() == head ? frozen : HeadParts.none(head);
+        rows = head.rows();
+        if (rows > parts.rows()) {
+          from = parts.rebuildFrom(rows);
+          added = head.copy(from, rows);
+        }
       }
-      if (headSegment != null && headSegment.rows() > 0) {
-        all.add(headSegment);
+      List<Segment> all = new ArrayList<>(segments.size() + pending.size() + parts.parts().size());
+      all.addAll(segments);
+      try {
+        for (PendingSeal p : pending) {
+          all.addAll(p.forQuery());
+        }
+        if (added != null) {
+          Segment part = added.build(headId, from, spec.implicitColumn());
+          parts = parts.with(new HeadParts.Part(from, rows, part));
+          synchronized (lock) {
+            if (head == parts.head()) {
+              frozen = parts;
+            }
+          }
+        }
+        all.addAll(parts.segments());
+      } catch (RuntimeException | Error e) {
+        segments.forEach(Segment::release);
+        throw e;
       }
-    } catch (RuntimeException | Error e) {
-      segments.forEach(Segment::release);
-      throw e;
+      return new Snapshot(schema, List.copyOf(all), segments);
     }
-    return new Snapshot(schema, List.copyOf(all), segments);
   }
 
   /**
@@ -860,13 +862,16 @@ public final class SourceCore {
       return;
     }
     PendingSeal p = new PendingSeal(head, nextSegmentId++, headLastPosition, spec.implicitColumn());
+    if (frozen != null && frozen.head() == head) {
+      p.startFrom(frozen);
+    }
     seals.addLocked(p);
     head = newHead();
     for (Schema.Column c : schema.columns()) {
       head.addColumn(c.name(), c.type());
     }
     version++;
-    frozenHead = null;
+    frozen = null;
     storage.headHandedOver();
     seals.start(p, () -> complete(p));
   }

@@ -359,15 +359,28 @@ class SourceTest {
   }
 
   @Test
-  void frozenHeadIsReusedUntilTheNextAppend() {
+  void frozenHeadIsReusedAndOnlyNewRowsAreBuiltAfterAnAppend() {
     SourceCore s = source(100);
     s.append(event(1, "a", "x"));
     Segment first = s.snapshot().segments().get(0);
     assertSame(first, s.snapshot().segments().get(0));
     s.append(event(2, "a", "y"));
     SourceCore.Snapshot next = s.snapshot();
-    assertEquals(2, next.segments().get(0).rows());
+    assertSame(first, next.segments().get(0), "the rows frozen before are shared");
+    assertEquals(1, next.segments().get(1).rows(), "only the new row is built");
     assertEquals(1, first.rows(), "an earlier snapshot does not change");
+    s.append(event(3, "a", "z"));
+    assertEquals(3, s.snapshot().segments().size());
+    s.append(event(4, "a", "w"));
+    SourceCore.Snapshot merged = s.snapshot();
+    assertEquals(1, merged.segments().size(), "four parts of one tier are rebuilt as one");
+    assertEquals(
+        List.of(
+            Map.of("@ts", 1L, "a", "x"),
+            Map.of("@ts", 2L, "a", "y"),
+            Map.of("@ts", 3L, "a", "z"),
+            Map.of("@ts", 4L, "a", "w")),
+        allRows(s));
   }
 
   @Test

@@ -1,0 +1,130 @@
+package dev.chartwell.engine.internal.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import dev.chartwell.engine.AggFn;
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.Series;
+import dev.chartwell.engine.Source;
+import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.internal.segment.SegmentBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The head's parts: they cover the head's rows in order, stay few, and rebuild each row only a
+ * logarithmic number of times; and queries over a head grown between them answer as a naive count
+ * of every event appended.
+ */
+class HeadPartsProperties {
+  private static final long T0 = 1_700_000_000_000L;
+
+  @Test
+  void partsCoverTheHeadInTiersAndRebuildEachRowFewTimes() {
+    qt().withExamples(300)
+        .forAll(lists().of(integers().between(1, 5_000)).ofSizeBetween(1, 200))
+        .checkAssert(
+            deltas -> {
+              HeadParts parts = HeadParts.none(new SegmentBuilder(16));
+              int rows = 0;
+              long built = 0;
+              for (int delta : deltas) {
+                rows += delta;
+                int from = parts.rebuildFrom(rows);
+                assertTrue(from <= parts.rows(), "a part starts past the rows covered");
+                built += rows - from;
+                parts = parts.with(new HeadParts.Part(from, rows, null));
+                int at = 0;
+                int tier = Integer.MAX_VALUE;
+                Map<Integer, Integer> perTier = new TreeMap<>();
+                for (HeadParts.Part p : parts.parts()) {
+                  assertEquals(at, p.from(), "parts are consecutive");
+                  assertTrue(p.to() > p.from(), "no empty part");
+                  at = p.to();
+                  int t = tier(p.to() - p.from());
+                  assertTrue(t <= tier, "tiers never rise from older parts to newer: " + parts);
+                  tier = t;
+                  perTier.merge(t, 1, Integer::sum);
+                }
+                assertEquals(rows, at, "the parts cover every row");
+                for (int n : perTier.values()) {
+                  assertTrue(n < HeadParts.FAN_IN, "at most FAN_IN - 1 parts per tier: " + parts);
+                }
+              }
+              // Each rebuild raises a row's tier, so a row is built at most (top tier + 2) times.
+              assertTrue(
+                  built <= (long) rows * (tier(rows) + 2),
+                  "built " + built + " rows for a head of " + rows);
+            });
+  }
+
+  @Test
+  void queriesBetweenAppendsCountEveryEventAndTheLastValueArrivedLast() {
+    qt().withExamples(40)
+        .forAll(lists().of(integers().between(1, 300)).ofSizeBetween(1, 30))
+        .checkAssert(
+            batches -> {
+              try (Engine engine = Engine.builder().segmentRows(1 << 20).build()) {
+                Source source = engine.createSource(SourceSpec.logs("logs"));
+                Map<String, Long> expected = new TreeMap<>();
+                int n = 0;
+                for (int size : batches) {
+                  List<Event> batch = new ArrayList<>();
+                  for (int i = 0; i < size; i++, n++) {
+                    // Few distinct times: equal timestamps across parts, and out of order.
+                    long ts = T0 + (n * 7919L) % 5;
+                    String service = "svc-" + (n % 3);
+                    batch.add(new Event(ts, Map.of("ServiceName", service, "v", (long) n)));
+                    expected.merge(service, 1L, Long::sum);
+                  }
+                  source.appendBatch(batch);
+                  assertEquals(expected, counts(engine, source));
+                  assertEquals(
+                      (double) (n - 1), lastValueAt(engine, source, T0 + ((n - 1) * 7919L) % 5));
+                }
+              }
+            });
+  }
+
+  private static Map<String, Long> counts(Engine engine, Source source) {
+    Series count =
+        new Series(source.id(), AggFn.COUNT, null, null, null, null, List.of("ServiceName"));
+    ChartResult r =
+        engine.query(
+            new ChartQuery(
+                T0, T0 + 60_000, Granularity.named("1m").orElseThrow(), List.of(count), null));
+    Map<String, Long> out = new TreeMap<>();
+    for (ChartResult.Row row : r.rows()) {
+      out.merge(row.group().get(0), row.values().get(0).longValue(), Long::sum);
+    }
+    return out;
+  }
+
+  /** The last value of {@code v} among the events at {@code ts}: the one appended last. */
+  private static double lastValueAt(Engine engine, Source source, long ts) {
+    ChartResult r =
+        engine.query(
+            new ChartQuery(
+                ts,
+                ts,
+                Granularity.named("1m").orElseThrow(),
+                List.of(Series.of(source.id(), AggFn.LAST_VALUE, "v", null)),
+                null));
+    return r.rows().get(0).values().get(0).doubleValue();
+  }
+
+  private static int tier(int rows) {
+    return (31 - Integer.numberOfLeadingZeros(Math.max(1, rows))) >> 1;
+  }
+}
