@@ -27,12 +27,13 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
 /**
  * A warehouse's metric tables ({@code otel_metrics_gauge} and {@code otel_metrics_sum}; the
- * histogram and summary tables through {@link OtlpHistograms}) as Prometheus series. Each segment
- * in the time range is read by column: the rows of the wanted metric names (from the name column's
- * postings when every selector names its metric), each row's series found from the dictionary ids
- * of its identity columns (an open-addressing table per segment, no object per row), the labels of
- * each series built and matched once per segment. Samples of one series from several segments are
- * put in time order; of two samples at the same millisecond the later write is kept.
+ * histogram and summary tables through {@link OtlpHistograms}; OTLP resources as {@link
+ * TargetInfo}) as Prometheus series. Each segment in the time range is read by column: the rows of
+ * the wanted metric names (from the name column's postings when every selector names its metric),
+ * each row's series found from the dictionary ids of its identity columns (an open-addressing table
+ * per segment, no object per row), the labels of each series built and matched once per segment.
+ * Samples of one series from several segments are put in time order; of two samples at the same
+ * millisecond the later write is kept.
  *
  * <p>Rows written by remote write ({@link #REMOTE_WRITE_SCOPE}) keep their names and labels; OTLP
  * rows are translated ({@link PromNames}): attributes become labels, the resource's {@code
@@ -146,12 +147,7 @@ public final class MetricStore implements SeriesSource {
         }
       }
     }
-    OtlpHistograms.scan(
-        tables,
-        selectors,
-        minTime,
-        maxTime,
-        samples,
+    OtlpHistograms.Sink otlp =
         (labels, time, value) -> {
           Samples s = found.computeIfAbsent(labels, l -> new Samples());
           if (samples) {
@@ -160,7 +156,9 @@ public final class MetricStore implements SeriesSource {
             }
             s.add(time, value);
           }
-        });
+        };
+    OtlpHistograms.scan(tables, selectors, minTime, maxTime, samples, otlp);
+    TargetInfo.scan(tables, selectors, minTime, maxTime, otlp);
     return found;
   }
 

@@ -13,9 +13,11 @@ import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
+import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Histogram;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.opentelemetry.proto.metrics.v1.Summary;
@@ -270,6 +272,56 @@ class OtlpHistogramPromQlTest {
             .get("value")
             .get(1)
             .asText());
+  }
+
+  /** A resource's other attributes make its target_info series, which joins onto its metrics. */
+  @Test
+  void targetInfoCarriesTheResourceAttributes() throws Exception {
+    long t = T0 + 90_000;
+    Metric gauge =
+        Metric.newBuilder()
+            .setName("room.temp")
+            .setUnit("Cel")
+            .setGauge(
+                Gauge.newBuilder()
+                    .addDataPoints(
+                        NumberDataPoint.newBuilder()
+                            .setTimeUnixNano(t * 1_000_000L)
+                            .setAsDouble(21.5)
+                            .addAttributes(attr("room", "lab"))))
+            .build();
+    send(
+        ResourceMetrics.newBuilder()
+            .setResource(
+                Resource.newBuilder()
+                    .addAttributes(attr("service.name", "thermo"))
+                    .addAttributes(attr("service.instance.id", "t9"))
+                    .addAttributes(attr("k8s.pod.name", "pod-1"))
+                    .addAttributes(attr("deployment.environment", "prod")))
+            .addScopeMetrics(ScopeMetrics.newBuilder().addMetrics(gauge))
+            .build());
+    String at = "&time=" + Params.seconds(t + 1000).toPlainString();
+    JsonNode info = get("/api/v1/query?query=target_info" + at).get("result");
+    assertEquals(1, info.size(), info.toString());
+    assertEquals(
+        "{\"__name__\":\"target_info\",\"deployment_environment\":\"prod\",\"instance\":\"t9\","
+            + "\"job\":\"thermo\",\"k8s_pod_name\":\"pod-1\"}",
+        info.get(0).get("metric").toString());
+    assertEquals("1", info.get(0).get("value").get(1).asText());
+    JsonNode joined =
+        get("/api/v1/query?query="
+                + enc(
+                    "room_temp_celsius * on (job, instance) group_left (k8s_pod_name) target_info")
+                + at)
+            .get("result");
+    assertEquals(
+        "{\"instance\":\"t9\",\"job\":\"thermo\",\"k8s_pod_name\":\"pod-1\",\"room\":\"lab\"}",
+        joined.get(0).get("metric").toString());
+    assertEquals("21.5", joined.get(0).get("value").get(1).asText());
+    // Resources with only service.name, service.namespace and service.instance.id give none.
+    assertEquals(
+        0,
+        get("/api/v1/series?match[]=" + enc("target_info{job=\"prod/shop\"}") + "&start=0").size());
   }
 
   /**
