@@ -18,11 +18,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -143,6 +146,52 @@ class PrometheusServerDifferentialTest {
       JsonNode mine = getJson(client, ours.base + path, ours.bearer());
       assertEquals(theirs, mine, path);
     }
+  }
+
+  /**
+   * promtool (Prometheus' Go client, credentials in the URL) prints the same answers from both
+   * servers, for range and instant queries.
+   */
+  @Test
+  void promtoolPrintsTheSameFromBothServers() throws Exception {
+    Assumptions.assumeTrue(prometheus != null, "prometheus binary missing");
+    Path promtool = Path.of("/usr/bin/promtool");
+    if (!Files.isExecutable(promtool)) {
+      System.err.println("SKIPPED promtool part of PrometheusServerDifferentialTest: no promtool");
+    }
+    Assumptions.assumeTrue(Files.isExecutable(promtool), "promtool missing");
+    String mine = "http://" + ours.serviceId + ":" + ours.token + "@" + ours.base.substring(7);
+    String from = Params.seconds(start + 20 * 60_000).toPlainString();
+    String to = Params.seconds(start + 40 * 60_000).toPlainString();
+    for (String q :
+        List.of(
+            "dt_temperature",
+            "count by (job) (dt_requests_total)",
+            "max_over_time(dt_temperature[5m])",
+            "dt_latency_seconds_bucket{le=\"+Inf\", instance=\"i1\"}")) {
+      List<String> range =
+          List.of("query", "range", "--start=" + from, "--end=" + to, "--step=60s");
+      List<String> instant = List.of("query", "instant", "--time=" + to);
+      for (List<String> args : List.of(range, instant)) {
+        String theirs = promtool(promtool, args, prometheus.base, q);
+        assertTrue(theirs.contains("=>"), q + ": " + theirs);
+        assertEquals(theirs, promtool(promtool, args, mine, q), String.join(" ", args) + " " + q);
+      }
+    }
+  }
+
+  private static String promtool(Path promtool, List<String> args, String server, String query)
+      throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(promtool.toString());
+    command.addAll(args);
+    command.add(server);
+    command.add(query);
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "promtool ends");
+    assertEquals(0, p.exitValue(), command + ": " + out);
+    return out;
   }
 
   private static JsonNode getJson(HttpClient client, String url, String authorization)
