@@ -38,8 +38,6 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
 final class OtlpHistograms {
   private static final int NO_RECORDED_VALUE = 1;
   private static final int DELTA = 1;
-  private static final Map<Double, String> FORMATTED =
-      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Receives the series found, and their samples when asked. */
   interface Sink {
@@ -94,7 +92,7 @@ final class OtlpHistograms {
    * @return its text
    */
   static String formatBound(double v) {
-    return FORMATTED.computeIfAbsent(v, Params::value);
+    return Params.value(v);
   }
 
   /** One histogram or summary series family (the labels of its points less the suffix and le). */
@@ -141,6 +139,7 @@ final class OtlpHistograms {
     private final List<String> names = new ArrayList<>();
     private final List<StringColumn> columns = new ArrayList<>();
     private final Map<String, Family> byRowKey = new HashMap<>();
+    private final Map<Double, String> bounds = new HashMap<>();
 
     SegmentScan(
         OtelTable table,
@@ -197,8 +196,13 @@ final class OtlpHistograms {
             flags != null && flags.isPresent(row) && (flags.get(row) & NO_RECORDED_VALUE) != 0;
         double[] keys = numbers(first, row);
         double[] values = numbers(second, row);
+        if (histogram && values.length == 0) {
+          keys = values; // no buckets: only +Inf, _sum and _count
+        }
         boolean hasCount = count != null && count.isPresent(row);
-        if (!stale && (!hasCount || keys.length + (histogram ? 1 : 0) != values.length)) {
+        if (!stale
+            && (!hasCount
+                || (values.length > 0 && keys.length + (histogram ? 1 : 0) != values.length))) {
           continue; // not a complete point
         }
         String boundLabel = histogram ? "le" : "quantile";
@@ -210,7 +214,7 @@ final class OtlpHistograms {
         } else {
           double cumulative = 0;
           for (int i = 0; i < keys.length; i++) {
-            String b = formatBound(keys[i]);
+            String b = bounds.computeIfAbsent(keys[i], OtlpHistograms::formatBound);
             f.bounds.add(b);
             cumulative += values[i];
             emit(f.series(suffix, boundLabel, b, selectors), t, histogram ? cumulative : values[i]);

@@ -188,7 +188,17 @@ class OtlpHistogramPromQlTest {
                                     .setQuantile(0.99)
                                     .setValue(250))))
             .build();
-    send(resource("h1", cumulative, delta, summary));
+    Metric noBuckets =
+        histogram(
+            "rpc.plain",
+            AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE,
+            List.of(
+                HistogramDataPoint.newBuilder()
+                    .setTimeUnixNano(t * 1_000_000L)
+                    .setCount(4)
+                    .setSum(10)
+                    .build()));
+    send(resource("h1", cumulative, delta, summary, noBuckets));
 
     String at = "&time=" + Params.seconds(t + 1000).toPlainString();
     JsonNode series =
@@ -209,6 +219,9 @@ class OtlpHistogramPromQlTest {
             "rpc_latency_seconds_bucket2.5",
             "rpc_latency_seconds_count",
             "rpc_latency_seconds_sum",
+            "rpc_plain_seconds_bucket+Inf",
+            "rpc_plain_seconds_count",
+            "rpc_plain_seconds_sum",
             "rpc_size_bytes0.5",
             "rpc_size_bytes0.99",
             "rpc_size_bytes_count",
@@ -248,6 +261,15 @@ class OtlpHistogramPromQlTest {
     assertEquals(
         "7",
         get("/api/v1/query?query=rpc_size_bytes_count" + at)
+            .get("result")
+            .get(0)
+            .get("value")
+            .get(1)
+            .asText());
+    // A histogram point without buckets is its +Inf bucket, sum and count.
+    assertEquals(
+        "4",
+        get("/api/v1/query?query=" + enc("rpc_plain_seconds_bucket{le=\"+Inf\"}") + at)
             .get("result")
             .get(0)
             .get("value")
