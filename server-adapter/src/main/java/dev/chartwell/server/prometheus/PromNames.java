@@ -137,7 +137,12 @@ final class PromNames {
     return b.toString();
   }
 
-  private static String unitSuffix(String unit, boolean gauge) {
+  /**
+   * @param unit an OpenTelemetry unit (UCUM), or empty
+   * @param gauge whether it is a gauge's
+   * @return its Prometheus unit word ({@code seconds}, {@code bytes_per_second}), or empty
+   */
+  static String unitSuffix(String unit, boolean gauge) {
     if (unit == null || unit.isEmpty()) {
       return "";
     }

@@ -1,6 +1,7 @@
 package dev.chartwell.server.prometheus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.chartwell.prometheus.Labels;
@@ -266,6 +267,14 @@ class OtlpHistogramPromQlTest {
             .get("value")
             .get(1)
             .asText());
+    // Their types, descriptions and units in /api/v1/metadata (the delta histogram has none).
+    JsonNode metadata = get("/api/v1/metadata");
+    assertEquals(
+        "[{\"type\":\"histogram\",\"help\":\"\",\"unit\":\"seconds\"}]",
+        metadata.get("rpc_latency_seconds").toString());
+    assertEquals("summary", metadata.get("rpc_size_bytes").get(0).get("type").asText());
+    assertEquals("bytes", metadata.get("rpc_size_bytes").get(0).get("unit").asText());
+    assertTrue(metadata.path("rpc_delta_seconds").isMissingNode(), metadata.toString());
     // A histogram point without buckets is its +Inf bucket, sum and count.
     assertEquals(
         "4",
@@ -303,6 +312,7 @@ class OtlpHistogramPromQlTest {
     Metric gauge =
         Metric.newBuilder()
             .setName("room.temp")
+            .setDescription("room temperature")
             .setUnit("Cel")
             .setGauge(
                 Gauge.newBuilder()
@@ -323,6 +333,9 @@ class OtlpHistogramPromQlTest {
             .addScopeMetrics(ScopeMetrics.newBuilder().addMetrics(gauge))
             .build());
     String at = "&time=" + Params.seconds(t + 1000).toPlainString();
+    assertEquals(
+        "[{\"type\":\"gauge\",\"help\":\"room temperature\",\"unit\":\"celsius\"}]",
+        get("/api/v1/metadata?metric=room_temp_celsius").get("room_temp_celsius").toString());
     JsonNode info = get("/api/v1/query?query=target_info" + at).get("result");
     assertEquals(1, info.size(), info.toString());
     assertEquals(
