@@ -26,11 +26,12 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
 /**
- * A warehouse's metric tables ({@code otel_metrics_gauge} and {@code otel_metrics_sum}) as
- * Prometheus series. Each segment in the time range is read by column: the rows of the wanted
- * metric names (from the name column's postings when every selector names its metric), each row's
- * series found from the dictionary ids of its identity columns (an open-addressing table per
- * segment, no object per row), the labels of each series built and matched once per segment.
+ * A warehouse's metric tables ({@code otel_metrics_gauge} and {@code otel_metrics_sum}; the
+ * histogram and summary tables through {@link OtlpHistograms}; OTLP resources as {@link
+ * TargetInfo}) as Prometheus series. Each segment in the time range is read by column: the rows of
+ * the wanted metric names (from the name column's postings when every selector names its metric),
+ * each row's series found from the dictionary ids of its identity columns (an open-addressing table
+ * per segment, no object per row), the labels of each series built and matched once per segment.
  * Samples of one series from several segments are put in time order; of two samples at the same
  * millisecond the later write is kept.
  *
@@ -146,6 +147,18 @@ public final class MetricStore implements SeriesSource {
         }
       }
     }
+    OtlpHistograms.Sink otlp =
+        (labels, time, value) -> {
+          Samples s = found.computeIfAbsent(labels, l -> new Samples());
+          if (samples) {
+            if (++read[0] > maxSamples) {
+              throw new TooManySamples(maxSamples);
+            }
+            s.add(time, value);
+          }
+        };
+    OtlpHistograms.scan(tables, selectors, minTime, maxTime, samples, otlp);
+    TargetInfo.scan(tables, selectors, minTime, maxTime, otlp);
     return found;
   }
 
@@ -195,13 +208,7 @@ public final class MetricStore implements SeriesSource {
     }
 
     private static boolean identity(String name) {
-      return name.equals("MetricName")
-          || name.equals("MetricUnit")
-          || name.equals("ScopeName")
-          || name.startsWith(ATTRIBUTES)
-          || name.equals(RESOURCE + "service.name")
-          || name.equals(RESOURCE + "service.namespace")
-          || name.equals(RESOURCE + "service.instance.id");
+      return PromNames.otlpIdentity(name);
     }
 
     void run(long minTime, long maxTime) {
@@ -394,36 +401,27 @@ public final class MetricStore implements SeriesSource {
       if (metric.isEmpty()) {
         return null;
       }
-      Map<String, String> labels = new HashMap<>();
       boolean remote = REMOTE_WRITE_SCOPE.equals(text.get("ScopeName"));
       if (!remote && key[width - 1] == DELTA) {
         return null;
       }
-      text.forEach(
-          (column, value) -> {
-            if (column.startsWith(ATTRIBUTES)) {
-              String k = column.substring(ATTRIBUTES.length());
-              labels.put(remote ? k : PromNames.label(k), value);
-            }
-          });
       if (remote) {
+        Map<String, String> labels = new HashMap<>();
+        text.forEach(
+            (column, value) -> {
+              if (column.startsWith(ATTRIBUTES)) {
+                labels.put(column.substring(ATTRIBUTES.length()), value);
+              }
+            });
         labels.put(Labels.NAME, metric);
         return Labels.of(labels);
       }
+      Map<String, String> labels = PromNames.otlpLabels(text);
       boolean counter = table == OtelTable.SUM && key[width - 2] == 1;
       labels.put(
           Labels.NAME,
           PromNames.metric(
               metric, text.getOrDefault("MetricUnit", ""), table == OtelTable.GAUGE, counter));
-      String service = text.get(RESOURCE + "service.name");
-      if (service != null) {
-        String namespace = text.get(RESOURCE + "service.namespace");
-        labels.put("job", namespace == null ? service : namespace + "/" + service);
-      }
-      String instance = text.get(RESOURCE + "service.instance.id");
-      if (instance != null) {
-        labels.put("instance", instance);
-      }
       return Labels.of(labels);
     }
   }

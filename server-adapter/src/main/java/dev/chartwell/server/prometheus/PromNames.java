@@ -1,5 +1,6 @@
 package dev.chartwell.server.prometheus;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -75,6 +76,49 @@ final class PromNames {
     return s.startsWith("__") && !key.startsWith("__") ? "key" + s : s;
   }
 
+  /**
+   * @param column a column of an OTLP metric table
+   * @return whether it tells one series from another: the name, unit, scope, point attributes and
+   *     the resource attributes that become {@code job} and {@code instance}
+   */
+  static boolean otlpIdentity(String column) {
+    return column.equals("MetricName")
+        || column.equals("MetricUnit")
+        || column.equals("ScopeName")
+        || column.startsWith(MetricStore.ATTRIBUTES)
+        || column.equals(MetricStore.RESOURCE + "service.name")
+        || column.equals(MetricStore.RESOURCE + "service.namespace")
+        || column.equals(MetricStore.RESOURCE + "service.instance.id");
+  }
+
+  /**
+   * The labels (less {@code __name__}) of an OTLP point: its attributes under label names, the
+   * resource's {@code service.namespace}/{@code service.name} as {@code job} and {@code
+   * service.instance.id} as {@code instance}.
+   *
+   * @param columns the point's identity columns ({@link #otlpIdentity}) to their values
+   * @return its labels
+   */
+  static Map<String, String> otlpLabels(Map<String, String> columns) {
+    Map<String, String> labels = new HashMap<>();
+    columns.forEach(
+        (column, value) -> {
+          if (column.startsWith(MetricStore.ATTRIBUTES)) {
+            labels.put(label(column.substring(MetricStore.ATTRIBUTES.length())), value);
+          }
+        });
+    String service = columns.get(MetricStore.RESOURCE + "service.name");
+    if (service != null) {
+      String namespace = columns.get(MetricStore.RESOURCE + "service.namespace");
+      labels.put("job", namespace == null ? service : namespace + "/" + service);
+    }
+    String instance = columns.get(MetricStore.RESOURCE + "service.instance.id");
+    if (instance != null) {
+      labels.put("instance", instance);
+    }
+    return labels;
+  }
+
   private static String sanitize(String name, boolean colons) {
     StringBuilder b = new StringBuilder(name.length());
     for (int i = 0; i < name.length(); i++) {
@@ -93,7 +137,12 @@ final class PromNames {
     return b.toString();
   }
 
-  private static String unitSuffix(String unit, boolean gauge) {
+  /**
+   * @param unit an OpenTelemetry unit (UCUM), or empty
+   * @param gauge whether it is a gauge's
+   * @return its Prometheus unit word ({@code seconds}, {@code bytes_per_second}), or empty
+   */
+  static String unitSuffix(String unit, boolean gauge) {
     if (unit == null || unit.isEmpty()) {
       return "";
     }

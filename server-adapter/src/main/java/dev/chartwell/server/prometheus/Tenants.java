@@ -70,9 +70,11 @@ final class Tenants {
     }
 
     MetricStore store() {
-      return new MetricStore(
-          t -> catalog.engineTable(warehouse, Catalog.DEFAULT_DATABASE, t.tableName()).orElse(null),
-          maxSamples);
+      return new MetricStore(this::table, maxSamples);
+    }
+
+    private Source table(OtelTable t) {
+      return catalog.engineTable(warehouse, Catalog.DEFAULT_DATABASE, t.tableName()).orElse(null);
     }
 
     void metadata(List<RemoteWrite.Metadata> sent) {
@@ -106,10 +108,13 @@ final class Tenants {
     }
 
     /**
-     * @return every family's metadata, by name
+     * @return every family's metadata, by name: what remote write sent, then the OTLP metrics'
+     *     ({@link OtlpMetadata}) under names remote write did not give
      */
     Map<String, RemoteWrite.Metadata> metadata() {
-      return new TreeMap<>(metadata);
+      Map<String, RemoteWrite.Metadata> all = new TreeMap<>(metadata);
+      OtlpMetadata.families(this::table).forEach(all::putIfAbsent);
+      return all;
     }
   }
 }

@@ -41,4 +41,14 @@ class PromNamesTest {
     assertEquals("NaN", Params.value(Double.NaN));
     assertEquals("1700000000.123", Params.seconds(1_700_000_000_123L).toPlainString());
   }
+
+  @Test
+  void bucketBoundsAndTheirJsonArrays() {
+    assertEquals("0.1", OtlpHistograms.formatBound(0.1));
+    assertEquals("1", OtlpHistograms.formatBound(1.0));
+    assertEquals("250", OtlpHistograms.formatBound(250));
+    assertEquals("0.00001", OtlpHistograms.formatBound(1e-5));
+    assertEquals("+Inf", OtlpHistograms.formatBound(Double.POSITIVE_INFINITY));
+    assertEquals("-5", OtlpHistograms.formatBound(-5));
+  }
 }

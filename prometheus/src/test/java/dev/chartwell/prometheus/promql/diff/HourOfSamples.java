@@ -7,17 +7,47 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * A generated span of scrapes every 15 s: counters with resets, gauges with a staleness marker and
- * a gap, a classic histogram ({@code _bucket{le}}, {@code _sum}, {@code _count}) and an info
- * metric. Deterministic for a seed and a start time.
+ * A generated span of scrapes every 15 s: counters with resets (and one staleness marker), gauges
+ * with a staleness marker and a gap, a gauge that is sometimes NaN or infinite, a classic histogram
+ * ({@code _bucket{le}}, {@code _sum}, {@code _count}) and an info metric. Deterministic for a seed
+ * and a start time.
  */
 public final class HourOfSamples {
   public static final long SCRAPE = 15_000;
+
+  /** Scrapes in the span: 58 minutes. */
+  public static final int SCRAPES = 58 * 4;
+
+  /** How much one remote-write request carries: 5 minutes of every series. */
+  public static final long SLICE = 5 * 60_000;
+
   static final String[] JOBS = {"api", "db"};
   static final String[] INSTANCES = {"i0", "i1", "i2"};
   static final double[] BOUNDS = {0.1, 0.5, 1, Double.POSITIVE_INFINITY};
 
   private HourOfSamples() {}
+
+  /**
+   * @param now the current time, epoch ms
+   * @return the start of a span of {@link #SCRAPES} scrapes that ends before now, on a scrape
+   *     boundary
+   */
+  public static long start(long now) {
+    return (now - SCRAPES * SCRAPE) / SCRAPE * SCRAPE;
+  }
+
+  /**
+   * @param all the span's series
+   * @param start its start
+   * @return its samples in {@link #SLICE}s, oldest first: one remote-write request each
+   */
+  public static List<List<SeriesData>> slices(List<SeriesData> all, long start) {
+    List<List<SeriesData>> out = new ArrayList<>();
+    for (long from = start; from < start + SCRAPES * SCRAPE + 1000; from += SLICE) {
+      out.add(slice(all, from, from + SLICE));
+    }
+    return out;
+  }
 
   public static List<SeriesData> generate(long seed, long startMs, int scrapes) {
     Random rnd = new Random(seed);
@@ -50,6 +80,9 @@ public final class HourOfSamples {
             }
             v[k] = c;
           }
+          if (job.equals("db") && inst.equals("i2") && code.equals("500")) {
+            v[scrapes / 3] = SeriesData.STALE_NAN; // a counter's target gone for one scrape
+          }
           out.add(new SeriesData(l, ts, v));
         }
         out.add(
@@ -62,7 +95,25 @@ public final class HourOfSamples {
         out.addAll(histogram(job, inst, rnd, startMs + jitter, scrapes));
       }
     }
+    out.add(special(startMs, scrapes));
     return out;
+  }
+
+  /** A gauge that is sometimes NaN, +Inf or -Inf (values a number column cannot hold). */
+  private static SeriesData special(long start, int scrapes) {
+    long[] ts = new long[scrapes];
+    double[] v = new double[scrapes];
+    for (int k = 0; k < scrapes; k++) {
+      ts[k] = start + k * SCRAPE + 321;
+      v[k] =
+          k % 17 == 5
+              ? Double.NaN
+              : k % 23 == 7
+                  ? Double.POSITIVE_INFINITY
+                  : k % 29 == 11 ? Double.NEGATIVE_INFINITY : (k % 13) - 6.5;
+    }
+    return new SeriesData(
+        Labels.of("__name__", "dt_special", "job", "api", "instance", "i0"), ts, v);
   }
 
   private static SeriesData constant(Labels l, long start, int scrapes, double value) {

@@ -7,10 +7,13 @@ import dev.chartwell.prometheus.promql.PromQl;
 import dev.chartwell.prometheus.promql.QueryResult;
 
 /** Our evaluator, in this process, over a series source. */
-final class InProcessTarget implements QueryTarget {
+public final class InProcessTarget implements QueryTarget {
   private final Evaluator evaluator;
 
-  InProcessTarget(SeriesSource source) {
+  /**
+   * @param source the series it reads
+   */
+  public InProcessTarget(SeriesSource source) {
     this.evaluator = new Evaluator(source, EvalSettings.DEFAULTS);
   }
 

@@ -21,9 +21,25 @@ import java.util.Map;
 public final class PrometheusApiTarget implements QueryTarget {
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
+  private final String authorization;
+  private final boolean post;
 
+  /**
+   * @param base the server's address ({@code http://127.0.0.1:9090})
+   */
   public PrometheusApiTarget(String base) {
+    this(base, null, false);
+  }
+
+  /**
+   * @param base the server's address
+   * @param authorization the {@code Authorization} header sent, or null
+   * @param post whether queries are sent as POST forms (as Grafana sends them) instead of GET
+   */
+  public PrometheusApiTarget(String base, String authorization, boolean post) {
     this.base = base;
+    this.authorization = authorization;
+    this.post = post;
   }
 
   private static String seconds(long ms) {
@@ -54,10 +70,20 @@ public final class PrometheusApiTarget implements QueryTarget {
 
   @SuppressWarnings("unchecked")
   private QueryResult get(String path) throws Exception {
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpRequest.Builder b;
+    if (post) {
+      int q = path.indexOf('?');
+      b =
+          HttpRequest.newBuilder(URI.create(base + path.substring(0, q)))
+              .header("Content-Type", "application/x-www-form-urlencoded")
+              .POST(HttpRequest.BodyPublishers.ofString(path.substring(q + 1)));
+    } else {
+      b = HttpRequest.newBuilder(URI.create(base + path)).GET();
+    }
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     Map<String, Object> body = (Map<String, Object>) MiniJson.parse(r.body());
     if (!"success".equals(body.get("status"))) {
       throw new IllegalStateException(path + " -> " + r.body());

@@ -3,8 +3,9 @@ package dev.chartwell.prometheus.promql.diff;
 import dev.chartwell.prometheus.promql.QueryResult;
 
 /**
- * Something that answers PromQL queries: the real Prometheus over HTTP, our evaluator in process,
- * or (later) our server's HTTP API. The differential test runs the same queries through two.
+ * Something that answers PromQL queries: the real Prometheus or our server over HTTP ({@link
+ * PrometheusApiTarget}), or our evaluator in process ({@link InProcessTarget}). The differential
+ * tests hold every target to the real Prometheus.
  */
 public interface QueryTarget {
   /** {@code /api/v1/query} at a time (ms). */
