@@ -175,12 +175,12 @@ final class HeadStrings extends SegmentBuilder.Buffer {
   }
 
   /**
-   * A sealed string column and, when asked for, the token index of its values.
+   * A sealed string column and, when asked for, the way to the token index of its values.
    *
    * @param column the column
-   * @param tokens its token index, or {@code null}
+   * @param tokens builds its token index, or {@code null}
    */
-  record Built(StringColumn column, TokenIndex tokens) {}
+  record Built(StringColumn column, java.util.function.Supplier<TokenIndex> tokens) {}
 
   /**
    * @param order the rows in time order ({@code null}: as appended)
@@ -226,8 +226,9 @@ final class HeadStrings extends SegmentBuilder.Buffer {
                 : null,
             presence,
             present);
+    Utf8Strings values = sorted.values();
     return new Built(
-        column, tokens ? TokenIndexBuilder.build(sorted.values(), rowsOfValue, rows) : null);
+        column, tokens ? () -> TokenIndexBuilder.build(values, rowsOfValue, rows) : null);
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 
 /**
@@ -25,7 +26,8 @@ public final class Segment {
   private final Timestamps timestamps;
   private final Map<String, Column> columns;
   private final String implicitColumn;
-  private final TokenIndex tokenIndex;
+  private volatile TokenIndex tokenIndex;
+  private Supplier<TokenIndex> lazyTokens; // guarded by this; dropped once built
   private final long bytes;
   private final long minTimestamp;
   private final long maxTimestamp;
@@ -33,6 +35,7 @@ public final class Segment {
   private final long orderBase;
   private final Map<String, Object> derived = new ConcurrentHashMap<>();
 
+  /** A heap segment whose token index is built when it is first asked for (a head's part). */
   Segment(
       long id,
       long firstRow,
@@ -40,18 +43,19 @@ public final class Segment {
       Timestamps timestamps,
       Map<String, Column> columns,
       String implicitColumn,
-      TokenIndex tokenIndex) {
+      Supplier<TokenIndex> tokens) {
     this(
         id,
         rows,
         timestamps,
         columns,
         implicitColumn,
-        tokenIndex,
+        null,
         rows == 0 ? 0 : timestamps.get(0),
         rows == 0 ? 0 : timestamps.get(rows - 1),
         null,
         (id << 32) + firstRow);
+    this.lazyTokens = tokens;
   }
 
   Segment(
@@ -98,7 +102,7 @@ public final class Segment {
     this.minTimestamp = minTimestamp;
     this.maxTimestamp = maxTimestamp;
     this.file = file;
-    long total = 64 + timestampBytes() + tokenIndexBytes();
+    long total = 64 + timestampBytes(); // the token index is added when asked (built on first use)
     for (Column c : this.columns.values()) {
       total += c.bytes();
     }
@@ -224,7 +228,17 @@ public final class Segment {
    * @return the token index of the implicit column, or {@code null} when it has no values here
    */
   public TokenIndex tokenIndex() {
-    return tokenIndex;
+    TokenIndex t = tokenIndex;
+    if (t == null) {
+      synchronized (this) {
+        if (lazyTokens != null) {
+          tokenIndex = lazyTokens.get();
+          lazyTokens = null;
+        }
+        t = tokenIndex;
+      }
+    }
+    return t;
   }
 
   /**
@@ -238,21 +252,22 @@ public final class Segment {
    * @return bytes of the token index
    */
   public long tokenIndexBytes() {
-    return tokenIndex == null ? 0 : tokenIndex.bytes();
+    TokenIndex t = tokenIndex; // not built for it when it is built on first use
+    return t == null ? 0 : t.bytes();
   }
 
   /**
    * @return bytes of the whole segment: its file's length when mapped, else an estimate of its heap
    */
   public long bytes() {
-    return bytes;
+    return file != null ? bytes : bytes + tokenIndexBytes();
   }
 
   /**
    * @return the heap the segment's data takes: 0 when mapped from a file
    */
   public long heapBytes() {
-    return file == null ? bytes : 0;
+    return file == null ? bytes() : 0;
   }
 
   /**

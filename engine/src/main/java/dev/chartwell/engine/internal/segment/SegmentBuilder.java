@@ -165,13 +165,16 @@ public final class SegmentBuilder {
    * @return the segment
    */
   public Segment build(long segmentId, String implicitColumn) {
-    return build(segmentId, 0, implicitColumn);
+    Segment s = build(segmentId, 0, implicitColumn);
+    s.tokenIndex(); // a sealed segment has its index before anyone queries it
+    return s;
   }
 
   /**
    * Seals the rows into a segment sorted by timestamp (stable for equal timestamps), as a part of a
    * head whose earlier rows are in other parts: its {@link Segment#orderKey order keys} follow
-   * theirs.
+   * theirs, and its token index is built when a query first needs it (most queries of a part do
+   * not).
    *
    * @param segmentId the new segment's id
    * @param firstRow the head's row this builder's first row is (0 for a whole head)
@@ -185,7 +188,7 @@ public final class SegmentBuilder {
       sortedTs[i] = timestamps[order == null ? i : order[i]];
     }
     Map<String, Column> columns = new LinkedHashMap<>();
-    TokenIndex tokens = null;
+    java.util.function.Supplier<TokenIndex> tokens = null;
     for (int c = 0; c < buffers.size(); c++) {
       Column column;
       if (names.get(c).equals(implicitColumn) && buffers.get(c) instanceof HeadStrings strings) {
