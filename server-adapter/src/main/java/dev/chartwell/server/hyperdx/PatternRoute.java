@@ -18,10 +18,12 @@ import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.patterns.PatternWhere;
+import dev.chartwell.server.patterns.WordPicker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,23 +136,42 @@ final class PatternRoute {
             : Comparator.comparingDouble(PatternSample.Found::weight).reversed());
     List<PatternSample.Found> shown = found.subList(0, Math.min(limit, found.size()));
     boolean implicit = source.column("implicitColumnExpression").map(field::equals).orElse(false);
+    boolean sql = lang == WhereLanguage.SQL;
+    List<PatternSample.Row> rows = sample.rows();
+    WordPicker picker =
+        new WordPicker(rows.stream().map(PatternSample.Row::text).toList(), sql, implicit);
     List<String> wheres = new ArrayList<>();
-    for (PatternSample.Found f : shown) {
+    double[] whereWeights = new double[shown.size()];
+    for (int i = 0; i < shown.size(); i++) {
+      int id = shown.get(i).id();
+      BitSet mine = new BitSet(rows.size());
+      for (int r = 0; r < rows.size(); r++) {
+        mine.set(r, rows.get(r).pattern() == id);
+      }
+      List<String> words =
+          picker.pick(PatternWhere.terms(shown.get(i).tokens()), mine, rows.size());
+      BitSet matched = picker.linesWithAll(words, rows.size());
+      for (int r = matched.nextSetBit(0); r >= 0; r = matched.nextSetBit(r + 1)) {
+        whereWeights[i] += rows.get(r).weight();
+      }
       wheres.add(
-          lang == WhereLanguage.SQL
-              ? PatternWhere.sql(f.tokens(), field, userWhere)
-              : PatternWhere.lucene(f.tokens(), field, implicit, userWhere));
+          sql
+              ? PatternWhere.sql(words, field, userWhere)
+              : PatternWhere.lucene(words, field, implicit, userWhere));
     }
     long[] whereCounts = counts(source, start, end, wheres, lang, req);
     List<Map<String, Object>> out = new ArrayList<>();
     for (int i = 0; i < shown.size(); i++) {
       PatternSample.Found f = shown.get(i);
-      long count = sample.sampled() ? Math.min(Math.round(f.weight()), whereCounts[i]) : f.rows();
+      long count =
+          sample.sampled()
+              ? Math.round(whereCounts[i] * f.weight() / Math.max(f.weight(), whereWeights[i]))
+              : f.rows();
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("pattern", f.template());
       m.put("count", count);
       m.put("sampleRows", f.rows());
-      m.put("sparkline", f.sparkline());
+      m.put("sparkline", scaled(f.sparkline(), count / Math.max(1e-9, f.weight())));
       m.put(
           "sample",
           Map.of("time", Instant.ofEpochMilli(f.newest()).toString(), "text", f.sampleText()));
@@ -159,6 +180,9 @@ final class PatternRoute {
       m.put("whereCount", whereCounts[i]);
       m.put("otherMatches", Math.max(0, whereCounts[i] - count));
       out.add(m);
+    }
+    if (!"newest".equals(order)) {
+      out.sort(Comparator.comparingLong(m -> -(Long) m.get("count")));
     }
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("sourceId", sourceId);
@@ -175,6 +199,14 @@ final class PatternRoute {
     answer.put("patternCount", found.size());
     answer.put("patterns", out);
     return V2.data(answer);
+  }
+
+  private static long[] scaled(long[] counts, double factor) {
+    long[] out = new long[counts.length];
+    for (int i = 0; i < counts.length; i++) {
+      out[i] = Math.round(counts[i] * factor);
+    }
+    return out;
   }
 
   /** The source's body column, else its implicit column. */

@@ -30,6 +30,7 @@ import java.util.Map;
  * @param considered how many of them were read and clustered
  * @param sampled whether fewer were read than match
  * @param patterns every pattern found, in the order first seen
+ * @param rows the rows read, each with its text and how many events it stands for
  */
 record PatternSample(
     Granularity granularity,
@@ -37,17 +38,28 @@ record PatternSample(
     long matched,
     long considered,
     boolean sampled,
-    List<PatternSample.Found> patterns) {
+    List<PatternSample.Found> patterns,
+    List<PatternSample.Row> rows) {
 
   /** The most rows read and clustered. */
-  static final int SAMPLE = 10_000;
+  static final int SAMPLE = 4_000;
 
   /** The most buckets of the range (points of a sparkline). */
   static final int MAX_BUCKETS = 32;
 
   /**
+   * A row read.
+   *
+   * @param text its field's text
+   * @param weight how many events it stands for
+   * @param pattern the pattern it joined (its index in {@link #patterns()})
+   */
+  record Row(String text, double weight, int pattern) {}
+
+  /**
    * A pattern.
    *
+   * @param id its index in {@link #patterns()}
    * @param tokens its template's tokens
    * @param rows how many rows read it has
    * @param weight how many events those rows stand for
@@ -56,6 +68,7 @@ record PatternSample(
    * @param sampleText that row's text
    */
   record Found(
+      int id,
       List<String> tokens,
       long rows,
       double weight,
@@ -119,6 +132,7 @@ record PatternSample(
       matched += c;
     }
     boolean sampled = matched > SAMPLE;
+
     Clusters clusters = new Clusters(buckets);
     long considered = 0;
     if (!sampled) {
@@ -152,7 +166,7 @@ record PatternSample(
       starts.add(first + b * g.millis());
     }
     return new PatternSample(
-        g, List.copyOf(starts), matched, considered, sampled, clusters.found());
+        g, List.copyOf(starts), matched, considered, sampled, clusters.found(), clusters.rows);
   }
 
   /** The finest requestable granularity cutting a range into at most {@value #MAX_BUCKETS}. */
@@ -204,6 +218,7 @@ record PatternSample(
     private final Drain drain = new Drain();
     private final int buckets;
     private final List<Stats> stats = new ArrayList<>();
+    private final List<Row> rows = new ArrayList<>();
 
     private static final class Stats {
       final double[] spark;
@@ -223,6 +238,7 @@ record PatternSample(
 
     void add(String text, long time, int bucket, double weight) {
       int id = drain.add(text).id();
+      rows.add(new Row(text, weight, id));
       if (id == stats.size()) {
         stats.add(new Stats(buckets));
       }
@@ -244,7 +260,7 @@ record PatternSample(
         for (int b = 0; b < buckets; b++) {
           spark[b] = Math.round(s.spark[b]);
         }
-        out.add(new Found(c.tokens(), s.rows, s.weight, spark, s.newest, s.sample));
+        out.add(new Found(c.id(), c.tokens(), s.rows, s.weight, spark, s.newest, s.sample));
       }
       return out;
     }

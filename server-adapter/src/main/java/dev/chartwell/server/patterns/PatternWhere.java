@@ -49,20 +49,20 @@ public final class PatternWhere {
   /**
    * The Lucene-like where (see docs/where-language.md) of a template.
    *
-   * @param template a template's tokens
+   * @param words words of a template's constant text ({@link #terms}, or some of them)
    * @param field the field the lines were read from
    * @param implicit whether that field is the source's implicit column (bare words search it)
    * @param where the where the lines matched (blank: none), kept in front
    * @return the where (empty, which matches every event, when there is nothing to require)
    */
-  public static String lucene(List<String> template, String field, boolean implicit, String where) {
+  public static String lucene(List<String> words, String field, boolean implicit, String where) {
     StringBuilder out = new StringBuilder();
     if (where != null && !where.isBlank()) {
       out.append('(').append(where.strip()).append(')');
     }
     String prefix = implicit ? "" : luceneName(field) + ":";
     Set<String> seen = new LinkedHashSet<>();
-    for (String term : terms(template)) {
+    for (String term : words) {
       String lower = term.toLowerCase(Locale.ROOT);
       if (seen.add(lower)) {
         out.append(out.length() == 0 ? "" : " ").append(prefix).append(lower);
@@ -74,18 +74,18 @@ public final class PatternWhere {
   /**
    * The SQL where of a template: {@code hasToken(field, 'word')} for each word, case-sensitive.
    *
-   * @param template a template's tokens
+   * @param words words of a template's constant text ({@link #terms}, or some of them)
    * @param field the field the lines were read from
    * @param where the where the lines matched (blank: none), kept in front
    * @return the where (empty, which matches every event, when there is nothing to require)
    */
-  public static String sql(List<String> template, String field, String where) {
+  public static String sql(List<String> words, String field, String where) {
     StringBuilder out = new StringBuilder();
     if (where != null && !where.isBlank()) {
       out.append('(').append(where.strip()).append(')');
     }
     String column = "`" + field.replace("`", "") + "`";
-    for (String term : terms(template)) {
+    for (String term : words) {
       out.append(out.length() == 0 ? "" : " AND ")
           .append("hasToken(")
           .append(column)

@@ -105,7 +105,7 @@ class PatternRouteIntegrationTest {
         p.keySet().toString());
     JsonNode login = p.get("user <NUM> logged in from <IP>");
     assertEquals(12, login.get("count").asLong());
-    assertEquals("user logged in from", login.get("where").asText());
+    assertEquals("user", login.get("where").asText(), "its other words single out no fewer");
     assertEquals(14, login.get("whereCount").asLong(), "the two reordered lines match it too");
     assertEquals(2, login.get("otherMatches").asLong());
     assertEquals("user 111 logged in from 10.0.0.11", login.get("sample").get("text").asText());
@@ -127,7 +127,7 @@ class PatternRouteIntegrationTest {
     assertEquals(2, d.get("patternCount").asInt());
     JsonNode only = d.get("patterns").get(0);
     assertEquals("payment <NUM> authorized amount <NUM> cents", only.get("pattern").asText());
-    assertEquals("(ServiceName:api) payment authorized amount cents", only.get("where").asText());
+    assertEquals("(ServiceName:api) payment", only.get("where").asText());
     assertEquals(8, only.get("whereCount").asLong());
     assertEquals(1, d.get("patterns").size());
   }
@@ -137,11 +137,14 @@ class PatternRouteIntegrationTest {
     JsonNode d = patterns(logs, ",\"where\":\"ServiceName = 'web'\",\"whereLanguage\":\"sql\"");
     JsonNode login = d.get("patterns").get(0);
     assertEquals(6, login.get("count").asLong());
-    assertEquals(
-        "(ServiceName = 'web') AND hasToken(`Body`, 'user') AND hasToken(`Body`, 'logged')"
-            + " AND hasToken(`Body`, 'in') AND hasToken(`Body`, 'from')",
-        login.get("where").asText());
+    assertEquals("(ServiceName = 'web')", login.get("where").asText(), "every web line is a login");
     assertEquals(6, login.get("whereCount").asLong());
+    d = patterns(logs, ",\"where\":\"ServiceName != 'web'\",\"whereLanguage\":\"sql\"");
+    login = byPattern(d).get("user <NUM> logged in from <IP>");
+    assertEquals(6, login.get("count").asLong());
+    assertEquals(
+        "(ServiceName != 'web') AND hasToken(`Body`, 'user')", login.get("where").asText());
+    assertEquals(8, login.get("whereCount").asLong(), "and the two reordered lines");
     d = patterns(logs, ",\"field\":\"ServiceName\"");
     assertEquals("[api, db, web]", byPattern(d).keySet().stream().sorted().toList().toString());
     assertEquals("ServiceName:api", byPattern(d).get("api").get("where").asText());
@@ -154,15 +157,17 @@ class PatternRouteIntegrationTest {
     assertTrue(d.get("sampled").asBoolean());
     assertEquals(15_000, d.get("eventsMatched").asLong());
     long considered = d.get("eventsConsidered").asLong();
-    assertTrue(considered >= 9_990 && considered <= 10_000, "read " + considered);
+    assertTrue(
+        considered > PatternSample.SAMPLE - 10 && considered <= PatternSample.SAMPLE,
+        "read " + considered);
     Map<String, JsonNode> p = byPattern(d);
     assertEquals(3, p.size(), p.keySet().toString());
     long rows = 0;
     for (JsonNode x : p.values()) {
-      long count = x.get("count").asLong();
-      assertTrue(Math.abs(count - 5_000) <= 50, x.toString());
       assertEquals(5_000, x.get("whereCount").asLong(), x.get("where").asText());
-      assertEquals(5_000 - count, x.get("otherMatches").asLong());
+      assertEquals(
+          5_000, x.get("count").asLong(), "no other line read has its words: the where's count");
+      assertEquals(0, x.get("otherMatches").asLong());
       rows += x.get("sampleRows").asLong();
     }
     assertEquals(considered, rows, "every row read is in one pattern");
