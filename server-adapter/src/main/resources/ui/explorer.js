@@ -114,8 +114,13 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
   });
   const patterns = patternsPanel(main.querySelector('.x-patterns'), {
     sid,
-    onPick: (where, language) => {
+    onPick: (where, language, at) => {
       Object.assign(state, { where, lang: language });
+      if (at !== undefined) {
+        Object.assign(time, { preset: 'custom', from: at - 1000, to: at + 1000, live: false });
+        controls.sync();
+        schedule();
+      }
       whereInput.value = where;
       lang.value = language;
       showView('events');

@@ -1,6 +1,7 @@
 // The explorer's Patterns view: the matching events' text grouped into patterns (variable parts as
 // placeholders, POST /api/v2/patterns), each with its count, a sparkline over the range and a
-// sample. A click on a pattern searches for its events (its where, in the where's language).
+// sample. A click on a pattern searches for its events (its where, in the where's language); a
+// click on its sample's time shows that event (the same where, within a second of it).
 import { api } from './api.js';
 import { esc, eventTime } from './format.js';
 
@@ -23,8 +24,9 @@ function patternHtml(text) {
 
 /**
  * @param {HTMLElement} box where the patterns are drawn
- * @param {{sid: string, onPick: (where: string, lang: string) => void}} o onPick: a pattern was
- *   chosen; its where (with the search's where in front) should be searched
+ * @param {{sid: string, onPick: (where: string, lang: string, at?: number) => void}} o onPick: a
+ *   pattern was chosen; its where (with the search's where in front) should be searched, within a
+ *   second of `at` when its sample was chosen
  */
 export function patternsPanel(box, o) {
   let inflight = null;
@@ -64,15 +66,17 @@ export function patternsPanel(box, o) {
         <td class="num" data-count="${p.count}">${about}${p.count.toLocaleString()}</td>
         <td>${sparkline(p.sparkline)}</td>
         <td><button type="button" class="link pattern-pick" data-index="${i}" title="Search: ${esc(p.where)}">${patternHtml(p.pattern)}</button>
-          <div class="hint">${p.otherMatches ? `its where also matches ${p.otherMatches.toLocaleString()} other events · ` : ''}sample ${esc(eventTime(p.sample.time))}: <span class="sample">${esc(p.sample.text)}</span></div></td>
+          <div class="hint">${p.otherMatches ? `its where also matches ${p.otherMatches.toLocaleString()} other events · ` : ''}sample <button type="button" class="link pattern-sample" data-index="${i}"
+            aria-label="Show the sample event of ${esc(eventTime(p.sample.time))}">${esc(eventTime(p.sample.time))}</button>:
+            <span class="sample">${esc(p.sample.text)}</span></div></td>
       </tr>`).join('');
     box.innerHTML = `<p class="hint x-patterns-note">${esc(note)} · ${esc(a.field)} · click a pattern to search its events</p>
       <table class="data patterns"><thead><tr><th scope="col">Count</th><th scope="col">Over time</th>
       <th scope="col">Pattern</th></tr></thead><tbody>${rows}</tbody></table>`;
     box.dataset.state = 'ready';
-    box.querySelectorAll('button.pattern-pick').forEach((b) => b.addEventListener('click', () => {
+    box.querySelectorAll('button.pattern-pick, button.pattern-sample').forEach((b) => b.addEventListener('click', () => {
       const p = a.patterns[Number(b.dataset.index)];
-      o.onPick(p.where, p.whereLanguage);
+      o.onPick(p.where, p.whereLanguage, b.classList.contains('pattern-sample') ? Date.parse(p.sample.time) : undefined);
     }));
   }
 

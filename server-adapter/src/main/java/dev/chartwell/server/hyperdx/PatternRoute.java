@@ -29,8 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code POST /api/v2/patterns}: the events of a source matching a where in a time range, their
@@ -46,7 +44,6 @@ final class PatternRoute {
   private static final Set<String> FIELDS =
       Set.of(
           "sourceId", "startTime", "endTime", "where", "whereLanguage", "field", "limit", "order");
-  private static final Pattern MAP_KEY = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\['([^']+)'\\]");
 
   /** The series one chart query holds, so the patterns' wheres are counted five at a time. */
   private static final int SERIES_PER_QUERY = 5;
@@ -121,7 +118,7 @@ final class PatternRoute {
           "endTime: the range is longer than " + MAX_RANGE.toDays() + " days: narrow it");
     }
     EventSource source = EventSource.resolve(catalog, engine, p.warehouseId(), sourceId);
-    String field = asked == null ? defaultField(source) : columnName(asked);
+    String field = asked == null ? defaultField(source) : Params.columnName(asked);
     if (!source.hasColumn().test(field)) {
       throw ApiException.badRequest("field: source " + sourceId + " has no column '" + field + "'");
     }
@@ -221,13 +218,6 @@ final class PatternRoute {
                         + source.id()
                         + " has no bodyExpression or implicitColumnExpression naming a column:"
                         + " name the field to group"));
-  }
-
-  /** A column name as asked, {@code Map['key']} read as {@code Map.key}. */
-  private static String columnName(String asked) {
-    String name = asked.strip().replace("`", "");
-    Matcher m = MAP_KEY.matcher(name);
-    return m.matches() ? m.group(1) + "." + m.group(2) : name;
   }
 
   /** How many events of the range each where matches, five wheres to a chart query. */

@@ -186,6 +186,19 @@ class PatternsBrowserTest extends BrowserPage {
     }
     assertTrue(browser.findElement(By.id("x-where")).getAttribute("value").equals("payment"));
     assertTrue(!browser.getCurrentUrl().contains("view=patterns"), browser.getCurrentUrl());
+    button("Patterns").click();
+    awaitTrue("the patterns of the payments", () -> patternRows().size() == 1);
+    WebElement sample = browser.findElement(By.cssSelector(".x-patterns button.pattern-sample"));
+    String text = browser.findElement(By.cssSelector(".x-patterns .sample")).getText();
+    assertEquals("payment 7057 authorized amount 171 cents", text, "line 57, the newest payment");
+    sample.click();
+    // Every line read is a payment now: the pattern's where adds no word to the search's.
+    String where = "(payment)";
+    awaitTrue(
+        "the events within a second of the sample",
+        () -> eventRows(where).size() == 1 && browser.getCurrentUrl().contains("from="));
+    String event = eventRows(where).get(0).getText();
+    assertTrue(event.contains(text), event);
     assertNoConsoleErrors();
     assertNoPolicyViolations();
   }
