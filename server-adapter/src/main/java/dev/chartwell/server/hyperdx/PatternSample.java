@@ -132,7 +132,6 @@ record PatternSample(
       matched += c;
     }
     boolean sampled = matched > SAMPLE;
-
     Clusters clusters = new Clusters(buckets);
     long considered = 0;
     if (!sampled) {
