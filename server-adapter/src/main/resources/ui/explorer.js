@@ -9,6 +9,7 @@ import { eventsTable, appendRows, selectColumns } from './events.js';
 import { facetsPanel } from './facets.js';
 import { clause, and } from './where.js';
 import { contextActions, showContext } from './context.js';
+import { patternsPanel } from './patterns.js';
 
 const PAGE = 100;
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_.@-]*$/;
@@ -56,6 +57,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     where: params.get('where') || '',
     lang: params.get('lang') === 'sql' ? 'sql' : 'lucene',
     facets: (params.get('facets') || '').split(',').filter(Boolean),
+    view: params.get('view') === 'patterns' ? 'patterns' : 'events',
   };
 
   main.innerHTML = `<h1>Explorer</h1>
@@ -77,7 +79,10 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     <section class="panel x-facets-panel" aria-labelledby="x-facets-title"><div class="tile-head"><h2 id="x-facets-title">Top values</h2></div>
       <div class="x-facets" data-state="loading"></div></section>
     <section class="panel" aria-labelledby="x-events-title"><div class="tile-head"><h2 id="x-events-title">Events</h2>
-      <span class="tile-note x-events-note"></span></div><div class="x-events" data-state="loading"></div></section>
+      <span class="x-views" role="group" aria-label="Show"><button type="button" class="quiet x-view" data-view="events">Events</button><button
+        type="button" class="quiet x-view" data-view="patterns">Patterns</button></span>
+      <span class="tile-note x-events-note"></span></div><div class="x-events" data-state="loading"></div>
+      <div class="x-patterns" data-state="idle" hidden></div></section>
     </div>
     <section class="panel x-context-panel" aria-labelledby="x-context-title" hidden></section>`;
   const form = main.querySelector('form');
@@ -107,6 +112,34 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
       if (lastQuery) facets.refresh(lastQuery, (await schemaOf(source)).map((c) => c.name));
     },
   });
+  const patterns = patternsPanel(main.querySelector('.x-patterns'), {
+    sid,
+    onPick: (where, language, at) => {
+      Object.assign(state, { where, lang: language });
+      if (at !== undefined) {
+        Object.assign(time, { preset: 'custom', from: at - 1000, to: at + 1000, live: false });
+        controls.sync();
+        schedule();
+      }
+      whereInput.value = where;
+      lang.value = language;
+      showView('events');
+      search();
+    },
+  });
+  /** Shows the events or their patterns (fetched for the last search when first shown). */
+  function showView(view) {
+    state.view = view;
+    main.querySelector('.x-events').hidden = view !== 'events';
+    main.querySelector('.x-events-note').hidden = view !== 'events';
+    main.querySelector('.x-patterns').hidden = view !== 'patterns';
+    main.querySelectorAll('.x-view').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.view === view)));
+    remember();
+  }
+  main.querySelectorAll('.x-view').forEach((b) => b.addEventListener('click', () => {
+    showView(b.dataset.view);
+    if (b.dataset.view === 'patterns' && lastQuery) patterns.refresh(lastQuery);
+  }));
   let stopChart = null;
   let inflight = null;
   let timer = null;
@@ -132,6 +165,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     if (state.where) p.set('where', state.where);
     if (state.lang !== 'lucene') p.set('lang', state.lang);
     if (state.facets.length) p.set('facets', state.facets.join(','));
+    if (state.view === 'patterns') p.set('view', 'patterns');
     history.replaceState(null, '', `/explore/${encodeURIComponent(sid)}/${encodeURIComponent(source.id)}?${p}`);
   }
 
@@ -157,6 +191,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
       query.select = selectFor(source, schema);
       lastQuery = query;
       facets.refresh(query, schema.map((c) => c.name));
+      if (state.view === 'patterns') patterns.refresh(query);
       const [rows, events] = await Promise.all([
         run(sid, [item], start, end, time.granularity, abort.signal),
         api.search(sid, query, abort.signal),
@@ -306,8 +341,10 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     clearInterval(timer);
     if (inflight) inflight.abort();
     facets.abort();
+    patterns.abort();
     if (stopChart) stopChart();
   });
+  showView(state.view);
   schedule();
   search();
 }

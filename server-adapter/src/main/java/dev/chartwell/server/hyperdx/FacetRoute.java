@@ -28,8 +28,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code POST /api/v2/facets}: for the events of a source matching a where in a time range, the
@@ -44,7 +42,6 @@ final class FacetRoute {
 
   private static final Set<String> FIELDS =
       Set.of("sourceId", "startTime", "endTime", "where", "whereLanguage", "fields", "limit");
-  private static final Pattern MAP_KEY = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\['([^']+)'\\]");
 
   private FacetRoute() {}
 
@@ -223,9 +220,7 @@ final class FacetRoute {
         problems.add("fields[" + i + "]: must be a column name of at most 256 characters");
         continue;
       }
-      String name = f.textValue().strip().replace("`", "");
-      Matcher m = MAP_KEY.matcher(name);
-      out.add(m.matches() ? m.group(1) + "." + m.group(2) : name);
+      out.add(Params.columnName(f.textValue()));
     }
     return List.copyOf(out);
   }

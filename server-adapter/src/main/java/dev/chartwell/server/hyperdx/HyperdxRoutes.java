@@ -64,5 +64,6 @@ public final class HyperdxRoutes {
     TraceRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
     FacetRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
     ContextRoute.register(router, scope, catalog, engine, json, maxBodyBytes);
+    PatternRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
   }
 }

@@ -8,6 +8,8 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Reading the fields of the explore routes' requests, each problem named by its field. */
 final class Params {
@@ -103,5 +105,18 @@ final class Params {
       return dflt;
     }
     return v.intValue();
+  }
+
+  private static final Pattern MAP_KEY = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\['([^']+)'\\]");
+
+  /**
+   * @param asked a column name as a request gives it
+   * @return the flattened column it names: backquotes dropped, {@code Map['key']} read as {@code
+   *     Map.key}
+   */
+  static String columnName(String asked) {
+    String name = asked.strip().replace("`", "");
+    Matcher m = MAP_KEY.matcher(name);
+    return m.matches() ? m.group(1) + "." + m.group(2) : name;
   }
 }

@@ -312,4 +312,25 @@ class ClickHouseSourceIntegrationTest {
     assertTrue(r.body().contains("rotating") && r.body().contains("cannot connect"), r.body());
     assertFalse(r.body().contains("no answer within"), r.body());
   }
+
+  @Test
+  void patternsAnswerAsTheEngineDoes() throws Exception {
+    for (String more :
+        new String[] {"", ",\"where\":\"ServiceName = 'api'\",\"whereLanguage\":\"sql\""}) {
+      String body =
+          ",\"startTime\":\"2026-05-10T00:00:00Z\",\"endTime\":\"2026-05-10T02:00:00Z\""
+              + more
+              + "}";
+      JsonNode remote =
+          f.ok("POST", "/api/v2/patterns", "{\"sourceId\":\"" + external + "\"" + body);
+      JsonNode mine = f.ok("POST", "/api/v2/patterns", "{\"sourceId\":\"" + local + "\"" + body);
+      ((com.fasterxml.jackson.databind.node.ObjectNode) remote.get("data")).remove("sourceId");
+      ((com.fasterxml.jackson.databind.node.ObjectNode) mine.get("data")).remove("sourceId");
+      assertEquals(mine, remote);
+      JsonNode patterns = remote.get("data").get("patterns");
+      assertEquals(
+          "request <NUM> ok", patterns.get(0).get("pattern").asText(), patterns.toString());
+      assertEquals("request <NUM> connection reset", patterns.get(1).get("pattern").asText());
+    }
+  }
 }
