@@ -1,0 +1,165 @@
+package dev.chartwell.server.docs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Sorts the fenced blocks of a document into what the docs test does with each; a block that fits
+ * no kind is a failure naming its file and line, so that no example goes unchecked.
+ */
+final class DocExamples {
+  private DocExamples() {}
+
+  /** What the test does with a block. */
+  enum Kind {
+    /** A {@code bash} block: run in the document's shell. */
+    RUN,
+    /** A {@code bash} block starting the server: started with its flags (see DocServer). */
+    SERVE,
+    /** A {@code json} or {@code text} block right after a command: compared with its output. */
+    OUTPUT,
+    /** A {@code json} block that is no output: a request body or document, parsed. */
+    BODY,
+    /** A {@code java} block of a compiled snippet ({@code <!-- snippet: NAME -->} before it). */
+    JAVA,
+    /** A block after {@code *Not run by the docs test: <reason>.*}: syntax-checked if it can be. */
+    NOT_RUN
+  }
+
+  /** A block and its kind, or why it has none. */
+  record Example(DocBlock block, Kind kind, String problem) {}
+
+  private static final Set<String> SHELL = Set.of("bash", "sh");
+  private static final Pattern JAR =
+      Pattern.compile("^(?:[A-Z_]+=\\S+\\s+)*java\\s+-jar\\s+\\S*chartwell-server\\.jar\\b(.*)$");
+  private static final Pattern SUBCOMMAND =
+      Pattern.compile("^\\s*(?:[a-z]\\S*|.*--help|.*--version)");
+
+  static List<Example> classify(List<DocBlock> blocks) {
+    List<Example> out = new ArrayList<>();
+    Kind lastCommand = null;
+    for (DocBlock b : blocks) {
+      Example e = classify(b, lastCommand);
+      out.add(e);
+      if (e.kind == Kind.RUN || e.kind == Kind.SERVE) {
+        lastCommand = e.kind;
+      } else if (e.kind != Kind.OUTPUT) {
+        lastCommand = null;
+      }
+    }
+    return out;
+  }
+
+  private static Example classify(DocBlock b, Kind lastCommand) {
+    if (b.notRun() != null) {
+      return new Example(b, Kind.NOT_RUN, null);
+    }
+    switch (b.language()) {
+      case "bash", "sh" -> {
+        List<String> commands = commands(b.text());
+        long starts = commands.stream().filter(DocExamples::isServerStart).count();
+        if (starts == 0) {
+          return new Example(b, Kind.RUN, null);
+        }
+        if (starts == 1 && commands.size() == 1) {
+          return new Example(b, Kind.SERVE, null);
+        }
+        return new Example(
+            b,
+            null,
+            "a server start must be a block of its own, one command (for the test to run it)");
+      }
+      case "json" -> {
+        return new Example(b, lastCommand != null ? Kind.OUTPUT : Kind.BODY, null);
+      }
+      case "text" -> {
+        return lastCommand != null
+            ? new Example(b, Kind.OUTPUT, null)
+            : new Example(
+                b,
+                null,
+                "a text block must follow the command whose output it shows; otherwise say why it"
+                    + " is not run (*Not run by the docs test: <reason>.*)");
+      }
+      case "java" -> {
+        return b.before().contains("<!-- snippet: ")
+                && b.file().getFileName().toString().equals("java-api.md")
+            ? new Example(b, Kind.JAVA, null)
+            : new Example(
+                b,
+                null,
+                "a java block must be a compiled snippet (<!-- snippet: NAME -->) or say why not");
+      }
+      default -> {
+        return new Example(
+            b,
+            null,
+            (b.language().isEmpty() ? "a block without a language" : "a " + b.language() + " block")
+                + ": give it bash (run), json or text (output or body), or put"
+                + " *Not run by the docs test: <reason>.* above it");
+      }
+    }
+  }
+
+  /** Whether a command starts the server (the jar without a command, --help or --version). */
+  static boolean isServerStart(String command) {
+    var m = JAR.matcher(command);
+    return m.matches() && !SUBCOMMAND.matcher(m.group(1)).lookingAt();
+  }
+
+  /**
+   * The commands of a shell block: continuation lines joined, comments and blank lines left out.
+   */
+  static List<String> commands(String text) {
+    List<String> out = new ArrayList<>();
+    StringBuilder cur = new StringBuilder();
+    for (String line : text.split("\n")) {
+      if (cur.isEmpty() && (line.isBlank() || line.strip().startsWith("#"))) {
+        continue;
+      }
+      if (line.endsWith("\\")) {
+        cur.append(line, 0, line.length() - 1).append(' ');
+      } else {
+        out.add(cur.append(line).toString().strip());
+        cur.setLength(0);
+      }
+    }
+    if (!cur.isEmpty()) {
+      out.add(cur.toString().strip());
+    }
+    return out;
+  }
+
+  /** The words of a command line, with '...' and "..." quoting (no expansion). */
+  static List<String> words(String command) {
+    List<String> out = new ArrayList<>();
+    StringBuilder w = null;
+    char quote = 0;
+    for (char c : command.toCharArray()) {
+      if (quote != 0) {
+        if (c == quote) {
+          quote = 0;
+        } else {
+          w.append(c);
+        }
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+        w = w == null ? new StringBuilder() : w;
+      } else if (Character.isWhitespace(c)) {
+        if (w != null) {
+          out.add(w.toString());
+          w = null;
+        }
+      } else {
+        w = w == null ? new StringBuilder() : w;
+        w.append(c);
+      }
+    }
+    if (w != null) {
+      out.add(w.toString());
+    }
+    return out;
+  }
+}

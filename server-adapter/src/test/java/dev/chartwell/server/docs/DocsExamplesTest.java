@@ -1,0 +1,241 @@
+package dev.chartwell.server.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.chartwell.server.ServerConfig;
+import dev.chartwell.server.docs.DocExamples.Example;
+import dev.chartwell.server.docs.DocExamples.Kind;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every example of README.md and docs/*.md, run or checked as docs/README.md ("Examples that are
+ * tested") describes: each document's {@code bash} blocks run in order in one shell, in a fresh
+ * folder, against the server the document starts (a real one, on a free loopback port); each output
+ * shown is compared with what its command printed; bodies and configurations parse; a block that
+ * fits none of these fails with its file and line. The links between the documents are checked by
+ * {@link DocsLinksTest} beside it.
+ */
+class DocsExamplesTest {
+  @TempDir Path tmp;
+
+  /** README.md and the documents under docs/. */
+  static List<Path> documents() throws IOException {
+    return DocsLinksTest.documents().stream()
+        .filter(
+            p ->
+                p.equals(DocsLinksTest.ROOT.resolve("README.md"))
+                    || p.getParent().equals(DocsLinksTest.ROOT.resolve("docs")))
+        .toList();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyExampleOfTheDocsRunsAsWritten() throws IOException {
+    List<Path> docs = documents();
+    assertTrue(docs.size() > 15, "documents: " + docs);
+    String only = System.getProperty("docs.only", "");
+    return docs.stream()
+        .filter(d -> only.isEmpty() || d.endsWith(only))
+        .map(
+            doc ->
+                DynamicTest.dynamicTest(
+                    DocsLinksTest.ROOT.relativize(doc).toString(), () -> run(doc)));
+  }
+
+  /**
+   * Documents whose examples are not yet held to the server: each is skipped, loudly. The list only
+   * shrinks.
+   */
+  static final Set<String> NOT_YET_COVERED =
+      Set.of(
+          "README.md",
+          "docs/alerts.md",
+          "docs/clickhouse.md",
+          "docs/explore.md",
+          "docs/http-conventions.md",
+          "docs/hyperdx-api.md",
+          "docs/ingest.md",
+          "docs/integrations.md",
+          "docs/java-api.md",
+          "docs/management-api.md",
+          "docs/operations.md",
+          "docs/otlp.md",
+          "docs/prometheus.md",
+          "docs/promql.md",
+          "docs/running.md",
+          "docs/security.md",
+          "docs/storage.md",
+          "docs/ui.md",
+          "docs/upgrading.md");
+
+  private void run(Path doc) throws Exception {
+    String name = DocsLinksTest.ROOT.relativize(doc).toString();
+    assumeFalse(
+        NOT_YET_COVERED.contains(name) && System.getProperty("docs.only") == null,
+        "SKIPPED: the examples of " + name + " are not yet run by the docs test");
+    List<Example> examples = DocExamples.classify(DocBlock.of(doc, Files.readString(doc)));
+    List<String> unclassified =
+        examples.stream()
+            .filter(e -> e.problem() != null)
+            .map(e -> e.block().where() + ": " + e.problem())
+            .toList();
+    assertEquals(List.of(), unclassified, "blocks the docs test cannot check");
+    boolean runs = examples.stream().anyMatch(e -> e.kind() == Kind.RUN);
+    if (runs) {
+      assumeTrue(
+          Files.isExecutable(Path.of("/usr/bin/curl"))
+              && Files.isExecutable(Path.of("/usr/bin/jq")),
+          "SKIPPED: the docs' examples need curl and jq (.ci/run installs them)");
+    }
+    Path dir = Files.createDirectories(tmp.resolve(doc.getFileName().toString()));
+    long started = System.nanoTime();
+    OutputMatch match = new OutputMatch();
+    DocServer server = null;
+    String printed = null;
+    try (DocShell shell = new DocShell(dir, Map.of(), prelude())) {
+      for (Example e : examples) {
+        DocBlock b = e.block();
+        String problem = null;
+        try {
+          switch (e.kind()) {
+            case SERVE -> {
+              if (server != null) {
+                server.close();
+                server = null;
+              }
+              List<String> words = DocExamples.words(DocExamples.commands(b.text()).get(0));
+              Map<String, String> env = new LinkedHashMap<>();
+              int jar = 0;
+              for (; !words.get(jar).equals("java"); jar++) {
+                String[] kv = words.get(jar).split("=", 2);
+                env.put(kv[0], kv[1]);
+              }
+              List<String> flags = words.subList(jar + 3, words.size());
+              if (exposed(flags)) {
+                ServerConfig.parse(flags.toArray(String[]::new), env); // flags only: never bound
+                printed = "";
+              } else {
+                server = DocServer.start(flags, env, dir);
+                printed = server.printed;
+              }
+            }
+            case RUN -> {
+              String script = match.apply(server == null ? b.text() : server.apply(b.text()));
+              printed =
+                  shell.run("CHARTWELL_DOCS_ERRORS=" + (b.has("errors") ? 1 : 0) + "\n" + script);
+            }
+            case OUTPUT -> {
+              String shown = server == null ? b.text() : server.apply(b.text());
+              problem =
+                  b.language().equals("json")
+                      ? match.json(shown, printed)
+                      : match.text(shown, printed);
+              if (problem != null) {
+                problem += "\n--- the command printed:\n" + printed;
+              }
+            }
+            case BODY -> problem = ConfigSyntax.check("json", b.text());
+            case NOT_RUN -> problem = ConfigSyntax.check(b.language(), b.text());
+            case JAVA -> {
+              // JavaApiSnippetsTest (engine module) holds it to its compiled snippet
+            }
+          }
+        } catch (AssertionError | Exception x) {
+          problem = x.toString();
+        }
+        if (problem != null) {
+          throw new AssertionError(
+              b.where() + " (" + e.kind() + "): " + problem + "\n--- the block:\n" + b.text());
+        }
+      }
+    } finally {
+      if (server != null) {
+        server.close();
+      }
+    }
+    System.out.printf(
+        "docs test: %s: %s in %.1f s%n",
+        DocsLinksTest.ROOT.relativize(doc), counts(examples), (System.nanoTime() - started) / 1e9);
+  }
+
+  /** Blocks per kind, for the log. */
+  static String counts(List<Example> examples) {
+    Map<Kind, Long> n =
+        examples.stream()
+            .collect(
+                Collectors.groupingBy(
+                    Example::kind, () -> new EnumMap<>(Kind.class), Collectors.counting()));
+    return n.isEmpty() ? "no blocks" : n.toString();
+  }
+
+  /** A start on an address other than loopback: its flags are parsed, the server is not started. */
+  private static boolean exposed(List<String> flags) {
+    for (int i = 0; i < flags.size(); i++) {
+      String f = flags.get(i);
+      String host =
+          f.startsWith("--host=") ? f.substring(7) : f.equals("--host") ? flags.get(i + 1) : null;
+      if (host != null && !host.equals("127.0.0.1") && !host.equals("localhost")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The shell's first commands: {@code java -jar .../chartwell-server.jar COMMAND} (ingest, backup,
+   * restore, --help, --version) runs the server's main class from the test's class path in a JVM of
+   * its own, as the jar would (the jar is made after the tests).
+   */
+  private static String prelude() {
+    List<String> jvm = new ArrayList<>();
+    jvm.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("--add-"))
+        .forEach(jvm::add);
+    jvm.addAll(
+        List.of(
+            "-XX:TieredStopAtLevel=1",
+            "-Dchronicle.analytics.disable=true",
+            "-cp",
+            System.getProperty("java.class.path"),
+            "dev.chartwell.server.Main"));
+    String command =
+        jvm.stream().map(w -> "'" + w.replace("'", "'\\''") + "'").collect(Collectors.joining(" "));
+    return "java() {\n"
+        + "  if [[ ${1-} == -jar && ${2-} == *chartwell-server.jar ]]; then\n"
+        + "    shift 2\n"
+        + "    "
+        + command
+        + " \"$@\"\n"
+        + "  else\n"
+        + "    command java \"$@\"\n"
+        + "  fi\n"
+        + "}\n"
+        + "curl() {\n"
+        + "  if [[ ${CHARTWELL_DOCS_ERRORS-0} == 1 ]]; then command curl \"$@\"; return; fi\n"
+        + "  local out rc=0\n"
+        + "  out=$(mktemp)\n"
+        + "  command curl --fail-with-body \"$@\" >\"$out\" || rc=$?\n"
+        + "  cat \"$out\"\n"
+        + "  ((rc == 0)) || echo \"curl $* failed ($rc): $(cat \"$out\")\" >&2\n"
+        + "  rm -f \"$out\"\n"
+        + "  return $rc\n"
+        + "}\n";
+  }
+}
