@@ -75,7 +75,6 @@ class DocsExamplesTest {
           "docs/java-api.md",
           "docs/management-api.md",
           "docs/operations.md",
-          "docs/otlp.md",
           "docs/prometheus.md",
           "docs/promql.md",
           "docs/running.md",
