@@ -69,7 +69,6 @@ class DocsExamplesTest {
           "docs/clickhouse.md",
           "docs/explore.md",
           "docs/http-conventions.md",
-          "docs/hyperdx-api.md",
           "docs/ingest.md",
           "docs/integrations.md",
           "docs/java-api.md",

@@ -55,27 +55,34 @@ final class OutputMatch {
   }
 
   /**
-   * @return null when the JSON block has the shape of a printed value, else why not
+   * @return null when each JSON value of the block (one, or one per line for several commands) has
+   *     the shape of a printed value, else why not
    */
   String json(String block, String printed) {
-    JsonNode shown;
-    try {
-      shown = JSON.readTree(block);
-    } catch (IOException e) {
+    List<JsonNode> shown = new ArrayList<>();
+    try (MappingIterator<JsonNode> it = JSON.readerFor(JsonNode.class).readValues(block)) {
+      while (it.hasNext()) {
+        shown.add(it.next());
+      }
+    } catch (IOException | RuntimeException e) {
       return "the block is not JSON: " + e.getMessage();
     }
     List<JsonNode> values = jsonValues(printed);
-    String why = "the command printed no JSON";
-    for (JsonNode value : values) {
-      Map<String, String> pairs = new LinkedHashMap<>();
-      String d = shape("$", shown, value, pairs);
-      if (d == null) {
-        pairs.forEach(learnt::putIfAbsent);
-        return null;
+    for (JsonNode one : shown) {
+      String why = "the command printed no JSON";
+      for (JsonNode value : values) {
+        Map<String, String> pairs = new LinkedHashMap<>();
+        why = shape("$", one, value, pairs);
+        if (why == null) {
+          pairs.forEach(learnt::putIfAbsent);
+          break;
+        }
       }
-      why = d;
+      if (why != null) {
+        return why + (values.isEmpty() ? "" : " (" + values.size() + " JSON values printed)");
+      }
     }
-    return why + (values.isEmpty() ? "" : " (" + values.size() + " JSON values printed)");
+    return null;
   }
 
   private static String shape(String path, JsonNode doc, JsonNode run, Map<String, String> pairs) {
