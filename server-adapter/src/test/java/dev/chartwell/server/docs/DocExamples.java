@@ -18,6 +18,11 @@ final class DocExamples {
     RUN,
     /** A {@code bash} block starting the server: started with its flags (see DocServer). */
     SERVE,
+    /**
+     * A {@code bash} block starting the server on an address other than loopback: its flags are
+     * parsed as the server parses them; it is not started (tests bind only loopback).
+     */
+    FLAGS,
     /** A {@code json} or {@code text} block right after a command: compared with its output. */
     OUTPUT,
     /** A {@code json} block that is no output: a request body or document, parsed. */
@@ -43,7 +48,7 @@ final class DocExamples {
     for (DocBlock b : blocks) {
       Example e = classify(b, lastCommand);
       out.add(e);
-      if (e.kind == Kind.RUN || e.kind == Kind.SERVE) {
+      if (e.kind == Kind.RUN || e.kind == Kind.SERVE || e.kind == Kind.FLAGS) {
         lastCommand = e.kind;
       } else if (e.kind != Kind.OUTPUT) {
         lastCommand = null;
@@ -64,7 +69,8 @@ final class DocExamples {
           return new Example(b, Kind.RUN, null);
         }
         if (starts == 1 && commands.size() == 1) {
-          return new Example(b, Kind.SERVE, null);
+          return new Example(
+              b, exposed(flags(commands.get(0)).flags()) ? Kind.FLAGS : Kind.SERVE, null);
         }
         return new Example(
             b,
@@ -103,10 +109,42 @@ final class DocExamples {
     }
   }
 
-  /** Whether a command starts the server (the jar without a command, --help or --version). */
+  /** The flags of a server start and the variables its command line sets. */
+  record Start(java.util.Map<String, String> env, List<String> flags) {}
+
+  static Start flags(String command) {
+    List<String> words = words(command);
+    java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
+    int jar = 0;
+    for (; !words.get(jar).equals("java"); jar++) {
+      String[] kv = words.get(jar).split("=", 2);
+      env.put(kv[0], kv[1]);
+    }
+    return new Start(env, words.subList(jar + 3, words.size()));
+  }
+
+  /** A start on an address other than loopback. */
+  static boolean exposed(List<String> flags) {
+    for (int i = 0; i < flags.size(); i++) {
+      String f = flags.get(i);
+      String host =
+          f.startsWith("--host=") ? f.substring(7) : f.equals("--host") ? flags.get(i + 1) : null;
+      if (host != null && !host.equals("127.0.0.1") && !host.equals("localhost")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a command starts the server: the jar without a command, --help or --version, and not
+   * part of a pipe, list or redirection (those run in the shell).
+   */
   static boolean isServerStart(String command) {
     var m = JAR.matcher(command);
-    return m.matches() && !SUBCOMMAND.matcher(m.group(1)).lookingAt();
+    return m.matches()
+        && !SUBCOMMAND.matcher(m.group(1)).lookingAt()
+        && !m.group(1).matches(".*[|;&<>].*");
   }
 
   /**

@@ -82,7 +82,8 @@ final class DocServer implements AutoCloseable {
             config, new PrintStream(log, true, StandardCharsets.UTF_8), TestServers.FAST);
     StringBuilder printed = new StringBuilder(log.toString(StandardCharsets.UTF_8));
     server.banner().forEach(l -> printed.append(l).append('\n'));
-    DocServer s = new DocServer(server, printed.toString());
+    // paths as a server started in the docs' working directory prints them
+    DocServer s = new DocServer(server, printed.toString().replace(dir + "/", ""));
     s.ports.put(shownPorts.get("port"), Integer.toString(server.port()));
     s.map(shownPorts.get("otlp-port"), server.otlpPort());
     s.map(shownPorts.get("elasticsearch-port"), server.elasticsearchPort());

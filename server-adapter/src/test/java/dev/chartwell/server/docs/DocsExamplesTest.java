@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,7 +75,6 @@ class DocsExamplesTest {
           "docs/operations.md",
           "docs/prometheus.md",
           "docs/promql.md",
-          "docs/running.md",
           "docs/security.md",
           "docs/storage.md",
           "docs/ui.md",
@@ -117,21 +115,14 @@ class DocsExamplesTest {
                 server.close();
                 server = null;
               }
-              List<String> words = DocExamples.words(DocExamples.commands(b.text()).get(0));
-              Map<String, String> env = new LinkedHashMap<>();
-              int jar = 0;
-              for (; !words.get(jar).equals("java"); jar++) {
-                String[] kv = words.get(jar).split("=", 2);
-                env.put(kv[0], kv[1]);
-              }
-              List<String> flags = words.subList(jar + 3, words.size());
-              if (exposed(flags)) {
-                ServerConfig.parse(flags.toArray(String[]::new), env); // flags only: never bound
-                printed = "";
-              } else {
-                server = DocServer.start(flags, env, dir);
-                printed = server.printed;
-              }
+              DocExamples.Start start = DocExamples.flags(DocExamples.commands(b.text()).get(0));
+              server = DocServer.start(start.flags(), start.env(), dir);
+              printed = server.printed;
+            }
+            case FLAGS -> {
+              DocExamples.Start start = DocExamples.flags(DocExamples.commands(b.text()).get(0));
+              ServerConfig.parse(start.flags().toArray(String[]::new), start.env());
+              printed = "";
             }
             case RUN -> {
               String script = match.apply(server == null ? b.text() : server.apply(b.text()));
@@ -180,19 +171,6 @@ class DocsExamplesTest {
                 Collectors.groupingBy(
                     Example::kind, () -> new EnumMap<>(Kind.class), Collectors.counting()));
     return n.isEmpty() ? "no blocks" : n.toString();
-  }
-
-  /** A start on an address other than loopback: its flags are parsed, the server is not started. */
-  private static boolean exposed(List<String> flags) {
-    for (int i = 0; i < flags.size(); i++) {
-      String f = flags.get(i);
-      String host =
-          f.startsWith("--host=") ? f.substring(7) : f.equals("--host") ? flags.get(i + 1) : null;
-      if (host != null && !host.equals("127.0.0.1") && !host.equals("localhost")) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
