@@ -2,7 +2,6 @@ package dev.chartwell.server.docs;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -27,7 +26,11 @@ final class DocExamples {
     OUTPUT,
     /** A {@code json} block that is no output: a request body or document, parsed. */
     BODY,
-    /** A {@code java} block of a compiled snippet ({@code <!-- snippet: NAME -->} before it). */
+    /**
+     * A {@code java} block that is code the build compiles and runs: a snippet of java-api.md
+     * ({@code <!-- snippet: NAME -->}, held to its source by the engine's JavaApiSnippetsTest), or
+     * lines of a test or example named by {@code <!-- compiled in: PATH -->} (checked here).
+     */
     JAVA,
     /** A block after {@code *Not run by the docs test: <reason>.*}: syntax-checked if it can be. */
     NOT_RUN
@@ -36,7 +39,9 @@ final class DocExamples {
   /** A block and its kind, or why it has none. */
   record Example(DocBlock block, Kind kind, String problem) {}
 
-  private static final Set<String> SHELL = Set.of("bash", "sh");
+  /** {@code <!-- compiled in: PATH -->}: the java block's lines are lines of that source file. */
+  static final Pattern COMPILED_IN = Pattern.compile("<!-- compiled in: (\\S+) -->");
+
   private static final Pattern JAR =
       Pattern.compile("^(?:[A-Z_]+=\\S+\\s+)*java\\s+-jar\\s+\\S*chartwell-server\\.jar\\b(.*)$");
   private static final Pattern SUBCOMMAND =
@@ -90,13 +95,16 @@ final class DocExamples {
                     + " is not run (*Not run by the docs test: <reason>.*)");
       }
       case "java" -> {
-        return b.before().contains("<!-- snippet: ")
-                && b.file().getFileName().toString().equals("java-api.md")
+        boolean snippet =
+            b.before().contains("<!-- snippet: ")
+                && b.file().getFileName().toString().equals("java-api.md");
+        return snippet || COMPILED_IN.matcher(b.before()).find()
             ? new Example(b, Kind.JAVA, null)
             : new Example(
                 b,
                 null,
-                "a java block must be a compiled snippet (<!-- snippet: NAME -->) or say why not");
+                "a java block must be code of a compiled test or example (<!-- compiled in: FILE -->"
+                    + " before it, or <!-- snippet: NAME --> in java-api.md), or say why not");
       }
       default -> {
         return new Example(

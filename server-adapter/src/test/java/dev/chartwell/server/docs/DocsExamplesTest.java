@@ -67,14 +67,12 @@ class DocsExamplesTest {
           "docs/alerts.md",
           "docs/clickhouse.md",
           "docs/explore.md",
-          "docs/http-conventions.md",
           "docs/ingest.md",
           "docs/integrations.md",
           "docs/java-api.md",
           "docs/management-api.md",
           "docs/operations.md",
           "docs/prometheus.md",
-          "docs/promql.md",
           "docs/security.md",
           "docs/storage.md",
           "docs/ui.md",
@@ -141,9 +139,7 @@ class DocsExamplesTest {
             }
             case BODY -> problem = ConfigSyntax.check("json", b.text());
             case NOT_RUN -> problem = ConfigSyntax.check(b.language(), b.text());
-            case JAVA -> {
-              // JavaApiSnippetsTest (engine module) holds it to its compiled snippet
-            }
+            case JAVA -> problem = compiledIn(b);
           }
         } catch (AssertionError | Exception x) {
           problem = x.toString();
@@ -161,6 +157,34 @@ class DocsExamplesTest {
     System.out.printf(
         "docs test: %s: %s in %.1f s%n",
         DocsLinksTest.ROOT.relativize(doc), counts(examples), (System.nanoTime() - started) / 1e9);
+  }
+
+  /**
+   * A java block after {@code <!-- compiled in: PATH -->}: each of its lines is a line of that
+   * file, in order (indentation aside). java-api.md's snippets are JavaApiSnippetsTest's.
+   */
+  static String compiledIn(DocBlock b) throws IOException {
+    java.util.regex.Matcher m = DocExamples.COMPILED_IN.matcher(b.before());
+    if (!m.find()) {
+      return null; // a java-api.md snippet: the engine's JavaApiSnippetsTest checks it
+    }
+    Path source = DocsLinksTest.ROOT.resolve(m.group(1));
+    if (!Files.exists(source)) {
+      return "no such file: " + m.group(1);
+    }
+    List<String> lines = Files.readAllLines(source).stream().map(String::strip).toList();
+    int at = 0;
+    for (String line : b.text().split("\n")) {
+      if (line.isBlank() || line.strip().equals("...")) {
+        continue; // ... elides lines of the file
+      }
+      int found = lines.subList(at, lines.size()).indexOf(line.strip());
+      if (found < 0) {
+        return "'" + line.strip() + "' is not a line of " + m.group(1) + " (in this order)";
+      }
+      at += found + 1;
+    }
+    return null;
   }
 
   /** Blocks per kind, for the log. */
