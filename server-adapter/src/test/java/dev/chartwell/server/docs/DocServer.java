@@ -16,11 +16,14 @@ import java.util.OptionalInt;
 /**
  * The server a document starts with {@code java -jar .../chartwell-server.jar FLAGS}, run in the
  * test's JVM with those flags, except: every port the docs name (8080 when none) is a free one, the
- * data directory is under the document's temporary folder, and API key secrets are hashed at the
- * lowest cost. Services end their transitions at once ({@link TestServers#FAST}).
+ * files and folders the flags name (relative or absolute) are under the document's temporary
+ * folder, and API key secrets are hashed at the lowest cost. Services end their transitions at once
+ * ({@link TestServers#FAST}).
  */
 final class DocServer implements AutoCloseable {
   private static final List<String> PORTS = List.of("port", "otlp-port", "elasticsearch-port");
+  private static final List<String> PATHS =
+      List.of("data-dir", "backup-dir", "tls-cert", "tls-key", "secrets-key-file");
 
   final ChartwellServer server;
 
@@ -52,15 +55,15 @@ final class DocServer implements AutoCloseable {
       String value = null;
       if (flag.contains("=")) {
         value = flag.substring(flag.indexOf('=') + 1);
-      } else if (PORTS.contains(name) || name.equals("data-dir")) {
+      } else if (PORTS.contains(name) || PATHS.contains(name)) {
         value = flags.get(++i);
       }
       if (PORTS.contains(name)) {
         shownPorts.put(name, value);
         args.add("--" + name + "=0");
-      } else if (name.equals("data-dir")) {
-        dataDir = true;
-        args.add("--data-dir=" + under(dir, value));
+      } else if (PATHS.contains(name)) {
+        dataDir |= name.equals("data-dir");
+        args.add("--" + name + "=" + under(dir, value));
       } else {
         iterations |= name.equals("key-hash-iterations");
         args.add(flag);

@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  *       differ.
  *   <li><b>Text</b>: each non-blank line of the block must match a printed line, in order (other
  *       printed lines may come between), where {@code ...} stands for any text, a number for any
- *       number, and a word of 16 or more letters, digits, {@code -} and {@code _} (an id, token or
- *       secret) for any such word.
+ *       number, a word of 16 or more letters, digits, {@code -} and {@code _} (an id, token or
+ *       secret) for any such word, and 7 to 15 hex digits (a commit) for any hex digits.
  * </ul>
  *
  * Where the block shows an id-like string and the run printed another, the pair is learnt: the
@@ -36,7 +36,10 @@ final class OutputMatch {
   static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.ALLOW_COMMENTS);
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{16,}");
   private static final Pattern TOKEN =
-      Pattern.compile("[A-Za-z0-9_-]*\\.\\.\\.|[A-Za-z0-9_-]{16,}|-?\\d+(?:\\.\\d+)?");
+      Pattern.compile(
+          "[A-Za-z0-9_-]*\\.\\.\\.|[A-Za-z0-9_-]{16,}|(?<![\\w-])[0-9a-f]{7,15}(?![\\w-])"
+              + "|-?\\d+(?:\\.\\d+)?");
+  private static final Pattern COMMIT = Pattern.compile("[0-9a-f]{7,15}");
 
   /** Example value → the value the run printed, in the order learnt. */
   final Map<String, String> learnt = new LinkedHashMap<>();
@@ -185,7 +188,9 @@ final class OutputMatch {
       re.append(
           s.endsWith("...")
               ? "(.*?)"
-              : ID.matcher(s).matches() ? "([A-Za-z0-9_-]+)" : "(-?\\d+(?:\\.\\d+)?)");
+              : ID.matcher(s).matches()
+                  ? "([A-Za-z0-9_-]+)"
+                  : COMMIT.matcher(s).matches() ? "([0-9a-f]+)" : "(-?\\d+(?:\\.\\d+)?)");
       last = t.end();
     }
     re.append(Pattern.quote(line.substring(last)));
