@@ -2,7 +2,6 @@ package dev.chartwell.server.docs;
 
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.ServerConfig;
-import dev.chartwell.server.TestServers;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +16,8 @@ import java.util.OptionalInt;
  * The server a document starts with {@code java -jar .../chartwell-server.jar FLAGS}, run in the
  * test's JVM with those flags, except: every port the docs name (8080 when none) is a free one, the
  * files and folders the flags name (relative or absolute) are under the document's temporary
- * folder, and API key secrets are hashed at the lowest cost. Services end their transitions at once
- * ({@link TestServers#FAST}).
+ * folder, and API key secrets are hashed at the lowest cost. Everything else is as a reader's
+ * server: service transitions take their second, as the docs' polling expects.
  */
 final class DocServer implements AutoCloseable {
   private static final List<String> PORTS = List.of("port", "otlp-port", "elasticsearch-port");
@@ -82,7 +81,9 @@ final class DocServer implements AutoCloseable {
     ServerConfig config = ServerConfig.parse(args.toArray(String[]::new), env);
     ChartwellServer server =
         ChartwellServer.start(
-            config, new PrintStream(log, true, StandardCharsets.UTF_8), TestServers.FAST);
+            config,
+            new PrintStream(log, true, StandardCharsets.UTF_8),
+            ChartwellServer.Overrides.NONE);
     StringBuilder printed = new StringBuilder(log.toString(StandardCharsets.UTF_8));
     server.banner().forEach(l -> printed.append(l).append('\n'));
     // paths as a server started in the docs' working directory prints them

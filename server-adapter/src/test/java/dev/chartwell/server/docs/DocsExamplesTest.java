@@ -69,7 +69,6 @@ class DocsExamplesTest {
           "docs/explore.md",
           "docs/ingest.md",
           "docs/integrations.md",
-          "docs/management-api.md",
           "docs/operations.md",
           "docs/prometheus.md");
 
