@@ -67,10 +67,7 @@ class DocsExamplesTest {
           "docs/alerts.md",
           "docs/clickhouse.md",
           "docs/explore.md",
-          "docs/ingest.md",
-          "docs/integrations.md",
-          "docs/operations.md",
-          "docs/prometheus.md");
+          "docs/operations.md");
 
   private void run(Path doc) throws Exception {
     String name = DocsLinksTest.ROOT.relativize(doc).toString();
