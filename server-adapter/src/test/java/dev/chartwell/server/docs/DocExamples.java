@@ -2,6 +2,7 @@ package dev.chartwell.server.docs;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -32,12 +33,17 @@ final class DocExamples {
      * lines of a test or example named by {@code <!-- compiled in: PATH -->} (checked here).
      */
     JAVA,
-    /** A block after {@code *Not run by the docs test: <reason>.*}: syntax-checked if it can be. */
+    /**
+     * A block after {@code *Not run by the docs test: <reason>.*}, or the output shown of such a
+     * command: syntax-checked if it can be.
+     */
     NOT_RUN
   }
 
   /** A block and its kind, or why it has none. */
   record Example(DocBlock block, Kind kind, String problem) {}
+
+  private static final Set<String> SHELL = Set.of("bash", "sh");
 
   /** {@code <!-- compiled in: PATH -->}: the java block's lines are lines of that source file. */
   static final Pattern COMPILED_IN = Pattern.compile("<!-- compiled in: (\\S+) -->");
@@ -52,8 +58,16 @@ final class DocExamples {
     Kind lastCommand = null;
     for (DocBlock b : blocks) {
       Example e = classify(b, lastCommand);
+      if (lastCommand == Kind.NOT_RUN
+          && e.kind != Kind.RUN
+          && Set.of("json", "text").contains(b.language())) {
+        e = new Example(b, Kind.NOT_RUN, null); // the output of a command not run: parsed if JSON
+      }
       out.add(e);
-      if (e.kind == Kind.RUN || e.kind == Kind.SERVE || e.kind == Kind.FLAGS) {
+      if (e.kind == Kind.RUN
+          || e.kind == Kind.SERVE
+          || e.kind == Kind.FLAGS
+          || (e.kind == Kind.NOT_RUN && SHELL.contains(b.language()))) {
         lastCommand = e.kind;
       } else if (e.kind != Kind.OUTPUT) {
         lastCommand = null;
@@ -128,7 +142,9 @@ final class DocExamples {
       String[] kv = words.get(jar).split("=", 2);
       env.put(kv[0], kv[1]);
     }
-    return new Start(env, words.subList(jar + 3, words.size()));
+    List<String> flags = words.subList(jar + 3, words.size());
+    boolean background = !flags.isEmpty() && flags.get(flags.size() - 1).equals("&");
+    return new Start(env, background ? flags.subList(0, flags.size() - 1) : flags);
   }
 
   /** A start on an address other than loopback. */
@@ -146,13 +162,14 @@ final class DocExamples {
 
   /**
    * Whether a command starts the server: the jar without a command, --help or --version, and not
-   * part of a pipe, list or redirection (those run in the shell).
+   * part of a pipe, list or redirection (those run in the shell); it may be put in the background
+   * ({@code &}), as the test starts it anyway.
    */
   static boolean isServerStart(String command) {
     var m = JAR.matcher(command);
     return m.matches()
         && !SUBCOMMAND.matcher(m.group(1)).lookingAt()
-        && !m.group(1).matches(".*[|;&<>].*");
+        && !m.group(1).replaceFirst("\\s&\\s*$", "").matches(".*[|;&<>].*");
   }
 
   /**
