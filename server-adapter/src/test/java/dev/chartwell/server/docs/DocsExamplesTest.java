@@ -61,8 +61,7 @@ class DocsExamplesTest {
    * Documents whose examples are not yet held to the server: each is skipped, loudly. The list only
    * shrinks.
    */
-  static final Set<String> NOT_YET_COVERED =
-      Set.of("docs/explore.md");
+  static final Set<String> NOT_YET_COVERED = Set.of("docs/explore.md");
 
   private void run(Path doc) throws Exception {
     String name = DocsLinksTest.ROOT.relativize(doc).toString();
