@@ -2,7 +2,6 @@ package dev.chartwell.server.docs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.chartwell.server.ServerConfig;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -57,17 +55,7 @@ class DocsExamplesTest {
                     DocsLinksTest.ROOT.relativize(doc).toString(), () -> run(doc)));
   }
 
-  /**
-   * Documents whose examples are not yet held to the server: each is skipped, loudly. The list only
-   * shrinks.
-   */
-  static final Set<String> NOT_YET_COVERED = Set.of("docs/explore.md");
-
   private void run(Path doc) throws Exception {
-    String name = DocsLinksTest.ROOT.relativize(doc).toString();
-    assumeFalse(
-        NOT_YET_COVERED.contains(name) && System.getProperty("docs.only") == null,
-        "SKIPPED: the examples of " + name + " are not yet run by the docs test");
     List<Example> examples = DocExamples.classify(DocBlock.of(doc, Files.readString(doc)));
     List<String> unclassified =
         examples.stream()
