@@ -93,7 +93,7 @@ class OperationsDocTest {
         .orElseThrow(() -> new AssertionError("docs/operations.md has no block with " + text));
   }
 
-  /** The fenced code blocks without a language. */
+  /** The fenced code blocks without a language or in bash. */
   private static List<String> blocks(String doc) {
     List<String> out = new ArrayList<>();
     StringBuilder block = null;
@@ -102,7 +102,7 @@ class OperationsDocTest {
       if (line.startsWith("```")) {
         if (block == null) {
           block = new StringBuilder();
-          plain = line.equals("```");
+          plain = line.equals("```") || line.equals("```bash");
         } else {
           if (plain) {
             out.add(block.toString());
