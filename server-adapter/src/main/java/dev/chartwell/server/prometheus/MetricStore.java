@@ -137,11 +137,20 @@ public final class MetricStore implements SeriesSource {
         continue;
       }
       try (SourceCore.Snapshot snap = Snapshots.of(source)) {
+        List<SegmentScan> scans = new ArrayList<>();
         for (Segment s : snap.segments()) {
           if (s.rows() > 0 && s.maxTimestamp() >= minTime && s.minTimestamp() <= maxTime) {
-            new SegmentScan(t, s, into).run(minTime, maxTime);
+            SegmentScan scan = new SegmentScan(t, s, into, minTime, maxTime);
+            if (samples) {
+              scan.count();
+              scans.add(scan);
+            } else {
+              scan.newest();
+            }
           }
         }
+        found.values().forEach(SampleBuffer::reserve);
+        scans.forEach(SegmentScan::fill);
       }
     }
     return found;

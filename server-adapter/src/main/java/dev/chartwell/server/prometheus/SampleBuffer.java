@@ -9,8 +9,8 @@ import java.util.Arrays;
  * end, where of two samples at the same millisecond the one read later (the later write) is kept.
  */
 final class SampleBuffer {
-  private long[] times = new long[16];
-  private double[] values = new double[16];
+  private long[] times = new long[0];
+  private double[] values = new double[0];
   private int size;
   private boolean sorted = true;
 
@@ -20,20 +20,43 @@ final class SampleBuffer {
   /** Whether remote write stored the series. */
   boolean remote;
 
+  /** Samples counted for this series and not yet given room ({@link #reserve}). */
+  int expected;
+
   int size() {
     return size;
   }
 
-  void add(long t, double v) {
-    if (size == times.length) {
-      times = Arrays.copyOf(times, size * 2);
-      values = Arrays.copyOf(values, size * 2);
+  /** The times, with room for {@link #reserve reserved} samples past {@link #size}. */
+  long[] times() {
+    return times;
+  }
+
+  /** The values, with room for {@link #reserve reserved} samples past {@link #size}. */
+  double[] values() {
+    return values;
+  }
+
+  /** Makes room for the {@link #expected} samples. */
+  void reserve() {
+    if (size + expected > times.length) {
+      times = Arrays.copyOf(times, size + expected);
+      values = Arrays.copyOf(values, size + expected);
     }
-    if (size > 0 && t <= times[size - 1]) {
-      sorted = false;
+    expected = 0;
+  }
+
+  /**
+   * Takes samples written into the reserved room: each run appended is in time order, but may start
+   * before the samples of an earlier segment end, or repeat a millisecond.
+   *
+   * @param newSize the size now
+   */
+  void appended(int newSize) {
+    for (int i = Math.max(1, size); i < newSize && sorted; i++) {
+      sorted = times[i] > times[i - 1];
     }
-    times[size] = t;
-    values[size++] = v;
+    size = newSize;
   }
 
   SeriesData finish(Labels labels) {

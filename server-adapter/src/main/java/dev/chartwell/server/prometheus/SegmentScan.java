@@ -13,6 +13,7 @@ import dev.chartwell.prometheus.SeriesData;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -51,6 +52,23 @@ final class SegmentScan {
   private final LongColumn temporality;
   private final SeriesKeys keys;
 
+  /** The rows of the time range: [lo, hi). */
+  private final int lo;
+
+  private final int hi;
+
+  /** The rows read, or null for all of the range. */
+  private final ImmutableRoaringBitmap rows;
+
+  /** The current run: its first row (when reading the whole range) and length. */
+  private int first;
+
+  private int n;
+  private int next;
+  private BatchIterator batches;
+  private final int[] at = new int[RUN];
+  private final int[] key = new int[RUN];
+
   /** Per key: its series' index in {@link #local} + 1, -1 when not selected, 0 when not seen. */
   private int[] slots = new int[256];
 
@@ -58,7 +76,17 @@ final class SegmentScan {
 
   private int localCount;
 
-  SegmentScan(OtelTable table, Segment segment, Gathered into) {
+  /** Each series' index in {@link #local}: keys whose labels are the same share one. */
+  private final Map<SampleBuffer, Integer> localIndex = new IdentityHashMap<>();
+
+  /**
+   * @param table the segment's table
+   * @param segment the segment
+   * @param into where the series go
+   * @param minTime the earliest time read
+   * @param maxTime the latest time read
+   */
+  SegmentScan(OtelTable table, Segment segment, Gathered into, long minTime, long maxTime) {
     this.table = table;
     this.segment = segment;
     this.into = into;
@@ -73,86 +101,149 @@ final class SegmentScan {
     this.monotonic = segment.column("IsMonotonic") instanceof BoolColumn b ? b : null;
     this.temporality = segment.column("AggregationTemporality") instanceof LongColumn l ? l : null;
     this.keys = new SeriesKeys(segment, columns, monotonic, temporality, into.direct);
-  }
-
-  void run(long minTime, long maxTime) {
-    int lo = segment.firstRowAtOrAfter(minTime);
-    int hi = maxTime == Long.MAX_VALUE ? segment.rows() : segment.firstRowAtOrAfter(maxTime + 1);
     int nameIndex = names.indexOf("MetricName");
-    if (lo >= hi || nameIndex < 0) {
-      return;
+    int from = segment.firstRowAtOrAfter(minTime);
+    int to = maxTime == Long.MAX_VALUE ? segment.rows() : segment.firstRowAtOrAfter(maxTime + 1);
+    if (nameIndex < 0) { // no metric names: no series
+      to = from;
     }
-    ImmutableRoaringBitmap rows = candidates(columns.get(nameIndex), lo, hi);
-    Values values = new Values(lo, hi);
-    int[] key = new int[RUN];
-    long[] times = new long[RUN];
-    double[] numbers = new double[RUN];
-    if (rows == null) {
-      for (int from = lo; from < hi; from += RUN) {
-        int to = Math.min(hi, from + RUN);
-        keys.keys(from, to, key);
-        segment.timestamps(from, to, times);
-        boolean bulk = into.samples && values.bulk(from, to, numbers);
-        add(null, from, to - from, key, times, bulk ? numbers : null, values);
-      }
-      return;
-    }
-    int[] at = new int[RUN];
-    BatchIterator it = rows.getBatchIterator();
-    while (it.hasNext()) {
-      int n = it.nextBatch(at);
-      keys.keys(at, n, key);
-      for (int i = 0; i < n; i++) {
-        times[i] = segment.timestamp(at[i]);
-      }
-      add(at, 0, n, key, times, null, values);
-    }
+    this.lo = from;
+    this.hi = Math.max(from, to);
+    this.rows = lo < hi ? candidates(columns.get(nameIndex), lo, hi) : null;
   }
 
   /**
-   * Appends a run of rows to their series.
+   * Selected samples: counts each series' rows of the range, so that its arrays can be sized once
+   * for every segment ({@link SampleBuffer#reserve}) before {@link #fill}.
    *
-   * @param at the rows, or null for the rows from {@code first} on
-   * @param first the first row when {@code at} is null
-   * @param n how many rows
-   * @param key their keys
-   * @param times their timestamps
-   * @param numbers their values, or null to read each row's from {@code values}
+   * @throws MetricStore.TooManySamples when the selection grows past its limit
    */
-  private void add(
-      int[] at, int first, int n, int[] key, long[] times, double[] numbers, Values values) {
-    long added = 0;
-    boolean samples = into.samples;
-    for (int i = 0; i < n; i++) {
-      int k = key[i];
-      int slot = k < slots.length ? slots[k] : 0;
-      if (slot == 0) {
-        slot = seen(k, at == null ? first + i : at[i]);
-      }
-      if (slot < 0) {
-        continue;
-      }
-      SampleBuffer series = local[slot - 1];
-      if (!samples) {
-        series.newest = Math.max(series.newest, times[i]);
-        continue;
-      }
-      double v;
-      if (numbers != null) {
-        v = numbers[i];
-      } else {
-        v = values.at(at == null ? first + i : at[i]);
-        if (values.missing) {
-          continue;
+  void count() {
+    restart();
+    int[] counts = new int[Math.max(1, localCount)];
+    long total = 0;
+    while (nextRun()) {
+      for (int i = 0; i < n; i++) {
+        int slot = slot(key[i], i);
+        if (slot > 0) {
+          if (slot > counts.length) {
+            counts = Arrays.copyOf(counts, Math.max(slot, 2 * counts.length));
+          }
+          counts[slot - 1]++;
+          total++;
         }
       }
-      series.add(times[i], v);
-      added++;
     }
-    into.read[0] += added;
+    for (int s = 0; s < localCount; s++) {
+      local[s].expected += counts[s];
+    }
+    into.read[0] += total;
     if (into.read[0] > into.maxSamples) {
       throw new MetricStore.TooManySamples(into.maxSamples);
     }
+  }
+
+  /** Appends the counted rows to their series, into the room {@link #count} reserved. */
+  void fill() {
+    restart();
+    Values values = new Values(lo, hi);
+    long[][] seriesTimes = new long[localCount][];
+    double[][] seriesValues = new double[localCount][];
+    int[] sizes = new int[localCount];
+    for (int s = 0; s < localCount; s++) {
+      seriesTimes[s] = local[s].times();
+      seriesValues[s] = local[s].values();
+      sizes[s] = local[s].size();
+    }
+    long[] times = new long[RUN];
+    double[] numbers = new double[RUN];
+    while (nextRun()) {
+      times(times);
+      boolean bulk = rows == null && values.bulk(first, first + n, numbers);
+      for (int i = 0; i < n; i++) {
+        int s = slots[key[i]] - 1; // every key was seen by count()
+        if (s < 0) {
+          continue;
+        }
+        double v;
+        if (bulk) {
+          v = numbers[i];
+        } else {
+          v = values.at(row(i));
+          if (values.missing) {
+            continue;
+          }
+        }
+        int p = sizes[s]++;
+        seriesTimes[s][p] = times[i];
+        seriesValues[s][p] = v;
+      }
+    }
+    for (int s = 0; s < localCount; s++) {
+      local[s].appended(sizes[s]);
+    }
+  }
+
+  /** Selected series without samples: the newest time of each. */
+  void newest() {
+    restart();
+    long[] times = new long[RUN];
+    while (nextRun()) {
+      times(times);
+      for (int i = 0; i < n; i++) {
+        int slot = slot(key[i], i);
+        if (slot > 0) {
+          local[slot - 1].newest = Math.max(local[slot - 1].newest, times[i]);
+        }
+      }
+    }
+  }
+
+  private void restart() {
+    next = lo;
+    batches = rows == null ? null : rows.getBatchIterator();
+  }
+
+  /** Moves to the next run of rows of the range and computes their keys; false at the end. */
+  private boolean nextRun() {
+    if (rows == null) {
+      if (next >= hi) {
+        return false;
+      }
+      first = next;
+      n = Math.min(hi - next, RUN);
+      next += n;
+      keys.keys(first, first + n, key);
+      return true;
+    }
+    if (batches == null || !batches.hasNext()) {
+      return false;
+    }
+    n = batches.nextBatch(at);
+    keys.keys(at, n, key);
+    return n > 0 || nextRun();
+  }
+
+  /** The row at a position of the current run. */
+  private int row(int i) {
+    return rows == null ? first + i : at[i];
+  }
+
+  /** The timestamps of the current run. */
+  private void times(long[] out) {
+    if (rows == null) {
+      segment.timestamps(first, first + n, out);
+    } else {
+      for (int i = 0; i < n; i++) {
+        out[i] = segment.timestamp(at[i]);
+      }
+    }
+  }
+
+  /** A row's series: its index in {@link #local} + 1, or -1 when not selected. */
+  private int slot(int k, int i) {
+    int slot = k < slots.length ? slots[k] : 0;
+    return slot != 0 ? slot : seen(k, row(i));
   }
 
   /** A key met for the first time in this segment, at a row: its series, selected or not. */
@@ -177,6 +268,11 @@ final class SegmentScan {
     }
     SampleBuffer s = into.found.computeIfAbsent(labels, l -> new SampleBuffer());
     s.remote |= SeriesLabels.remote(text);
+    Integer known = localIndex.putIfAbsent(s, localCount);
+    if (known != null) { // another key with the same labels (an OTLP and a remote-written series)
+      slots[k] = known + 1;
+      return known + 1;
+    }
     if (localCount == local.length) {
       local = Arrays.copyOf(local, localCount * 2);
     }

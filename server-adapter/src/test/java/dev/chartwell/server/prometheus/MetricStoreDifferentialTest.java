@@ -113,7 +113,12 @@ class MetricStoreDifferentialTest {
       assertEquals(want.keySet().stream().toList(), got.stream().map(SeriesData::labels).toList());
       for (SeriesData s : got) {
         List<long[]> samples = want.get(s.labels());
-        assertEquals(samples.size(), s.size(), s.labels().toString());
+        assertEquals(
+            samples.stream().map(x -> x[0] + "=" + Double.longBitsToDouble(x[1])).toList(),
+            java.util.stream.IntStream.range(0, s.size())
+                .mapToObj(i -> s.timestamps()[i] + "=" + s.values()[i])
+                .toList(),
+            s.labels() + " with hash-table keys only: " + (direct == 2));
         for (int i = 0; i < s.size(); i++) {
           assertEquals(samples.get(i)[0], s.timestamps()[i], s.labels() + " sample " + i);
           assertEquals(
