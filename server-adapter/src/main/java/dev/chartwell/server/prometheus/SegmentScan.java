@@ -24,11 +24,13 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
 /**
  * One segment's rows of a time range read into series, by column and a run of rows at a time: the
  * rows' series keys ({@link SeriesKeys}), timestamps and values are decoded in bulk, and each row
- * costs an array look-up of its key and an append to its series. The labels of a series are built
- * and matched once per segment, the first time its key is seen. When every selector names its
- * metric and those names are a small part of the segment, only their rows are read (from the name
- * column's postings); otherwise every row of the range is, and the other metrics' rows fall to
- * series the selectors do not match.
+ * costs an array look-up of its key and two array stores. The labels of a series are built and
+ * matched once per segment, the first time its key is seen. Samples are read in two passes over
+ * every segment of a selection: {@link #count} counts each series' rows, its arrays are sized once
+ * ({@link SampleBuffer#reserve}), {@link #fill} writes them. When every selector names its metric
+ * and those names are a small part of the segment, only their rows are read (from the name column's
+ * postings); otherwise every row of the range is, and the other metrics' rows fall to series the
+ * selectors do not match.
  */
 final class SegmentScan {
   private static final int RUN = 4096;
