@@ -1,6 +1,7 @@
 package dev.chartwell.bench;
 
 import dev.chartwell.bench.http.HttpCommands;
+import dev.chartwell.bench.http.PromSideBySide;
 import dev.chartwell.bench.http.SideBySide;
 import dev.chartwell.engine.Event;
 import java.io.BufferedWriter;
@@ -15,7 +16,8 @@ import java.util.Map;
 /**
  * {@code java -jar chartwell-bench.jar}: {@code generate} writes the bench-logs data set as NDJSON,
  * {@code load} sends such a file to a running server, {@code query} times Q1-Q6 over HTTP, {@code
- * sidebyside} compares Chartwell with a local ClickHouse in one run; {@code otlp} measures
+ * sidebyside} compares Chartwell with a local ClickHouse in one run; {@code promsidebyside} with
+ * the Debian Prometheus (remote write in, a PromQL range query out); {@code otlp} measures
  * OTLP/HTTP ingestion of a running server; {@code interleaved} times Q1-Q6 in the engine in turns,
  * as a server meets them; {@code scale} loads and queries a data set of any size (a billion events)
  * through the Java API; {@code builds} runs one benchmark on several builds in turn in one JVM;
@@ -38,6 +40,11 @@ public final class BenchMain {
       case "query" -> HttpCommands.query(flags(args), System.out);
       case "sidebyside" -> {
         if (!SideBySide.run(flags(args), System.out)) {
+          System.exit(1); // the answers differ: the figures must not be trusted
+        }
+      }
+      case "promsidebyside" -> {
+        if (!PromSideBySide.run(flags(args), System.out)) {
           System.exit(1); // the answers differ: the figures must not be trusted
         }
       }

@@ -155,22 +155,20 @@ final class ChartwellProcess implements AutoCloseable {
   }
 
   /**
-   * Creates a service, waits until it runs, declares the table (the implicit column, {@code status}
-   * a long, {@code Duration} a double) and a log source reading it.
+   * Creates a service and waits until it runs.
    *
-   * @param implicitColumn the column whose words are indexed for text search ({@code Body}); one
-   *     the events lack leaves the segments without a token index
+   * @param name its name
+   * @return its id and its token
    */
-  void setUp(String implicitColumn) throws IOException, InterruptedException {
+  String[] service(String name) throws IOException, InterruptedException {
     String services = url + "/v1/organizations/" + org + "/services";
     JsonNode created =
         http.json(
             "POST",
             services,
             admin,
-            "{\"name\":\"bench\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
+            "{\"name\":\"" + name + "\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     String serviceId = created.path("result").path("service").path("id").asText();
-    token = created.path("result").path("password").asText();
     for (int i = 0; ; i++) {
       String state =
           http.json("GET", services + "/" + serviceId, admin, null)
@@ -185,6 +183,21 @@ final class ChartwellProcess implements AutoCloseable {
       }
       Thread.sleep(100);
     }
+    return new String[] {serviceId, created.path("result").path("password").asText()};
+  }
+
+  /**
+   * Creates a service, waits until it runs, declares the table (the implicit column, {@code status}
+   * a long, {@code Duration} a double) and a log source reading it.
+   *
+   * @param implicitColumn the column whose words are indexed for text search ({@code Body}); one
+   *     the events lack leaves the segments without a token index
+   */
+  void setUp(String implicitColumn) throws IOException, InterruptedException {
+    String services = url + "/v1/organizations/" + org + "/services";
+    String[] service = service("bench");
+    String serviceId = service[0];
+    token = service[1];
     JsonNode table =
         http.json(
             "PUT",

@@ -85,10 +85,10 @@ final class PromNames {
     return column.equals("MetricName")
         || column.equals("MetricUnit")
         || column.equals("ScopeName")
-        || column.startsWith(MetricStore.ATTRIBUTES)
-        || column.equals(MetricStore.RESOURCE + "service.name")
-        || column.equals(MetricStore.RESOURCE + "service.namespace")
-        || column.equals(MetricStore.RESOURCE + "service.instance.id");
+        || column.startsWith(SeriesLabels.ATTRIBUTES)
+        || column.equals(SeriesLabels.RESOURCE + "service.name")
+        || column.equals(SeriesLabels.RESOURCE + "service.namespace")
+        || column.equals(SeriesLabels.RESOURCE + "service.instance.id");
   }
 
   /**
@@ -103,16 +103,16 @@ final class PromNames {
     Map<String, String> labels = new HashMap<>();
     columns.forEach(
         (column, value) -> {
-          if (column.startsWith(MetricStore.ATTRIBUTES)) {
-            labels.put(label(column.substring(MetricStore.ATTRIBUTES.length())), value);
+          if (column.startsWith(SeriesLabels.ATTRIBUTES)) {
+            labels.put(label(column.substring(SeriesLabels.ATTRIBUTES.length())), value);
           }
         });
-    String service = columns.get(MetricStore.RESOURCE + "service.name");
+    String service = columns.get(SeriesLabels.RESOURCE + "service.name");
     if (service != null) {
-      String namespace = columns.get(MetricStore.RESOURCE + "service.namespace");
+      String namespace = columns.get(SeriesLabels.RESOURCE + "service.namespace");
       labels.put("job", namespace == null ? service : namespace + "/" + service);
     }
-    String instance = columns.get(MetricStore.RESOURCE + "service.instance.id");
+    String instance = columns.get(SeriesLabels.RESOURCE + "service.instance.id");
     if (instance != null) {
       labels.put("instance", instance);
     }

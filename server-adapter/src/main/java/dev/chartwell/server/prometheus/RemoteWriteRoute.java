@@ -113,7 +113,7 @@ final class RemoteWriteRoute {
       }
       for (int i = 0; i < labels.size(); i++) {
         if (!labels.name(i).equals(Labels.NAME)) {
-          common.put(MetricStore.ATTRIBUTES + labels.name(i), labels.value(i));
+          common.put(SeriesLabels.ATTRIBUTES + labels.name(i), labels.value(i));
         }
       }
       long newest = tenant.ledger().newest(labels);

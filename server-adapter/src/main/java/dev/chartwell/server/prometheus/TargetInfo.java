@@ -28,9 +28,9 @@ final class TargetInfo {
   static final String NAME = "target_info";
   private static final List<String> SERVICE =
       List.of(
-          MetricStore.RESOURCE + "service.name",
-          MetricStore.RESOURCE + "service.namespace",
-          MetricStore.RESOURCE + "service.instance.id");
+          SeriesLabels.RESOURCE + "service.name",
+          SeriesLabels.RESOURCE + "service.namespace",
+          SeriesLabels.RESOURCE + "service.instance.id");
 
   private TargetInfo() {}
 
@@ -98,11 +98,11 @@ final class TargetInfo {
     List<StringColumn> columns = new ArrayList<>();
     boolean others = false;
     for (String name : new TreeSet<>(segment.columns().keySet())) {
-      if ((name.startsWith(MetricStore.RESOURCE) || name.equals("ScopeName"))
+      if ((name.startsWith(SeriesLabels.RESOURCE) || name.equals("ScopeName"))
           && segment.column(name) instanceof StringColumn c) {
         names.add(name);
         columns.add(c);
-        others |= name.startsWith(MetricStore.RESOURCE) && !SERVICE.contains(name);
+        others |= name.startsWith(SeriesLabels.RESOURCE) && !SERVICE.contains(name);
       }
     }
     if (!others) {
@@ -142,8 +142,8 @@ final class TargetInfo {
     boolean any = false;
     for (var e : text.entrySet()) {
       String column = e.getKey();
-      if (column.startsWith(MetricStore.RESOURCE) && !SERVICE.contains(column)) {
-        labels.put(PromNames.label(column.substring(MetricStore.RESOURCE.length())), e.getValue());
+      if (column.startsWith(SeriesLabels.RESOURCE) && !SERVICE.contains(column)) {
+        labels.put(PromNames.label(column.substring(SeriesLabels.RESOURCE.length())), e.getValue());
         any = true;
       }
     }

@@ -144,6 +144,17 @@ public final class Segment {
   }
 
   /**
+   * Decodes the timestamps of a run of rows, faster than one {@link #timestamp} call a row.
+   *
+   * @param from first row
+   * @param to one past the last row
+   * @param out receives the timestamps from index 0
+   */
+  public void timestamps(int from, int to, long[] out) {
+    timestamps.get(from, to, out);
+  }
+
+  /**
    * @return the earliest timestamp (undefined when empty); needs no reference
    */
   public long minTimestamp() {

@@ -34,6 +34,28 @@ class TimestampsProperties {
   }
 
   @Test
+  void aRunReadsAsEachRowDoes() {
+    qt().withExamples(200)
+        .forAll(ascending(), Gens.ints(0, 1000), Gens.ints(0, 1000))
+        .checkAssert(
+            (values, a, b) -> {
+              Timestamps t = Timestamps.pack(values, values.length);
+              int from = Math.min(a, values.length);
+              int to = Math.min(values.length, from + b);
+              long[] out = new long[to - from];
+              t.get(from, to, out);
+              for (int i = from; i < to; i++) {
+                assertEquals(values[i], out[i - from], "row " + i);
+              }
+              Timestamps flat = Timestamps.flat(PackedLongs.pack(values, values.length));
+              flat.get(from, to, out);
+              for (int i = from; i < to; i++) {
+                assertEquals(values[i], out[i - from], "row " + i + " of a flat frame");
+              }
+            });
+  }
+
+  @Test
   void aBlockMaySpanEverySixtyFourBits() {
     long[] values = {Long.MIN_VALUE, -1, 0, Long.MAX_VALUE};
     Timestamps t = Timestamps.pack(values, values.length);

@@ -1,0 +1,362 @@
+package dev.chartwell.server.prometheus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.Source;
+import dev.chartwell.engine.internal.segment.BoolColumn;
+import dev.chartwell.engine.internal.segment.Column;
+import dev.chartwell.engine.internal.segment.LongColumn;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.segment.StringColumn;
+import dev.chartwell.engine.internal.source.Snapshots;
+import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.otlp.OtelTable;
+import dev.chartwell.prometheus.LabelMatcher;
+import dev.chartwell.prometheus.Labels;
+import dev.chartwell.prometheus.SeriesData;
+import dev.chartwell.prometheus.remote.RemoteWrite;
+import dev.chartwell.server.catalog.Catalog;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quicktheories.core.Gen;
+
+/**
+ * The columnar select path ({@link SegmentScan}, {@link SeriesKeys}) against a naive reference that
+ * reads every row's every identity value and builds its labels, on generated rows of both metric
+ * tables: several metrics (so a selector by name reads only its rows' postings in some segments and
+ * every row in others), OTLP and remote-written rows, absent attributes, units, monotonic and delta
+ * sums, staleness markers, non-finite values, rows without a value and rewrites of one millisecond,
+ * spread over several segments. Both must give the same series with the same samples, bit for bit.
+ */
+class MetricStoreDifferentialTest {
+  static final long T0 = 1_767_225_600_000L;
+  static final String[] METRICS = {"up", "http.server.duration", "x", "queue_size", "y_total"};
+
+  @TempDir Path dir;
+  Engine engine;
+  Catalog catalog;
+  Tenants tenants;
+  int warehouses;
+
+  @BeforeEach
+  void open() throws Exception {
+    engine = Engine.builder().dataDirectory(dir.resolve("engine")).build();
+    catalog =
+        Catalog.open(
+            dir,
+            engine,
+            new ObjectMapper(),
+            Clock.systemUTC(),
+            false,
+            dev.chartwell.server.security.OutboundPolicy.open(),
+            dev.chartwell.server.store.Secrets.of(new byte[32]));
+    tenants = new Tenants(catalog, new ObjectMapper(), 100_000_000L);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    catalog.close();
+    engine.close();
+  }
+
+  /** One generated row: which table, and its fields. */
+  record Row(OtelTable table, Event event) {}
+
+  @Test
+  void theColumnarPathSelectsWhatTheNaiveOneDoes() {
+    qt().withExamples(40)
+        .withShrinkCycles(20)
+        .forAll(lists().of(batch()).ofSizeBetween(1, 4), selector(), integers().between(0, 3))
+        .checkAssert(this::sameSelection);
+  }
+
+  private void sameSelection(List<List<Row>> batches, List<LabelMatcher> selector, int range) {
+    String warehouse = "w" + warehouses++;
+    Map<OtelTable, Source> tables = tenants.writing(warehouse).tables();
+    for (List<Row> batch : batches) {
+      for (OtelTable t : List.of(OtelTable.GAUGE, OtelTable.SUM)) {
+        List<Event> events = batch.stream().filter(r -> r.table == t).map(Row::event).toList();
+        if (!events.isEmpty()) {
+          tables.get(t).appendBatch(events);
+        }
+      }
+      tables.values().forEach(Source::seal); // each batch a segment of its own
+      tables.values().forEach(Source::awaitSealing);
+    }
+    long min = T0 + range * 20_000L;
+    long max = range == 3 ? Long.MAX_VALUE : T0 + 50_000L + range * 10_000L;
+    Map<Labels, List<long[]>> want = naive(tables, selector, min, max);
+    for (long direct : new long[] {SeriesKeys.DIRECT, 2}) { // 2: every part through the hash table
+      MetricStore store = new MetricStore(tables::get, Long.MAX_VALUE, direct);
+      List<SeriesData> got = new ArrayList<>(store.select(selector, min, max));
+      got.sort(Comparator.comparing(SeriesData::labels));
+      assertEquals(want.keySet().stream().toList(), got.stream().map(SeriesData::labels).toList());
+      for (SeriesData s : got) {
+        List<long[]> samples = want.get(s.labels());
+        assertEquals(
+            samples.stream().map(x -> x[0] + "=" + Double.longBitsToDouble(x[1])).toList(),
+            java.util.stream.IntStream.range(0, s.size())
+                .mapToObj(i -> s.timestamps()[i] + "=" + s.values()[i])
+                .toList(),
+            s.labels() + " with hash-table keys only: " + (direct == 2));
+        for (int i = 0; i < s.size(); i++) {
+          assertEquals(samples.get(i)[0], s.timestamps()[i], s.labels() + " sample " + i);
+          assertEquals(
+              samples.get(i)[1],
+              Double.doubleToRawLongBits(s.values()[i]),
+              s.labels() + " value " + i);
+        }
+      }
+    }
+  }
+
+  /**
+   * Every row read on its own: its identity values looked up by name, its labels built, the
+   * selector matched; samples put in time order keeping the last of one millisecond.
+   */
+  private static Map<Labels, List<long[]>> naive(
+      Map<OtelTable, Source> tables, List<LabelMatcher> selector, long min, long max) {
+    Map<Labels, List<long[]>> found = new HashMap<>();
+    for (OtelTable t : List.of(OtelTable.GAUGE, OtelTable.SUM)) {
+      try (SourceCore.Snapshot snap = Snapshots.of(tables.get(t))) {
+        for (Segment seg : snap.segments()) {
+          for (int row = 0; row < seg.rows(); row++) {
+            long time = seg.timestamp(row);
+            if (time < min || time > max) {
+              continue;
+            }
+            Map<String, String> text = new HashMap<>();
+            for (var e : seg.columns().entrySet()) {
+              if (SeriesLabels.identity(e.getKey())
+                  && e.getValue() instanceof StringColumn s
+                  && s.get(row) != null) {
+                text.put(e.getKey(), s.get(row));
+              }
+            }
+            int monotonic =
+                seg.column("IsMonotonic") instanceof BoolColumn b && b.isPresent(row)
+                    ? (b.get(row) ? 1 : 0)
+                    : -1;
+            long temporality =
+                seg.column("AggregationTemporality") instanceof LongColumn l && l.isPresent(row)
+                    ? l.get(row)
+                    : -1;
+            Labels labels = SeriesLabels.of(t, text, monotonic, temporality);
+            if (labels == null || !labels.matches(selector)) {
+              continue;
+            }
+            Double v = value(seg, row);
+            if (v != null) {
+              found
+                  .computeIfAbsent(labels, l -> new ArrayList<>())
+                  .add(new long[] {time, Double.doubleToRawLongBits(v)});
+            }
+          }
+        }
+      }
+    }
+    Map<Labels, List<long[]>> out = new LinkedHashMap<>();
+    found.keySet().stream()
+        .sorted()
+        .forEach(
+            labels -> {
+              List<long[]> samples = new ArrayList<>(found.get(labels));
+              samples.sort(Comparator.comparingLong(s -> s[0])); // stable: later writes last
+              List<long[]> kept = new ArrayList<>();
+              for (long[] s : samples) {
+                if (!kept.isEmpty() && kept.get(kept.size() - 1)[0] == s[0]) {
+                  kept.set(kept.size() - 1, s);
+                } else {
+                  kept.add(s);
+                }
+              }
+              out.put(labels, kept);
+            });
+    return out;
+  }
+
+  private static Double value(Segment seg, int row) {
+    if (seg.column("Flags") instanceof LongColumn f && f.isPresent(row) && (f.get(row) & 1) != 0) {
+      return SeriesData.STALE_NAN;
+    }
+    Column c = seg.column("Value");
+    if (c instanceof dev.chartwell.engine.internal.segment.DoubleColumn d && d.isPresent(row)) {
+      return d.get(row);
+    }
+    if (seg.column(MetricStore.SPECIAL_VALUE) instanceof StringColumn s && s.get(row) != null) {
+      return MetricStore.parseSpecial(s.get(row));
+    }
+    return null;
+  }
+
+  private static Gen<List<Row>> batch() {
+    return lists().of(row()).ofSizeBetween(0, 60);
+  }
+
+  private static Gen<Row> row() {
+    Gen<Integer> small = integers().between(0, 3);
+    return integers()
+        .between(0, Integer.MAX_VALUE)
+        .zip(integers().between(0, 80), small, (seed, second, kind) -> row(seed, second, kind));
+  }
+
+  /** A row from a seed's bits: each choice takes a few of them. */
+  private static Row row(int seed, int second, int kind) {
+    int bits = seed;
+    OtelTable table = (bits & 1) == 0 ? OtelTable.GAUGE : OtelTable.SUM;
+    bits >>>= 1;
+    Map<String, Object> f = new HashMap<>();
+    f.put("MetricName", METRICS[(bits & 7) % METRICS.length]);
+    bits >>>= 3;
+    boolean remote = (bits & 1) == 0;
+    bits >>>= 1;
+    f.put("ScopeName", remote ? MetricStore.REMOTE_WRITE_SCOPE : "otel-sdk");
+    pick(f, "Attributes.job", new String[] {null, "api", "db", "api"}, bits & 3);
+    bits >>>= 2;
+    pick(f, "Attributes.instance", new String[] {null, "a:1", "b:2", "c:3"}, bits & 3);
+    bits >>>= 2;
+    pick(f, "Attributes.http.method", new String[] {null, "GET", "POST", null}, bits & 3);
+    bits >>>= 2;
+    pick(f, "ResourceAttributes.service.name", new String[] {null, "cart", "shop", null}, bits & 3);
+    bits >>>= 2;
+    pick(f, "MetricUnit", new String[] {null, "s", "1", "By"}, bits & 3);
+    bits >>>= 2;
+    if (table == OtelTable.SUM) {
+      if ((bits & 3) != 0) {
+        f.put("IsMonotonic", (bits & 3) == 1);
+      }
+      bits >>>= 2;
+      if ((bits & 3) != 0) {
+        f.put("AggregationTemporality", (long) (bits & 3));
+      }
+      bits >>>= 2;
+    }
+    long t = T0 + second * 1_000L;
+    switch (kind) {
+      case 0 -> f.put("Value", (double) (bits % 1000) / 8);
+      case 1 -> f.put("Flags", 1L);
+      case 2 -> f.put(MetricStore.SPECIAL_VALUE, (bits & 1) == 0 ? "NaN" : "-Inf");
+      default -> {
+        if ((bits & 1) == 0) {
+          f.put("Flags", 0L); // no value of any kind: no sample
+        } else {
+          f.put("Value", -1.5);
+        }
+      }
+    }
+    f.put("TimeUnixNanos", t * 1_000_000L);
+    return new Row(table, new Event(t, f));
+  }
+
+  private static void pick(Map<String, Object> f, String column, String[] values, int i) {
+    if (values[i] != null) {
+      f.put(column, values[i]);
+    }
+  }
+
+  private static Gen<List<LabelMatcher>> selector() {
+    List<List<LabelMatcher>> selectors =
+        List.of(
+            List.of(eq(Labels.NAME, "x")),
+            List.of(eq(Labels.NAME, "up")),
+            List.of(eq(Labels.NAME, "http_server_duration_seconds")),
+            List.of(eq(Labels.NAME, "queue_size_bytes_total")),
+            List.of(
+                new LabelMatcher(Labels.NAME, LabelMatcher.Type.REGEX, "x|y_total|up"),
+                eq("job", "api")),
+            List.of(new LabelMatcher("instance", LabelMatcher.Type.NOT_EQUAL, "a:1")),
+            List.of(new LabelMatcher("job", LabelMatcher.Type.REGEX, ".+")));
+    return integers().between(0, selectors.size() - 1).map(selectors::get);
+  }
+
+  private static LabelMatcher eq(String name, String value) {
+    return new LabelMatcher(name, LabelMatcher.Type.EQUAL, value);
+  }
+
+  /**
+   * Selections while remote write goes on: each one sees a series in time order, without gaps or
+   * repeats, never less than the one before.
+   */
+  @Test
+  void selectionsDuringIngestionSeeWholeOrderedPrefixes() throws Exception {
+    RemoteWriteRoute route =
+        new RemoteWriteRoute(tenants, () -> T0, new PromMeters(new SimpleMeterRegistry()));
+    Labels series = Labels.of("__name__", "c_total", "job", "j");
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                for (int from = 0; from < 4000; from += 100) {
+                  long[] t = new long[100];
+                  double[] v = new double[100];
+                  for (int i = 0; i < 100; i++) {
+                    t[i] = T0 + (from + i) * 1000L;
+                    v[i] = from + i;
+                  }
+                  route.ingest(
+                      "live",
+                      new RemoteWrite.Request(
+                          List.of(new RemoteWrite.TimeSeries(series, t, v)), List.of()));
+                  if (from % 1000 == 0) {
+                    tenants.writing("live").tables().values().forEach(Source::seal);
+                  }
+                }
+              } catch (Throwable e) {
+                failed.set(e);
+              } finally {
+                done.set(true);
+              }
+            });
+    writer.start();
+    int last = 0;
+    boolean finished;
+    do {
+      finished = done.get(); // read before selecting: this selection sees every write
+      int n = selectedPrefix();
+      assertTrue(n >= last, n + " samples after " + last);
+      last = n;
+    } while (!finished);
+    writer.join();
+    if (failed.get() != null) {
+      throw new AssertionError("the writer failed", failed.get());
+    }
+    assertEquals(4000, last);
+  }
+
+  /** The samples of the live series, checked to be the first of what the writer sends. */
+  private int selectedPrefix() {
+    List<SeriesData> got =
+        tenants
+            .reading("live")
+            .store()
+            .select(List.of(eq(Labels.NAME, "c_total")), T0, T0 + 10_000_000L);
+    int n = got.isEmpty() ? 0 : got.get(0).size();
+    for (int i = 0; i < n; i++) {
+      assertEquals(T0 + i * 1000L, got.get(0).timestamps()[i]);
+      assertEquals(i, got.get(0).values()[i]);
+    }
+    return n;
+  }
+}
