@@ -291,7 +291,8 @@ public final class ElasticRoutes {
     ServicePrincipal p = writable(req);
     try (BodyBudget.Held held = budget.hold()) {
       byte[] body = BodyBudget.read(req.bodyStream(), held);
-      return ok(new BulkIngest(catalog, mapper, p.warehouseId(), index).run(body));
+      byte[] answer = new BulkIngest(catalog, mapper, p.warehouseId(), index).run(body);
+      return Response.bytes(200, "application/json", answer);
     }
   }
 
