@@ -1,6 +1,5 @@
 package dev.chartwell.server.shippers;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.engine.AppendResult;
 import dev.chartwell.engine.Event;
@@ -11,13 +10,8 @@ import dev.chartwell.server.charts.LineParser;
 import dev.chartwell.server.charts.WriteRefusals;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.ErrorCode;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +31,6 @@ import java.util.Map;
  */
 final class BulkIngest {
   static final int BATCH_ROWS = 4096;
-  private static final SecureRandom IDS = new SecureRandom();
 
   private final Catalog catalog;
   private final ObjectMapper mapper;
@@ -54,8 +47,6 @@ final class BulkIngest {
   /** The tables written, by name. */
   private final Map<String, Table> tables = new HashMap<>();
 
-  private final byte[] idPrefix = new byte[9];
-  private long idCount;
   private long stored;
   private ApiException refused;
 
@@ -321,57 +312,15 @@ final class BulkIngest {
     for (Item item : items) {
       errors |= item.errorType != null;
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 160 * items.size());
-    try (JsonGenerator g = mapper.getFactory().createGenerator(out)) {
-      g.writeStartObject();
-      g.writeNumberField("took", took);
-      g.writeBooleanField("errors", errors);
-      g.writeArrayFieldStart("items");
-      for (Item item : items) {
-        g.writeStartObject();
-        g.writeObjectFieldStart(item.op);
-        g.writeStringField("_index", item.index);
-        g.writeStringField("_id", item.id != null ? item.id : newId());
-        if (item.errorType == null) {
-          g.writeNumberField("_version", 1);
-          g.writeStringField("result", "created");
-          g.writeObjectFieldStart("_shards");
-          g.writeNumberField("total", 1);
-          g.writeNumberField("successful", 1);
-          g.writeNumberField("failed", 0);
-          g.writeEndObject();
-          g.writeNumberField("_seq_no", 0);
-          g.writeNumberField("_primary_term", 1);
-          g.writeNumberField("status", item.status);
-        } else {
-          g.writeNumberField("status", item.status);
-          g.writeObjectFieldStart("error");
-          g.writeStringField("type", item.errorType);
-          g.writeStringField("reason", item.reason);
-          g.writeEndObject();
-        }
-        g.writeEndObject();
-        g.writeEndObject();
+    BulkAnswer answer = new BulkAnswer(mapper, items.size(), took, errors);
+    for (Item item : items) {
+      if (item.errorType == null) {
+        answer.created(item.op, item.index, item.id);
+      } else {
+        answer.failed(item.op, item.index, item.id, item.status, item.errorType, item.reason);
       }
-      g.writeEndArray();
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
-    return out.toByteArray();
-  }
-
-  /** An id for a document the request gave none: 20 characters, random per request, counted. */
-  private String newId() {
-    if (idCount == 0) {
-      IDS.nextBytes(idPrefix);
-    }
-    long n = idCount++;
-    byte[] b = Arrays.copyOf(idPrefix, 15);
-    for (int i = 0; i < 6; i++) {
-      b[14 - i] = (byte) (n >>> (8 * i));
-    }
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    return answer.finish();
   }
 
   private static int lineEnd(byte[] b, int from) {

@@ -60,11 +60,12 @@ public final class ShipperCpuMeasure {
   }
 
   /**
-   * @param a requests per route and round; rounds (default 7)
+   * @param a requests per route and round; rounds (default 7); routes (default all)
    */
   public static void main(String[] a) throws Exception {
     int requests = Integer.parseInt(a[0]);
     int rounds = a.length > 1 ? Integer.parseInt(a[1]) : 7;
+    String[] routes = a.length > 2 ? a[2].split(",") : ROUTES;
     var os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -142,7 +143,7 @@ public final class ShipperCpuMeasure {
       Map<String, List<Double>> process = new LinkedHashMap<>();
       TreeSet<String> senders = new TreeSet<>();
       for (int round = 0; round < rounds; round++) {
-        for (String route : ROUTES) {
+        for (String route : routes) {
           Map<Long, Long> before = threadCpu(threads);
           long c0 = os.getProcessCpuTime();
           long w0 = System.nanoTime();
@@ -245,7 +246,7 @@ public final class ShipperCpuMeasure {
         }
       }
       System.out.println("sending threads: " + senders);
-      for (String route : ROUTES) {
+      for (String route : routes) {
         System.out.printf(
             Locale.ROOT,
             "median %-11s server %.2f us CPU/event (process %.2f)%n",
