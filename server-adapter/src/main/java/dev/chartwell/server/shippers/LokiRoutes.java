@@ -30,12 +30,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Loki's push API: {@code POST /loki/api/v1/push} in JSON or snappy-compressed protobuf, into the
- * table {@value #TABLE} of the service's warehouse, created on first use with the columns of {@code
- * otel_logs} and a log source named {@code Loki}. A stream's labels become {@code
+ * table {@code --loki-table} (default {@value #TABLE}) of the service's warehouse, created on first
+ * use with the columns of {@code otel_logs} and a log source named {@code Loki}. A push with Loki's
+ * tenant header {@code X-Scope-OrgID: T} writes to the table {@code <table>_<t>} instead ({@link
+ * #tenantTable}), with a log source of that name. A stream's labels become {@code
  * ResourceAttributes.*} ({@code service_name}, else {@code job}, else {@code app}, is the {@code
  * ServiceName}; {@code level} or {@code detected_level} the {@code SeverityText}), an entry's
  * structured metadata {@code LogAttributes.*}, its line the {@code Body} and its time, to the
@@ -44,8 +47,11 @@ import java.util.Set;
  * for memory. Errors are plain text, as Loki's. {@code GET /ready} answers {@code ready}.
  */
 public final class LokiRoutes {
-  /** The table pushes go to. */
+  /** The table pushes go to unless configured otherwise. */
   static final String TABLE = "loki_logs";
+
+  /** Loki's tenant header. */
+  static final String TENANT = "X-Scope-OrgID";
 
   /** The most the rows may grow beyond the body (each entry carries its stream's labels). */
   static final int MAX_EXPANSION = 32;
@@ -60,6 +66,7 @@ public final class LokiRoutes {
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
   private final BodyBudget budget;
+  private final String table;
 
   /**
    * @param services the services, whose tokens authenticate (Bearer, or Basic {@code
@@ -68,18 +75,21 @@ public final class LokiRoutes {
    * @param mapper reads JSON bodies
    * @param maxBodyBytes the body limit, received and uncompressed (413 beyond)
    * @param budget the memory the bodies being read may hold together (429 beyond)
+   * @param table the table pushes without a tenant write to ({@code --loki-table})
    */
   public LokiRoutes(
       Services services,
       Catalog catalog,
       ObjectMapper mapper,
       long maxBodyBytes,
-      BodyBudget budget) {
+      BodyBudget budget,
+      String table) {
     this.auth = ChartRoutes.serviceToken(services);
     this.catalog = catalog;
     this.mapper = mapper;
     this.maxBodyBytes = maxBodyBytes;
     this.budget = budget;
+    this.table = table;
   }
 
   /**
@@ -124,6 +134,10 @@ public final class LokiRoutes {
     }
     p.requireRunning();
     p.requireWritable();
+    Optional<String> tenant = req.header(TENANT).map(String::strip).filter(t -> !t.isEmpty());
+    if (tenant.isPresent()) {
+      tenantTable(table, tenant.get()); // a tenant that names no table: 400 before the body
+    }
     byte[] body = BodyBudget.read(req.bodyStream(), held);
     boolean protobuf =
         req.header("Content-Type")
@@ -160,7 +174,10 @@ public final class LokiRoutes {
     if (entries == 0) {
       return noContent();
     }
-    Source source = table(p.warehouseId());
+    Source source =
+        tenant.isPresent()
+            ? table(p.warehouseId(), tenantTable(table, tenant.get()), null)
+            : table(p.warehouseId(), table, "Loki");
     long[] counts = new long[2]; // stored, rejected
     List<String> problems = new ArrayList<>();
     new Rows(source, counts, problems).write(streams);
@@ -301,8 +318,36 @@ public final class LokiRoutes {
     return Response.bytes(204, "text/plain", new byte[0]);
   }
 
-  /** {@value #TABLE}, created with {@code otel_logs}'s columns and a source named Loki. */
-  private Source table(String warehouse) {
+  /**
+   * The table of a tenant's pushes: {@code <table>_<tenant>}, the tenant lower-cased and each
+   * character other than {@code a-z}, {@code 0-9} and {@code _} made {@code _}.
+   *
+   * @param table the configured table
+   * @param tenant the {@code X-Scope-OrgID} header's value
+   * @return the table name
+   * @throws ApiException 400 when the tenant is longer than 150 characters (Loki's limit) or is
+   *     {@code .} or {@code ..}
+   */
+  static String tenantTable(String table, String tenant) {
+    if (tenant.length() > 150 || tenant.equals(".") || tenant.equals("..")) {
+      throw ApiException.badRequest(
+          TENANT + ": a tenant is 1 to 150 characters, not '.' or '..' (as Loki's)");
+    }
+    StringBuilder out = new StringBuilder(table).append('_');
+    for (char c : tenant.toLowerCase(Locale.ROOT).toCharArray()) {
+      out.append((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ? c : '_');
+    }
+    return out.toString();
+  }
+
+  /**
+   * A Loki table, created with {@code otel_logs}'s columns and a log source.
+   *
+   * @param warehouse the service's warehouse
+   * @param name the table
+   * @param sourceName the source's name, or {@code null} for the table's
+   */
+  private Source table(String warehouse, String name, String sourceName) {
     OtelTable t = OtelTable.LOGS;
     ObjectNode d = mapper.createObjectNode();
     d.put("timestampColumn", t.timestampColumn());
@@ -313,9 +358,9 @@ public final class LokiRoutes {
       columns.addObject().put("name", c.name()).put("type", c.type().wireName());
     }
     ObjectNode s = OtelSources.source(mapper, Signal.LOGS);
-    s.put("name", "Loki");
-    ((ObjectNode) s.get("from")).put("tableName", TABLE);
+    s.put("name", sourceName != null ? sourceName : name);
+    ((ObjectNode) s.get("from")).put("tableName", name);
     s.remove(List.of("traceIdExpression", "spanIdExpression"));
-    return LogTables.table(catalog, warehouse, TABLE, d, s);
+    return LogTables.table(catalog, warehouse, name, d, s);
   }
 }

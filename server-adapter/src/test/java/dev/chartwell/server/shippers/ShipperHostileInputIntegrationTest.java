@@ -188,6 +188,21 @@ class ShipperHostileInputIntegrationTest {
               "Content-Type",
               "application/json");
       assertEquals(400, r.statusCode(), text(r));
+      // An overlong encoding of '/', which Jackson alone would decode.
+      byte[] overlong =
+          "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[\"1\",\"x\u00c0\u00af\"]]}]}"
+              .getBytes(StandardCharsets.ISO_8859_1);
+      r =
+          s.send(
+              "POST",
+              "/loki/api/v1/push",
+              overlong,
+              "Authorization",
+              s.bearer(),
+              "Content-Type",
+              "application/json");
+      assertEquals(400, r.statusCode(), text(r));
+      assertTrue(text(r).contains("not valid UTF-8"), text(r));
       byte[] zero =
           Snappy.compress(
               Push.PushRequest.newBuilder()
