@@ -110,6 +110,12 @@ public final class ElasticRoutes {
       add(router, "PUT", path, ANY_JSON, req -> ok(Map.of("acknowledged", true)));
       add(router, "POST", path, ANY_JSON, req -> ok(Map.of("acknowledged", true)));
     }
+    for (String method : new String[] {"GET", "POST"}) {
+      // Stored events are searchable at once: a refresh (the Node.js client's bulk helper asks
+      // for one at its end) has nothing to do.
+      add(router, method, prefix + "/_refresh", Route.Body.NONE, req -> refreshed());
+      add(router, method, prefix + "/{index}/_refresh", Route.Body.NONE, req -> refreshed());
+    }
     add(router, "GET", prefix + "/_data_stream/{name}", Route.Body.NONE, this::dataStream);
     add(router, "PUT", prefix + "/_data_stream/{name}", ANY_JSON, this::createDataStream);
     add(router, "POST", prefix + "/{index}/_bulk", BULK, req -> bulk(req, req.pathParam("index")));
@@ -213,6 +219,10 @@ public final class ElasticRoutes {
     body.put("initializing_shards", 0);
     body.put("unassigned_shards", 0);
     return ok(body);
+  }
+
+  private static Response refreshed() {
+    return ok(Map.of("_shards", Map.of("total", 1, "successful", 1, "failed", 0)));
   }
 
   private static Response license() {
