@@ -13,6 +13,7 @@ import dev.chartwell.server.http.ErrorCode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -44,8 +45,8 @@ final class BulkIngest {
   /** Each index named in the request: its {@link Table}, or the {@link ApiException} it got. */
   private final Map<String, Object> indices = new HashMap<>();
 
-  /** The tables written, by name. */
-  private final Map<String, Table> tables = new HashMap<>();
+  /** The tables written, by name, in the order the request first names them (flushed so). */
+  private final Map<String, Table> tables = new LinkedHashMap<>();
 
   private long stored;
   private ApiException refused;
