@@ -41,7 +41,7 @@ final class BulkAnswer {
    */
   BulkAnswer(ObjectMapper mapper, int items, long took, boolean errors) {
     this.mapper = mapper;
-    this.out = new byte[64 + 200 * Math.min(items, 1 << 20)];
+    this.out = new byte[64 + 160 * Math.min(items, 1 << 20)];
     write("{\"took\":" + took + ",\"errors\":" + errors + ",\"items\":[");
   }
 

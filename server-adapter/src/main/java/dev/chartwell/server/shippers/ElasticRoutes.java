@@ -300,9 +300,26 @@ public final class ElasticRoutes {
   private Response bulk(Request req, String index) throws java.io.IOException {
     ServicePrincipal p = writable(req);
     try (BodyBudget.Held held = budget.hold()) {
-      byte[] body = BodyBudget.read(req.bodyStream(), held);
+      byte[] body = BodyBudget.read(req.bodyStream(), held, ElasticRoutes.declaredLength(req));
       byte[] answer = new BulkIngest(catalog, mapper, p.warehouseId(), index).run(body);
       return Response.bytes(200, "application/json", answer);
+    }
+  }
+
+  /**
+   * The length of an uncompressed body as its request declares it, or 0.
+   *
+   * @param req the request
+   * @return its {@code Content-Length} when it has no {@code Content-Encoding}, else 0
+   */
+  static long declaredLength(Request req) {
+    if (req.header("Content-Encoding").filter(e -> !e.isBlank()).isPresent()) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Long.parseLong(req.header("Content-Length").orElse("0").trim()));
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 

@@ -138,7 +138,7 @@ public final class LokiRoutes {
     if (tenant.isPresent()) {
       tenantTable(table, tenant.get()); // a tenant that names no table: 400 before the body
     }
-    byte[] body = BodyBudget.read(req.bodyStream(), held);
+    byte[] body = BodyBudget.read(req.bodyStream(), held, ElasticRoutes.declaredLength(req));
     boolean protobuf =
         req.header("Content-Type")
             .orElse("")
