@@ -172,7 +172,11 @@ class ExecutableJarIT {
       assertEquals(300_000, target.count(http), "every acknowledged event");
       var sources =
           http.send(
-              "GET", services + "/" + id + "/clickstack/sources", null, "Authorization", auth);
+              "GET",
+              services + "/" + target.serviceId() + "/clickstack/sources",
+              null,
+              "Authorization",
+              auth);
       var byName = new java.util.HashMap<String, String>();
       for (var source :
           new com.fasterxml.jackson.databind.ObjectMapper()
@@ -184,7 +188,7 @@ class ExecutableJarIT {
         assertTrue(byName.containsKey(name), name + " in " + sources.body());
         assertEquals(
             SHIPPED,
-            new Ingest(byName.get(name), target.token()).count(http),
+            new Ingest(byName.get(name), target.token(), target.serviceId()).count(http),
             "every acknowledged event of " + name);
       }
       // One line of ours says what was recovered; the storage library's warnings are folded in.
@@ -363,7 +367,7 @@ class ExecutableJarIT {
   static final String ORG = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
 
   /** A running service and a log source on it, through the management API as the admin. */
-  record Ingest(String sourceId, String token) {
+  record Ingest(String sourceId, String token, String serviceId) {
     static final String AUTH = HttpTestClient.basic("ADMIN", "adminsecret1");
 
     static Ingest create(HttpTestClient http, String name) throws Exception {
@@ -392,7 +396,7 @@ class ExecutableJarIT {
               "Authorization",
               AUTH);
       assertEquals(200, source.statusCode(), source.body());
-      return new Ingest(source.body().replaceAll(".*\"id\":\"([0-9a-f]{24})\".*", "$1"), token);
+      return new Ingest(source.body().replaceAll(".*\"id\":\"([0-9a-f]{24})\".*", "$1"), token, id);
     }
 
     java.net.http.HttpResponse<String> send(HttpTestClient http, String ndjson) throws Exception {

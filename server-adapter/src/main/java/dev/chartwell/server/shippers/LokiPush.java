@@ -71,6 +71,7 @@ final class LokiPush {
           "the body is not a valid logproto.PushRequest: " + e.getMessage());
     }
     List<Stream> out = new ArrayList<>(request.getStreamsCount());
+    At at = new At("entries");
     for (int s = 0; s < request.getStreamsCount(); s++) {
       Push.Stream stream = request.getStreams(s);
       Map<String, String> labels;
@@ -82,7 +83,7 @@ final class LokiPush {
       List<Entry> entries = new ArrayList<>(stream.getEntriesCount());
       for (int i = 0; i < stream.getEntriesCount(); i++) {
         Push.Entry e = stream.getEntries(i);
-        String where = "streams[" + s + "].entries[" + i + "]";
+        At where = at.of(s, i);
         long nanos = nanos(where, e.getTimestamp().getSeconds(), e.getTimestamp().getNanos());
         int count = e.getStructuredMetadataCount();
         String[] metadata = count == 0 ? NONE : new String[2 * count];
@@ -125,7 +126,7 @@ final class LokiPush {
         }
         streams = true;
         while (p.nextToken() != JsonToken.END_ARRAY) {
-          out.add(stream(p, "streams[" + out.size() + "]"));
+          out.add(stream(p, out.size()));
         }
       }
       if (!streams) {
@@ -143,7 +144,8 @@ final class LokiPush {
   }
 
   /** A stream object, its start read. */
-  private static Stream stream(JsonParser p, String where) throws IOException {
+  private static Stream stream(JsonParser p, int number) throws IOException {
+    String where = "streams[" + number + "]";
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw ApiException.badRequest(where + ": must be an object with \"stream\" and \"values\"");
     }
@@ -155,7 +157,7 @@ final class LokiPush {
       if (name.equals("stream")) {
         labels = labels(p, t, where + ".stream");
       } else if (name.equals("values")) {
-        entries = values(p, t, where);
+        entries = values(p, t, where, number);
       } else {
         p.skipChildren();
       }
@@ -189,14 +191,16 @@ final class LokiPush {
     return labels;
   }
 
-  private static List<Entry> values(JsonParser p, JsonToken t, String where) throws IOException {
+  private static List<Entry> values(JsonParser p, JsonToken t, String where, int stream)
+      throws IOException {
     if (t != JsonToken.START_ARRAY) {
       throw ApiException.badRequest(where + ".values: must be an array of [time, line] pairs");
     }
     List<Entry> entries = new ArrayList<>();
     List<String> metadata = new ArrayList<>();
+    At place = new At("values");
     for (int i = 0; p.nextToken() != JsonToken.END_ARRAY; i++) {
-      String at = where + ".values[" + i + "]";
+      At at = place.of(stream, i);
       if (p.currentToken() != JsonToken.START_ARRAY) {
         throw shape(at);
       }
@@ -237,14 +241,39 @@ final class LokiPush {
     return entries;
   }
 
-  private static ApiException shape(String at) {
+  /**
+   * Where an entry is in the request (mutable, one per request), made text only for a message: an
+   * entry costs no string.
+   */
+  private static final class At {
+    private final String list;
+    private int stream;
+    private int entry;
+
+    At(String list) {
+      this.list = list;
+    }
+
+    At of(int stream, int entry) {
+      this.stream = stream;
+      this.entry = entry;
+      return this;
+    }
+
+    @Override
+    public String toString() {
+      return "streams[" + stream + "]." + list + "[" + entry + "]";
+    }
+  }
+
+  private static ApiException shape(At at) {
     return ApiException.badRequest(
         at
             + ": must be [\"<epoch nanoseconds>\", \"<line>\"] or with a third element,"
             + " an object of structured metadata");
   }
 
-  private static ApiException badTime(String at, String got) {
+  private static ApiException badTime(At at, String got) {
     return ApiException.badRequest(
         at + "[0]: the time must be epoch nanoseconds as a string of digits, got " + got);
   }
@@ -266,14 +295,14 @@ final class LokiPush {
     }
   }
 
-  private static String metadataName(String where, String name) {
+  private static String metadataName(At where, String name) {
     if (name.isEmpty()) {
       throw ApiException.badRequest(where + ": a structured metadata name must not be empty");
     }
     return name;
   }
 
-  private static long jsonNanos(String where, String text) {
+  private static long jsonNanos(At where, String text) {
     if (text.isEmpty() || text.length() > 19 || !text.chars().allMatch(Character::isDigit)) {
       throw badTime(
           where, "\"" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "\"");
@@ -286,7 +315,7 @@ final class LokiPush {
   }
 
   /** A protobuf {@code Timestamp} as epoch nanoseconds: 400 when before 1970 or too late. */
-  private static long nanos(String where, long seconds, int nanos) {
+  private static long nanos(At where, long seconds, int nanos) {
     if (seconds < 0
         || seconds > Long.MAX_VALUE / 1_000_000_000L - 1
         || nanos < 0
