@@ -135,9 +135,7 @@ public final class LokiRoutes {
     p.requireRunning();
     p.requireWritable();
     Optional<String> tenant = req.header(TENANT).map(String::strip).filter(t -> !t.isEmpty());
-    if (tenant.isPresent()) {
-      tenantTable(table, tenant.get()); // a tenant that names no table: 400 before the body
-    }
+    String target = tenant.map(t -> tenantTable(table, t)).orElse(table); // 400 before the body
     byte[] body = BodyBudget.read(req.bodyStream(), held, ElasticRoutes.declaredLength(req));
     boolean protobuf =
         req.header("Content-Type")
@@ -174,10 +172,7 @@ public final class LokiRoutes {
     if (entries == 0) {
       return noContent();
     }
-    Source source =
-        tenant.isPresent()
-            ? table(p.warehouseId(), tenantTable(table, tenant.get()), null)
-            : table(p.warehouseId(), table, "Loki");
+    Source source = table(p.warehouseId(), target, tenant.isPresent() ? target : "Loki");
     long[] counts = new long[2]; // stored, rejected
     List<String> problems = new ArrayList<>();
     new Rows(source, counts, problems).write(streams);
@@ -217,15 +212,20 @@ public final class LokiRoutes {
     void write(List<LokiPush.Stream> streams) {
       long received = receivedNanos();
       for (LokiPush.Stream s : streams) {
+        // A stream's values, the same in each of its rows, encoded once.
         int[] labelFields = new int[s.labels().size()];
         String[] labelValues = new String[labelFields.length];
+        byte[][] labelBytes = new byte[labelFields.length][];
         int l = 0;
         for (Map.Entry<String, String> label : s.labels().entrySet()) {
           labelFields[l] = batch.field("ResourceAttributes." + label.getKey());
-          labelValues[l++] = label.getValue();
+          labelValues[l] = label.getValue();
+          labelBytes[l++] = utf8(label.getValue());
         }
         String service = serviceName(s.labels());
+        byte[] serviceBytes = utf8(service);
         String level = level(s.labels());
+        byte[] levelBytes = level == null ? null : utf8(level);
         for (LokiPush.Entry e : s.entries()) {
           batch.startEvent();
           batch.timestamp(Math.floorDiv(e.nanos(), 1_000_000L));
@@ -233,10 +233,10 @@ public final class LokiRoutes {
           batch.putLong(observedField, received);
           batch.putString(bodyField, e.line());
           for (int i = 0; i < labelFields.length; i++) {
-            batch.putString(labelFields[i], labelValues[i]);
+            put(labelFields[i], labelBytes[i], labelValues[i]);
           }
-          batch.putString(serviceField, service);
-          String entryLevel = level;
+          put(serviceField, serviceBytes, service);
+          String entryLevel = null;
           String[] m = e.metadata();
           for (int i = 0; i < m.length; i += 2) {
             Integer field = metadataFields.get(m[i]);
@@ -245,11 +245,13 @@ public final class LokiRoutes {
               metadataFields.put(m[i], field);
             }
             batch.putString(field, m[i + 1]);
-            if (entryLevel == null && isLevel(m[i])) {
+            if (level == null && entryLevel == null && isLevel(m[i])) {
               entryLevel = m[i + 1];
             }
           }
-          if (entryLevel != null) {
+          if (level != null) {
+            put(severityField, levelBytes, level);
+          } else if (entryLevel != null) {
             batch.putString(severityField, entryLevel);
           }
           batch.endEvent();
@@ -259,6 +261,30 @@ public final class LokiRoutes {
         }
       }
       flush();
+    }
+
+    /** A stream's value: its UTF-8 encoding, or the text itself when it has none. */
+    private void put(int field, byte[] utf8, String text) {
+      if (utf8 != null) {
+        batch.putString(field, utf8, 0, utf8.length);
+      } else {
+        batch.putString(field, text); // the append refuses it, naming what is wrong
+      }
+    }
+
+    /** The UTF-8 encoding of a text, or {@code null} when it has an unpaired surrogate. */
+    private static byte[] utf8(String text) {
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (Character.isHighSurrogate(c)
+            && i + 1 < text.length()
+            && Character.isLowSurrogate(text.charAt(i + 1))) {
+          i++;
+        } else if (Character.isSurrogate(c)) {
+          return null;
+        }
+      }
+      return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private void flush() {
@@ -345,7 +371,7 @@ public final class LokiRoutes {
    *
    * @param warehouse the service's warehouse
    * @param name the table
-   * @param sourceName the source's name, or {@code null} for the table's
+   * @param sourceName the source's name
    */
   private Source table(String warehouse, String name, String sourceName) {
     OtelTable t = OtelTable.LOGS;
@@ -358,7 +384,7 @@ public final class LokiRoutes {
       columns.addObject().put("name", c.name()).put("type", c.type().wireName());
     }
     ObjectNode s = OtelSources.source(mapper, Signal.LOGS);
-    s.put("name", sourceName != null ? sourceName : name);
+    s.put("name", sourceName);
     ((ObjectNode) s.get("from")).put("tableName", name);
     s.remove(List.of("traceIdExpression", "spanIdExpression"));
     return LogTables.table(catalog, warehouse, name, d, s);
