@@ -127,6 +127,10 @@ final class BulkIngest {
    */
   byte[] run(byte[] body) {
     long start = System.nanoTime();
+    // Every action line is read first, so that a request with a line that is not an action is
+    // refused whole before anything of it is stored, as Elasticsearch does.
+    List<BulkActions.Action> actions = new ArrayList<>();
+    int[] documents = new int[64]; // where each action's document starts, -1 for none
     int pos = 0;
     int line = 0;
     while (pos < body.length) {
@@ -138,20 +142,31 @@ final class BulkIngest {
       }
       BulkActions.Action action = BulkActions.read(mapper, body, pos, end, line, defaultIndex);
       pos = end + 1;
-      switch (action.op()) {
-        case "index", "create" -> {
-          if (pos >= body.length) {
-            throw noDocument(line, action.op());
-          }
-          line++;
-          pos = document(action, body, pos, line) + 1;
+      int document = -1;
+      if (action.op().equals("index") || action.op().equals("create")) {
+        int documentEnd = pos < body.length ? lineEnd(body, pos) : pos;
+        if (pos >= body.length || blank(body, pos, documentEnd)) {
+          throw ApiException.badRequest(
+              "line " + line + ": the " + action.op() + " action has no document on the next line");
         }
-        case "update" -> {
-          unsupported(action);
-          line++;
-          pos = lineEnd(body, Math.min(pos, body.length)) + 1;
-        }
-        default -> unsupported(action);
+        document = pos;
+        line++;
+        pos = documentEnd + 1;
+      } else if (action.op().equals("update")) {
+        line++;
+        pos = lineEnd(body, Math.min(pos, body.length)) + 1;
+      }
+      if (actions.size() == documents.length) {
+        documents = Arrays.copyOf(documents, 2 * documents.length);
+      }
+      documents[actions.size()] = document;
+      actions.add(action);
+    }
+    for (int i = 0; i < actions.size(); i++) {
+      if (documents[i] >= 0) {
+        document(actions.get(i), body, documents[i]);
+      } else {
+        unsupported(actions.get(i));
       }
     }
     if (items.isEmpty()) {
@@ -166,47 +181,36 @@ final class BulkIngest {
     return answer((System.nanoTime() - start) / 1_000_000);
   }
 
-  private static ApiException noDocument(int line, String op) {
-    return ApiException.badRequest(
-        "line " + line + ": the " + op + " action has no document on the next line");
-  }
-
-  /** Stores (or answers) the document of the source line at {@code from}; returns its end. */
-  private int document(BulkActions.Action action, byte[] body, int from, int line) {
+  /** Stores (or answers) the document of the source line at {@code from}, not blank. */
+  private void document(BulkActions.Action action, byte[] body, int from) {
     Item item = new Item(action.op(), action.index(), action.id());
     items.add(item);
-    Table table = null;
     if (item.index.isEmpty()) {
       item.fail(400, "action_request_validation_exception", "an index is required");
-    } else if (refused != null) {
+      return;
+    }
+    if (refused != null) {
       item.fail(refused.code().status(), refusedType(), refused.getMessage());
-    } else {
-      Object found = indices.computeIfAbsent(item.index, this::table);
-      if (found instanceof ApiException e) {
-        item.fail(e.code().status(), "illegal_argument_exception", e.getMessage());
-      } else {
-        table = (Table) found;
-        int end = table.parser.parseOpen(body, from, body.length, true);
-        if (end >= 0) {
-          if (item.id != null) {
-            table.batch.putString(table.idField(), item.id);
-          }
-          table.batch.endEvent();
-          table.added(item);
-          flushIfFull(table);
-          return end;
-        }
+      return;
+    }
+    Object found = indices.computeIfAbsent(item.index, this::table);
+    if (found instanceof ApiException e) {
+      item.fail(e.code().status(), "illegal_argument_exception", e.getMessage());
+      return;
+    }
+    Table table = (Table) found;
+    if (table.parser.parseOpen(body, from, body.length, true) >= 0) {
+      if (item.id != null) {
+        table.batch.putString(table.idField(), item.id);
       }
+      table.batch.endEvent();
+      table.added(item);
+    } else {
+      general(table, item, body, from, lineEnd(body, from));
     }
-    int end = lineEnd(body, from);
-    if (blank(body, from, end)) {
-      throw noDocument(line - 1, action.op());
+    if (table.batch.size() >= BATCH_ROWS) {
+      flush(table);
     }
-    if (table != null) {
-      general(table, item, body, from, end);
-      flushIfFull(table);
-    }
-    return end;
   }
 
   /** A source line the byte reader left: read by {@link Documents}. */
@@ -249,12 +253,6 @@ final class BulkIngest {
       return t;
     } catch (ApiException e) {
       return e;
-    }
-  }
-
-  private void flushIfFull(Table t) {
-    if (t.batch.size() >= BATCH_ROWS) {
-      flush(t);
     }
   }
 

@@ -97,6 +97,33 @@ class ShipperHostileInputIntegrationTest {
     }
   }
 
+  /** A line that is not an action, even after more documents than a batch, stores nothing. */
+  @Test
+  void aBrokenActionLineRefusesTheWholeRequestFirst(@TempDir Path dir) throws Exception {
+    try (ShipperServer s = new ShipperServer(dir)) {
+      StringBuilder body = new StringBuilder();
+      for (int i = 0; i < BulkIngest.BATCH_ROWS + 10; i++) {
+        body.append("{\"create\":{}}\n{\"@timestamp\":")
+            .append(1_764_324_000_000L + i)
+            .append(",\"message\":\"m\"}\n");
+      }
+      body.append("{\"crate\":{}}\n{\"@timestamp\":1764324000000}\n");
+      HttpResponse<byte[]> r =
+          s.send(
+              "POST",
+              "/elasticsearch/whole/_bulk",
+              body.toString().getBytes(StandardCharsets.UTF_8),
+              "Authorization",
+              s.bearer(),
+              "Content-Type",
+              ND);
+      assertEquals(400, r.statusCode(), text(r));
+      assertTrue(text(r).contains("line " + (2 * (BulkIngest.BATCH_ROWS + 10) + 1)), text(r));
+      assertTrue(text(r).contains("unknown bulk action 'crate'"), text(r));
+      assertTrue(!s.tables().containsKey("whole"), "nothing stored, no table made");
+    }
+  }
+
   @Test
   void bulkItemsAreRefusedOneByOneAndTheGoodOnesKept(@TempDir Path dir) throws Exception {
     try (ShipperServer s = new ShipperServer(dir)) {
