@@ -34,10 +34,12 @@ import org.xerial.snappy.Snappy;
  * Elasticsearch {@code _bulk} sent raw and through the official Java client's {@code BulkIngester},
  * and Loki push in protobuf and JSON. The server runs in this process; its CPU is the process's CPU
  * less that of the sending threads (this one, the JDK HTTP client's and the Elasticsearch
- * client's), so garbage collection and compilation count as the server's. Each round ends by
- * sealing what it wrote, so that every route pays for its own segments. Routes take turns; the
- * figure is the median over the rounds after the first two (warm-up). BENCHMARKS.md has the figures
- * and the command. Arguments: requests per route and round, rounds.
+ * client's), so garbage collection and compilation count as the server's: the {@code bulk-client}
+ * figure thus carries the collection of the client's own serialization garbage (its server work is
+ * that of {@code bulk}, the same bodies). Each round ends by sealing what it wrote, so that every
+ * route pays for its own segments. Routes take turns; the figure is the median over the rounds
+ * after the first two (warm-up). BENCHMARKS.md has the figures and the command. Arguments: requests
+ * per route and round, rounds (default 7), routes (default all, comma-separated).
  */
 public final class ShipperCpuMeasure {
   private ShipperCpuMeasure() {}
