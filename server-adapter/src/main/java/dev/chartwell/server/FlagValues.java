@@ -262,6 +262,18 @@ record FlagValues(Map<String, String> given, Map<String, String> env) {
     return out;
   }
 
+  String lokiTable() throws ConfigException {
+    String t = raw("loki-table").map(String::trim).orElse("loki_logs");
+    if (!t.matches("[a-z_][a-z0-9_]{0,199}")) {
+      throw bad(
+          "loki-table",
+          t,
+          "must be a table name of 1 to 200 lower-case letters, digits and _, not starting with a"
+              + " digit");
+    }
+    return t;
+  }
+
   Optional<String> metricsToken() throws ConfigException {
     Optional<String> t = raw("metrics-token");
     if (t.isPresent() && !t.get().matches("[A-Za-z0-9._~-]{16,256}")) {

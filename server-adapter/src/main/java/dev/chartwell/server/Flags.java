@@ -150,6 +150,11 @@ final class Flags {
               "none (no online backups)",
               "where POST /api/v2/admin/backup writes backups (see docs/operations.md)"),
           new Flag(
+              "loki-table",
+              "NAME",
+              "loki_logs",
+              "the table Loki pushes write to in each service (X-Scope-OrgID T: NAME_t)"),
+          new Flag(
               "metrics-token",
               "TOKEN",
               "none",

@@ -54,6 +54,9 @@ import java.util.OptionalLong;
  * @param tenants what keeps services from starving each other
  * @param metricsToken the Bearer token that may read {@code /metrics} besides admin API keys, if
  *     any ({@code --metrics-token})
+ * @param lokiTable the table Loki pushes write to in each service's warehouse ({@code
+ *     --loki-table}; a push's {@code X-Scope-OrgID} tenant {@code T} writes to {@code
+ *     <lokiTable>_t})
  */
 public record ServerConfig(
     String host,
@@ -85,7 +88,8 @@ public record ServerConfig(
     LogFormat logFormat,
     Optional<Path> backupDir,
     TenantLimits tenants,
-    Optional<String> metricsToken) {
+    Optional<String> metricsToken,
+    String lokiTable) {
 
   /** How the server's lines are written. */
   public enum LogFormat {
@@ -286,7 +290,8 @@ public record ServerConfig(
             v.maxDisk("max-disk-per-service"),
             v.intValue("max-queries-per-service", Math.max(1, httpThreads / 4), 1, 10_000),
             v.intValue("max-ingests-per-service", Math.max(1, httpThreads / 4), 1, 10_000)),
-        v.metricsToken());
+        v.metricsToken(),
+        v.lokiTable());
   }
 
   /**

@@ -134,7 +134,13 @@ record ServerRoutes(Router router, OtlpRoutes otlp, ElasticRoutes elasticsearch)
     ElasticRoutes elasticRoutes =
         new ElasticRoutes(services, catalog, json.mapper(), config.maxIngestBytes(), shipperBodies);
     elasticRoutes.register(router, ElasticRoutes.PREFIX);
-    new LokiRoutes(services, catalog, json.mapper(), config.maxIngestBytes(), shipperBodies)
+    new LokiRoutes(
+            services,
+            catalog,
+            json.mapper(),
+            config.maxIngestBytes(),
+            shipperBodies,
+            config.lokiTable())
         .register(router);
     meters.register(router, accounts, config.metricsToken(), config.maxRequestBytes());
     new PrometheusRoutes(

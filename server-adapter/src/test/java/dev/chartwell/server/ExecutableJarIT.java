@@ -23,6 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * on the build's JDK and on every JDK listed in {@code CHARTWELL_IT_JAVA_HOMES} (path-separated).
  */
 class ExecutableJarIT {
+  /** Events sent through each shipper route before the kill. */
+  private static final int SHIPPED = 5_000;
+
   static final Pattern LISTENING =
       Pattern.compile("Chartwell listening on http://127.0.0.1:(\\d+)");
 
@@ -115,6 +118,45 @@ class ExecutableJarIT {
         var r = target.send(http, uniqueEvents(request * 20_000L, 20_000));
         assertEquals(200, r.statusCode(), r.body());
       }
+      // The shippers' routes too: an acknowledged _bulk and Loki push survive the kill.
+      StringBuilder bulk = new StringBuilder();
+      for (int i = 0; i < SHIPPED; i++) {
+        bulk.append("{\"create\":{}}\n{\"@timestamp\":")
+            .append(1_767_225_600_000L + i)
+            .append(",\"message\":\"shipped ")
+            .append(i)
+            .append("\"}\n");
+      }
+      var shipped =
+          http.send(
+              "POST",
+              "/elasticsearch/crash-logs-2026.01.01/_bulk",
+              bulk.toString(),
+              "Authorization",
+              "Bearer " + target.token(),
+              "Content-Type",
+              "application/x-ndjson");
+      assertEquals(200, shipped.statusCode(), shipped.body());
+      assertTrue(shipped.body().contains("\"errors\":false"), shipped.body());
+      StringBuilder push =
+          new StringBuilder("{\"streams\":[{\"stream\":{\"app\":\"c\"},\"values\":[");
+      for (int i = 0; i < SHIPPED; i++) {
+        push.append(i == 0 ? "" : ",")
+            .append("[\"")
+            .append((1_767_225_600_000L + i) * 1_000_000L)
+            .append("\",\"pushed\"]");
+      }
+      push.append("]}]}");
+      var pushed =
+          http.send(
+              "POST",
+              "/loki/api/v1/push",
+              push.toString(),
+              "Authorization",
+              "Bearer " + target.token(),
+              "Content-Type",
+              "application/json");
+      assertEquals(204, pushed.statusCode(), pushed.body());
       first.destroyForcibly(); // SIGKILL right after the last acknowledgement
       assertTrue(first.waitFor(30, TimeUnit.SECONDS));
     } finally {
@@ -128,6 +170,27 @@ class ExecutableJarIT {
       assertEquals(200, got.statusCode(), got.body());
       assertTrue(got.body().contains("\"name\":\"Survivor\""), got.body());
       assertEquals(300_000, target.count(http), "every acknowledged event");
+      var sources =
+          http.send(
+              "GET",
+              services + "/" + target.serviceId() + "/clickstack/sources",
+              null,
+              "Authorization",
+              auth);
+      var byName = new java.util.HashMap<String, String>();
+      for (var source :
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(sources.body())
+              .get("result")) {
+        byName.put(source.get("name").asText(), source.get("id").asText());
+      }
+      for (String name : new String[] {"crash_logs", "Loki"}) {
+        assertTrue(byName.containsKey(name), name + " in " + sources.body());
+        assertEquals(
+            SHIPPED,
+            new Ingest(byName.get(name), target.token(), target.serviceId()).count(http),
+            "every acknowledged event of " + name);
+      }
       // One line of ours says what was recovered; the storage library's warnings are folded in.
       List<String> out = Files.readAllLines(dir.resolve("second.out"));
       assertEquals(
@@ -304,7 +367,7 @@ class ExecutableJarIT {
   static final String ORG = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
 
   /** A running service and a log source on it, through the management API as the admin. */
-  record Ingest(String sourceId, String token) {
+  record Ingest(String sourceId, String token, String serviceId) {
     static final String AUTH = HttpTestClient.basic("ADMIN", "adminsecret1");
 
     static Ingest create(HttpTestClient http, String name) throws Exception {
@@ -333,7 +396,7 @@ class ExecutableJarIT {
               "Authorization",
               AUTH);
       assertEquals(200, source.statusCode(), source.body());
-      return new Ingest(source.body().replaceAll(".*\"id\":\"([0-9a-f]{24})\".*", "$1"), token);
+      return new Ingest(source.body().replaceAll(".*\"id\":\"([0-9a-f]{24})\".*", "$1"), token, id);
     }
 
     java.net.http.HttpResponse<String> send(HttpTestClient http, String ndjson) throws Exception {

@@ -25,6 +25,15 @@ class ServerConfigTest {
   }
 
   @Test
+  void lokiTable() throws Exception {
+    assertEquals("loki_logs", parse(Map.of()).lokiTable());
+    assertEquals("app_logs", parse(Map.of(), "--loki-table", "app_logs").lokiTable());
+    assertEquals("env_logs", parse(Map.of("CHARTWELL_LOKI_TABLE", "env_logs")).lokiTable());
+    assertTrue(error(Map.of(), "--loki-table", "Bad-Name").startsWith("--loki-table: must be"));
+    assertTrue(error(Map.of(), "--loki-table", "1st").contains("not starting with a digit"));
+  }
+
+  @Test
   void metricsToken() throws Exception {
     assertEquals(Optional.empty(), parse(Map.of()).metricsToken());
     assertEquals(

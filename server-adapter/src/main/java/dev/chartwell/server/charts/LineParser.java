@@ -23,9 +23,17 @@ import java.util.Arrays;
  * that keeps to the same names cannot repeat one, and only a line that departs from them hashes its
  * names to catch repeats.
  *
+ * <p>The timestamp field may hold epoch milliseconds, epoch nanoseconds (integers from 10^17) or
+ * the common ISO-8601 form {@code 2026-11-21T10:15:30[.fraction](Z|+hh:mm|-hh:mm)}, read from its
+ * bytes to the same instant {@link java.time.OffsetDateTime#parse} gives; other forms go to the
+ * general reader.
+ *
+ * <p>The NDJSON ingestion and the Elasticsearch {@code _bulk} route (which reads its source lines
+ * with it) share it.
+ *
  * <p>Not thread-safe: one per reader, for one batch.
  */
-final class LineParser {
+public final class LineParser {
   /** Objects nested deeper than this are left to the general reader. */
   private static final int MAX_DEPTH = 32;
 
@@ -150,7 +158,7 @@ final class LineParser {
    * @param timestampField the name (flattened) of the field that holds the event's time
    * @param batch the batch it reads lines into
    */
-  LineParser(String timestampField, EventBatch batch) {
+  public LineParser(String timestampField, EventBatch batch) {
     this.timestampField = timestampField.getBytes(StandardCharsets.UTF_8);
     this.batch = batch;
   }
@@ -176,7 +184,25 @@ final class LineParser {
    *     caller to find its end and read it the general way (or, when it goes on past {@code limit},
    *     to read it once it has all of it)
    */
-  int parse(byte[] bytes, int from, int limit, boolean last) {
+  public int parse(byte[] bytes, int from, int limit, boolean last) {
+    int lineEnd = parseOpen(bytes, from, limit, last);
+    if (lineEnd >= 0) {
+      batch.endEvent();
+    }
+    return lineEnd;
+  }
+
+  /**
+   * {@link #parse}, except that an event read is left open in the batch, for the caller to add
+   * fields to and then end ({@link EventBatch#endEvent()}) or abandon.
+   *
+   * @param bytes holds the line
+   * @param from where it starts
+   * @param limit where the bytes at hand end
+   * @param last whether the line may end at {@code limit} without a newline
+   * @return where the line ends, or -1 when it was not read (the batch as it was, no event open)
+   */
+  public int parseOpen(byte[] bytes, int from, int limit, boolean last) {
     this.line = bytes;
     this.pos = from;
     this.end = limit;
@@ -212,7 +238,6 @@ final class LineParser {
         names = next;
         next = swap;
       }
-      batch.endEvent();
       return lineEnd;
     } catch (GiveUp e) {
       batch.abandonEvent();
@@ -725,7 +750,16 @@ final class LineParser {
   private void putString(int nameEnd, byte[] bytes, int from, int to) throws GiveUp {
     int field = field(nameEnd);
     if (field == TIMESTAMP) {
-      throw GiveUp.INSTANCE; // an ISO-8601 time: the general reader parses it
+      if (timestampSeen) {
+        throw GiveUp.INSTANCE;
+      }
+      long millis = IsoTimes.millis(bytes, from, to);
+      if (millis == IsoTimes.OTHER) {
+        throw GiveUp.INSTANCE; // another form: the general reader parses it
+      }
+      batch.timestamp(millis);
+      timestampSeen = true;
+      return;
     }
     batch.putString(field, bytes, from, to);
   }

@@ -100,17 +100,41 @@ public final class BodyBudget {
    * @throws IOException when reading fails
    */
   public static byte[] read(InputStream in, Held held) throws IOException {
-    byte[] buf = new byte[8192];
-    held.grow(buf.length);
+    return read(in, held, 0);
+  }
+
+  /**
+   * {@link #read(InputStream, Held)} for a body of a length known beforehand (a request's {@code
+   * Content-Length} when it is not compressed): read into one array of that length, without the
+   * copies of a growing one. A body longer or shorter than said is read all the same.
+   *
+   * @param in the body (it fails by itself past the route's limit)
+   * @param held the reservation to grow
+   * @param expected the body's length as declared, or 0 when unknown
+   * @return the body
+   * @throws IOException when reading fails
+   */
+  public static byte[] read(InputStream in, Held held, long expected) throws IOException {
+    int initial = expected > 0 && expected < Integer.MAX_VALUE - 8 ? (int) expected : 8192;
+    held.grow(initial); // reserved before it is taken
+    byte[] buf = new byte[initial];
     int size = 0;
     try {
-      int n;
-      while ((n = in.read(buf, size, buf.length - size)) >= 0) {
-        size += n;
+      while (true) {
         if (size == buf.length) {
+          int b = in.read(); // the end, or more than said: only then a larger array
+          if (b < 0) {
+            break;
+          }
           held.grow(buf.length);
           buf = Arrays.copyOf(buf, buf.length * 2);
+          buf[size++] = (byte) b;
         }
+        int n = in.read(buf, size, buf.length - size);
+        if (n < 0) {
+          break;
+        }
+        size += n;
       }
     } catch (ApiException e) {
       if (e.code() == ErrorCode.TOO_MANY_REQUESTS) {

@@ -1,18 +1,17 @@
 package dev.chartwell.server.shippers;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.engine.AppendResult;
 import dev.chartwell.engine.Event;
+import dev.chartwell.engine.EventBatch;
 import dev.chartwell.engine.Source;
 import dev.chartwell.server.catalog.Catalog;
+import dev.chartwell.server.charts.LineParser;
 import dev.chartwell.server.charts.WriteRefusals;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.ErrorCode;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,10 +24,14 @@ import java.util.Map;
  * answered, per item, as not supported. A batch the engine refuses for now (memory) makes its items
  * and all that follow a 429; when nothing of the request was stored, the whole request is a 429
  * with {@code Retry-After}, which shippers send again.
+ *
+ * <p>Source lines are read as our NDJSON ingestion reads its lines: from their bytes straight into
+ * the table's {@link EventBatch} by the same {@link LineParser}, and the lines it leaves (arrays,
+ * unusual numbers or timestamps, anything invalid) by {@link Documents}, which gives the same event
+ * or says what is wrong with the document.
  */
 final class BulkIngest {
-  static final int BATCH_ROWS = 4096;
-  private static final SecureRandom IDS = new SecureRandom();
+  static final int BATCH_ROWS = 8192; // as our NDJSON route's
 
   private final Catalog catalog;
   private final ObjectMapper mapper;
@@ -36,29 +39,73 @@ final class BulkIngest {
   private final String warehouse;
   private final String defaultIndex;
 
-  /** Every item's answer, in request order: its action and its result object. */
-  private final List<Map.Entry<String, ObjectNode>> items = new ArrayList<>();
+  /** Every item, in request order. */
+  private final List<Item> items = new ArrayList<>();
 
-  /** The rows waiting per table. */
-  private final Map<String, Pending> pending = new LinkedHashMap<>();
+  /** Each index named in the request: its {@link Table}, or the {@link ApiException} it got. */
+  private final Map<String, Object> indices = new HashMap<>();
 
-  private final Map<String, Source> tables = new HashMap<>();
+  /** The tables written, by name, in the order the request first names them (flushed so). */
+  private final Map<String, Table> tables = new LinkedHashMap<>();
+
   private long stored;
   private ApiException refused;
 
-  private static final class Pending {
-    final Source source;
-    final List<Event> events = new ArrayList<>();
-    final List<ObjectNode> results = new ArrayList<>();
+  /** An item's answer: {@code status} 201 until an error is set. */
+  private static final class Item {
+    final String op;
+    final String index;
+    final String id;
+    int status = 201;
+    String errorType;
+    String reason;
 
-    Pending(Source source) {
+    Item(String op, String index, String id) {
+      this.op = op;
+      this.index = index == null ? "" : index;
+      this.id = id;
+    }
+
+    void fail(int status, String type, String reason) {
+      this.status = status;
+      this.errorType = type;
+      this.reason = reason;
+    }
+  }
+
+  /** A table written by the request: its batch being filled and the items of its rows. */
+  private static final class Table {
+    final Source source;
+    final EventBatch batch = new EventBatch();
+    final LineParser parser;
+    Item[] rows = new Item[256];
+    int idField = -1;
+
+    Table(Source source) {
       this.source = source;
+      this.parser = new LineParser(source.spec().timestampColumn(), batch);
+    }
+
+    /** The batch's last event is this item's. */
+    void added(Item item) {
+      int row = batch.size() - 1;
+      if (row == rows.length) {
+        rows = Arrays.copyOf(rows, 2 * row);
+      }
+      rows[row] = item;
+    }
+
+    int idField() {
+      if (idField < 0) {
+        idField = batch.field("_id");
+      }
+      return idField;
     }
   }
 
   /**
    * @param catalog the tables
-   * @param mapper reads the lines and builds the answer
+   * @param mapper reads the lines the byte readers leave, and writes the answer
    * @param warehouse the service's warehouse
    * @param defaultIndex the index of the request's path, {@code null} for {@code /_bulk}
    */
@@ -74,105 +121,101 @@ final class BulkIngest {
    * Reads and stores the body.
    *
    * @param body the whole request body
-   * @return the answer: {@code took}, {@code errors}, {@code items}
-   * @throws ApiException 400 when the body has no action at all, 429 when nothing could be stored
-   *     for now
+   * @return the answer, JSON: {@code took}, {@code errors}, {@code items}
+   * @throws ApiException 400 when the body has no action at all or a line is not an action, 429
+   *     when nothing could be stored for now
    */
-  ObjectNode run(byte[] body) {
+  byte[] run(byte[] body) {
     long start = System.nanoTime();
+    // Every action line is read first, so that a request with a line that is not an action is
+    // refused whole before anything of it is stored, as Elasticsearch does.
+    List<BulkActions.Action> actions = new ArrayList<>();
+    int[] documents = new int[64]; // where each action's document starts, -1 for none
     int pos = 0;
     int line = 0;
     while (pos < body.length) {
       int end = lineEnd(body, pos);
-      int next = end + 1;
       line++;
       if (blank(body, pos, end)) {
-        pos = next;
+        pos = end + 1;
         continue;
       }
-      JsonNode action;
-      try {
-        action = mapper.readTree(body, pos, end - pos);
-      } catch (java.io.IOException e) {
-        throw ApiException.badRequest(
-            "line " + line + ": not a bulk action (" + e.getMessage().split("\n")[0] + ")");
-      }
-      if (action == null || !action.isObject() || action.size() != 1) {
-        throw ApiException.badRequest(
-            "line "
-                + line
-                + ": a bulk action is an object with one of index, create, delete,"
-                + " update");
-      }
-      String op = action.fieldNames().next();
-      JsonNode meta = action.get(op);
-      switch (op) {
-        case "index", "create" -> {
-          int srcEnd = next < body.length ? lineEnd(body, next) : -1;
-          if (srcEnd < 0 || blank(body, next, srcEnd)) {
-            throw ApiException.badRequest(
-                "line " + line + ": the " + op + " action has no document on the next line");
-          }
-          document(op, meta, body, next, srcEnd);
-          line++;
-          next = srcEnd + 1;
+      BulkActions.Action action = BulkActions.read(mapper, body, pos, end, line, defaultIndex);
+      pos = end + 1;
+      int document = -1;
+      if (action.op().equals("index") || action.op().equals("create")) {
+        int documentEnd = pos < body.length ? lineEnd(body, pos) : pos;
+        if (pos >= body.length || blank(body, pos, documentEnd)) {
+          throw ApiException.badRequest(
+              "line " + line + ": the " + action.op() + " action has no document on the next line");
         }
-        case "delete" -> unsupported(op, meta);
-        case "update" -> {
-          unsupported(op, meta);
-          int srcEnd = next < body.length ? lineEnd(body, next) : body.length;
-          line++;
-          next = srcEnd + 1;
-        }
-        default ->
-            throw ApiException.badRequest(
-                "line "
-                    + line
-                    + ": unknown bulk action '"
-                    + op
-                    + "' (index, create, delete or update)");
+        document = pos;
+        line++;
+        pos = documentEnd + 1;
+      } else if (action.op().equals("update")) {
+        line++;
+        pos = lineEnd(body, Math.min(pos, body.length)) + 1;
       }
-      pos = next;
+      if (actions.size() == documents.length) {
+        documents = Arrays.copyOf(documents, 2 * documents.length);
+      }
+      documents[actions.size()] = document;
+      actions.add(action);
+    }
+    for (int i = 0; i < actions.size(); i++) {
+      if (documents[i] >= 0) {
+        document(actions.get(i), body, documents[i]);
+      } else {
+        unsupported(actions.get(i));
+      }
     }
     if (items.isEmpty()) {
       throw ApiException.badRequest("the request body holds no bulk action");
     }
-    for (Pending p : pending.values()) {
-      flush(p);
+    for (Table t : tables.values()) {
+      flush(t);
     }
     if (stored == 0 && refused != null) {
       throw refused;
     }
-    ObjectNode answer = mapper.createObjectNode();
-    answer.put("took", (System.nanoTime() - start) / 1_000_000);
-    boolean errors = false;
-    var array = mapper.createArrayNode();
-    for (Map.Entry<String, ObjectNode> item : items) {
-      errors |= item.getValue().has("error");
-      array.addObject().set(item.getKey(), item.getValue());
-    }
-    answer.put("errors", errors);
-    answer.set("items", array);
-    return answer;
+    return answer((System.nanoTime() - start) / 1_000_000);
   }
 
-  private void document(String op, JsonNode meta, byte[] body, int from, int to) {
-    String index = meta.path("_index").asText(defaultIndex);
-    String id =
-        meta.hasNonNull("_id") && meta.get("_id").isValueNode() ? meta.get("_id").asText() : null;
-    ObjectNode result = result(op, index, id == null ? newId() : id);
-    if (index == null || index.isEmpty()) {
-      fail(result, 400, "action_request_validation_exception", "an index is required");
+  /** Stores (or answers) the document of the source line at {@code from}, not blank. */
+  private void document(BulkActions.Action action, byte[] body, int from) {
+    Item item = new Item(action.op(), action.index(), action.id());
+    items.add(item);
+    if (item.index.isEmpty()) {
+      item.fail(400, "action_request_validation_exception", "an index is required");
       return;
     }
-    Source source;
-    try {
-      source = source(index);
-    } catch (ApiException e) {
-      fail(result, e.code().status(), "illegal_argument_exception", e.getMessage());
+    if (refused != null) {
+      item.fail(refused.code().status(), refusedType(), refused.getMessage());
       return;
     }
-    String tsField = source.spec().timestampColumn();
+    Object found = indices.computeIfAbsent(item.index, this::table);
+    if (found instanceof ApiException e) {
+      item.fail(e.code().status(), "illegal_argument_exception", e.getMessage());
+      return;
+    }
+    Table table = (Table) found;
+    if (table.parser.parseOpen(body, from, body.length, true) >= 0) {
+      if (item.id != null) {
+        table.batch.putString(table.idField(), item.id);
+      }
+      table.batch.endEvent();
+      table.added(item);
+    } else {
+      general(table, item, body, from, lineEnd(body, from));
+    }
+    if (table.batch.size() >= BATCH_ROWS) {
+      flush(table);
+    }
+  }
+
+  /** A source line the byte reader left: read by {@link Documents}. */
+  private void general(Table table, Item item, byte[] body, int from, int to) {
+    String tsField = table.source.spec().timestampColumn();
     Map<String, Object> fields;
     long millis;
     try {
@@ -188,41 +231,43 @@ final class BulkIngest {
       }
       millis = Documents.millis(named, ts);
     } catch (Documents.Invalid e) {
-      fail(result, 400, "document_parsing_exception", e.getMessage());
+      item.fail(400, "document_parsing_exception", e.getMessage());
       return;
     }
-    if (id != null) {
-      fields.put("_id", id);
+    if (item.id != null) {
+      fields.put("_id", item.id);
     }
-    Pending p = pending.computeIfAbsent(source.id(), k -> new Pending(source));
-    p.events.add(new Event(millis, fields));
-    p.results.add(result);
-    if (p.events.size() >= BATCH_ROWS) {
-      flush(p);
+    table.batch.add(new Event(millis, fields));
+    table.added(item);
+  }
+
+  /** The table of an index (created on first use), or the error its name or creation got. */
+  private Object table(String index) {
+    try {
+      String name = IndexNames.table(index);
+      Table t = tables.get(name);
+      if (t == null) {
+        t = new Table(ElasticRoutes.table(catalog, mapper, warehouse, name));
+        tables.put(name, t);
+      }
+      return t;
+    } catch (ApiException e) {
+      return e;
     }
   }
 
-  private Source source(String index) {
-    String table = IndexNames.table(index);
-    Source s = tables.get(table);
-    if (s == null) {
-      s = ElasticRoutes.table(catalog, mapper, warehouse, table);
-      tables.put(table, s);
-    }
-    return s;
-  }
-
-  private void flush(Pending p) {
-    if (p.events.isEmpty()) {
+  private void flush(Table t) {
+    int n = t.batch.size();
+    if (n == 0) {
       return;
     }
     if (refused == null) {
       try {
-        AppendResult r = p.source.appendBatch(p.events);
+        AppendResult r = t.source.append(t.batch);
         for (AppendResult.Rejection x : r.rejections()) {
-          fail(p.results.get(x.index()), 400, "document_parsing_exception", x.reason());
+          t.rows[x.index()].fail(400, "document_parsing_exception", x.reason());
         }
-        stored += p.events.size() - r.rejections().size();
+        stored += n - r.rejections().size();
       } catch (RuntimeException e) {
         ApiException a = WriteRefusals.answer(e, stored + " documents of this request were stored");
         refused =
@@ -232,57 +277,49 @@ final class BulkIngest {
       }
     }
     if (refused != null) {
-      String type =
-          refused.code() == ErrorCode.TOO_MANY_REQUESTS
-              ? "es_rejected_execution_exception"
-              : "chartwell_exception";
-      for (ObjectNode r : p.results) {
-        if (!r.has("error")) {
-          fail(r, refused.code().status(), type, refused.getMessage());
+      for (int i = 0; i < n; i++) {
+        if (t.rows[i].errorType == null) {
+          t.rows[i].fail(refused.code().status(), refusedType(), refused.getMessage());
         }
       }
     }
-    p.events.clear();
-    p.results.clear();
+    t.batch.clear();
+    Arrays.fill(t.rows, 0, n, null);
   }
 
-  private void unsupported(String op, JsonNode meta) {
-    ObjectNode r =
-        result(op, meta.path("_index").asText(defaultIndex), meta.path("_id").asText(""));
-    fail(
-        r,
+  private String refusedType() {
+    return refused.code() == ErrorCode.TOO_MANY_REQUESTS
+        ? "es_rejected_execution_exception"
+        : "chartwell_exception";
+  }
+
+  private void unsupported(BulkActions.Action action) {
+    Item item = new Item(action.op(), action.index(), action.id() == null ? "" : action.id());
+    item.fail(
         400,
         "illegal_argument_exception",
         "the "
-            + op
+            + action.op()
             + " action is not supported: Chartwell appends log events; it does not change or"
             + " delete them");
+    items.add(item);
   }
 
-  private ObjectNode result(String op, String index, String id) {
-    ObjectNode r = mapper.createObjectNode();
-    r.put("_index", index == null ? "" : index);
-    r.put("_id", id);
-    r.put("_version", 1);
-    r.put("result", "created");
-    r.putObject("_shards").put("total", 1).put("successful", 1).put("failed", 0);
-    r.put("_seq_no", 0);
-    r.put("_primary_term", 1);
-    r.put("status", 201);
-    items.add(Map.entry(op, r));
-    return r;
-  }
-
-  private static void fail(ObjectNode r, int status, String type, String reason) {
-    r.remove(List.of("_version", "result", "_shards", "_seq_no", "_primary_term"));
-    r.put("status", status);
-    r.putObject("error").put("type", type).put("reason", reason);
-  }
-
-  private static String newId() {
-    byte[] b = new byte[15];
-    IDS.nextBytes(b);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  /** The answer, written item by item. */
+  private byte[] answer(long took) {
+    boolean errors = false;
+    for (Item item : items) {
+      errors |= item.errorType != null;
+    }
+    BulkAnswer answer = new BulkAnswer(mapper, items.size(), took, errors);
+    for (Item item : items) {
+      if (item.errorType == null) {
+        answer.created(item.op, item.index, item.id);
+      } else {
+        answer.failed(item.op, item.index, item.id, item.status, item.errorType, item.reason);
+      }
+    }
+    return answer.finish();
   }
 
   private static int lineEnd(byte[] b, int from) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.engine.AppendResult;
 import dev.chartwell.engine.ColumnSpec;
-import dev.chartwell.engine.Event;
+import dev.chartwell.engine.EventBatch;
 import dev.chartwell.engine.Source;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.otlp.Signal;
@@ -30,12 +30,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Loki's push API: {@code POST /loki/api/v1/push} in JSON or snappy-compressed protobuf, into the
- * table {@value #TABLE} of the service's warehouse, created on first use with the columns of {@code
- * otel_logs} and a log source named {@code Loki}. A stream's labels become {@code
+ * table {@code --loki-table} (default {@value #TABLE}) of the service's warehouse, created on first
+ * use with the columns of {@code otel_logs} and a log source named {@code Loki}. A push with Loki's
+ * tenant header {@code X-Scope-OrgID: T} writes to the table {@code <table>_<t>} instead ({@link
+ * #tenantTable}), with a log source of that name. A stream's labels become {@code
  * ResourceAttributes.*} ({@code service_name}, else {@code job}, else {@code app}, is the {@code
  * ServiceName}; {@code level} or {@code detected_level} the {@code SeverityText}), an entry's
  * structured metadata {@code LogAttributes.*}, its line the {@code Body} and its time, to the
@@ -44,8 +47,11 @@ import java.util.Set;
  * for memory. Errors are plain text, as Loki's. {@code GET /ready} answers {@code ready}.
  */
 public final class LokiRoutes {
-  /** The table pushes go to. */
+  /** The table pushes go to unless configured otherwise. */
   static final String TABLE = "loki_logs";
+
+  /** Loki's tenant header. */
+  static final String TENANT = "X-Scope-OrgID";
 
   /** The most the rows may grow beyond the body (each entry carries its stream's labels). */
   static final int MAX_EXPANSION = 32;
@@ -60,6 +66,7 @@ public final class LokiRoutes {
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
   private final BodyBudget budget;
+  private final String table;
 
   /**
    * @param services the services, whose tokens authenticate (Bearer, or Basic {@code
@@ -68,18 +75,21 @@ public final class LokiRoutes {
    * @param mapper reads JSON bodies
    * @param maxBodyBytes the body limit, received and uncompressed (413 beyond)
    * @param budget the memory the bodies being read may hold together (429 beyond)
+   * @param table the table pushes without a tenant write to ({@code --loki-table})
    */
   public LokiRoutes(
       Services services,
       Catalog catalog,
       ObjectMapper mapper,
       long maxBodyBytes,
-      BodyBudget budget) {
+      BodyBudget budget,
+      String table) {
     this.auth = ChartRoutes.serviceToken(services);
     this.catalog = catalog;
     this.mapper = mapper;
     this.maxBodyBytes = maxBodyBytes;
     this.budget = budget;
+    this.table = table;
   }
 
   /**
@@ -124,7 +134,9 @@ public final class LokiRoutes {
     }
     p.requireRunning();
     p.requireWritable();
-    byte[] body = BodyBudget.read(req.bodyStream(), held);
+    Optional<String> tenant = req.header(TENANT).map(String::strip).filter(t -> !t.isEmpty());
+    String target = tenant.map(t -> tenantTable(table, t)).orElse(table); // 400 before the body
+    byte[] body = BodyBudget.read(req.bodyStream(), held, ElasticRoutes.declaredLength(req));
     boolean protobuf =
         req.header("Content-Type")
             .orElse("")
@@ -160,40 +172,10 @@ public final class LokiRoutes {
     if (entries == 0) {
       return noContent();
     }
-    Source source = table(p.warehouseId());
-    long received = receivedNanos();
-    List<Event> batch = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
+    Source source = table(p.warehouseId(), target, tenant.isPresent() ? target : "Loki");
     long[] counts = new long[2]; // stored, rejected
-    for (LokiPush.Stream s : streams) {
-      Map<String, Object> common = new HashMap<>();
-      for (Map.Entry<String, String> l : s.labels().entrySet()) {
-        common.put("ResourceAttributes." + l.getKey(), l.getValue());
-      }
-      common.put("ServiceName", serviceName(s.labels()));
-      String level = level(s.labels());
-      for (LokiPush.Entry e : s.entries()) {
-        Map<String, Object> row = new HashMap<>(common);
-        row.put("TimestampNanos", e.nanos());
-        row.put("ObservedTimestamp", received);
-        row.put("Body", e.line());
-        String entryLevel = level;
-        for (Map.Entry<String, String> m : e.metadata().entrySet()) {
-          row.put("LogAttributes." + m.getKey(), m.getValue());
-          if (entryLevel == null && isLevel(m.getKey())) {
-            entryLevel = m.getValue();
-          }
-        }
-        if (entryLevel != null) {
-          row.put("SeverityText", entryLevel);
-        }
-        batch.add(new Event(Math.floorDiv(e.nanos(), 1_000_000L), row));
-        if (batch.size() >= BATCH_ROWS) {
-          write(source, batch, counts, problems);
-        }
-      }
-    }
-    write(source, batch, counts, problems);
+    List<String> problems = new ArrayList<>();
+    new Rows(source, counts, problems).write(streams);
     if (counts[1] > 0) {
       throw ApiException.badRequest(
           counts[1]
@@ -205,33 +187,133 @@ public final class LokiRoutes {
     return noContent();
   }
 
-  private static void write(
-      Source source, List<Event> batch, long[] counts, List<String> problems) {
-    if (batch.isEmpty()) {
-      return;
+  /**
+   * Writes a push's entries into the table's batch a field at a time: each field's number is looked
+   * up once per request (labels once per stream), and no map or event object is made per entry.
+   */
+  private static final class Rows {
+    private final Source source;
+    private final long[] counts;
+    private final List<String> problems;
+    private final EventBatch batch = new EventBatch();
+    private final int nanosField = batch.field("TimestampNanos");
+    private final int observedField = batch.field("ObservedTimestamp");
+    private final int bodyField = batch.field("Body");
+    private final int serviceField = batch.field("ServiceName");
+    private final int severityField = batch.field("SeverityText");
+    private final Map<String, Integer> metadataFields = new HashMap<>();
+
+    Rows(Source source, long[] counts, List<String> problems) {
+      this.source = source;
+      this.counts = counts;
+      this.problems = problems;
     }
-    AppendResult r;
-    try {
-      r = source.appendBatch(batch);
-    } catch (RuntimeException e) {
-      ApiException a =
-          WriteRefusals.answer(
-              e,
-              counts[0]
-                  + " entries of this push were stored before (a client sends the push again, so"
-                  + " they may be stored twice)");
-      throw a.headers().containsKey("Retry-After")
-          ? new ApiException(ErrorCode.TOO_MANY_REQUESTS, a.getMessage(), a.headers())
-          : a;
+
+    void write(List<LokiPush.Stream> streams) {
+      long received = receivedNanos();
+      for (LokiPush.Stream s : streams) {
+        // A stream's values, the same in each of its rows, encoded once.
+        int[] labelFields = new int[s.labels().size()];
+        String[] labelValues = new String[labelFields.length];
+        byte[][] labelBytes = new byte[labelFields.length][];
+        int l = 0;
+        for (Map.Entry<String, String> label : s.labels().entrySet()) {
+          labelFields[l] = batch.field("ResourceAttributes." + label.getKey());
+          labelValues[l] = label.getValue();
+          labelBytes[l++] = utf8(label.getValue());
+        }
+        String service = serviceName(s.labels());
+        byte[] serviceBytes = utf8(service);
+        String level = level(s.labels());
+        byte[] levelBytes = level == null ? null : utf8(level);
+        for (LokiPush.Entry e : s.entries()) {
+          batch.startEvent();
+          batch.timestamp(Math.floorDiv(e.nanos(), 1_000_000L));
+          batch.putLong(nanosField, e.nanos());
+          batch.putLong(observedField, received);
+          batch.putString(bodyField, e.line());
+          for (int i = 0; i < labelFields.length; i++) {
+            put(labelFields[i], labelBytes[i], labelValues[i]);
+          }
+          put(serviceField, serviceBytes, service);
+          String entryLevel = null;
+          String[] m = e.metadata();
+          for (int i = 0; i < m.length; i += 2) {
+            Integer field = metadataFields.get(m[i]);
+            if (field == null) {
+              field = batch.field("LogAttributes." + m[i]);
+              metadataFields.put(m[i], field);
+            }
+            batch.putString(field, m[i + 1]);
+            if (level == null && entryLevel == null && isLevel(m[i])) {
+              entryLevel = m[i + 1];
+            }
+          }
+          if (level != null) {
+            put(severityField, levelBytes, level);
+          } else if (entryLevel != null) {
+            batch.putString(severityField, entryLevel);
+          }
+          batch.endEvent();
+          if (batch.size() >= BATCH_ROWS) {
+            flush();
+          }
+        }
+      }
+      flush();
     }
-    for (AppendResult.Rejection x : r.rejections()) {
-      if (problems.size() < 10) {
-        problems.add(x.reason());
+
+    /** A stream's value: its UTF-8 encoding, or the text itself when it has none. */
+    private void put(int field, byte[] utf8, String text) {
+      if (utf8 != null) {
+        batch.putString(field, utf8, 0, utf8.length);
+      } else {
+        batch.putString(field, text); // the append refuses it, naming what is wrong
       }
     }
-    counts[0] += batch.size() - r.rejections().size();
-    counts[1] += r.rejections().size();
-    batch.clear();
+
+    /** The UTF-8 encoding of a text, or {@code null} when it has an unpaired surrogate. */
+    private static byte[] utf8(String text) {
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (Character.isHighSurrogate(c)
+            && i + 1 < text.length()
+            && Character.isLowSurrogate(text.charAt(i + 1))) {
+          i++;
+        } else if (Character.isSurrogate(c)) {
+          return null;
+        }
+      }
+      return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void flush() {
+      if (batch.size() == 0) {
+        return;
+      }
+      AppendResult r;
+      try {
+        r = source.append(batch);
+      } catch (RuntimeException e) {
+        ApiException a =
+            WriteRefusals.answer(
+                e,
+                counts[0]
+                    + " entries of this push were stored before (a client sends the push again,"
+                    + " so they may be stored twice)");
+        throw a.headers().containsKey("Retry-After")
+            ? new ApiException(ErrorCode.TOO_MANY_REQUESTS, a.getMessage(), a.headers())
+            : a;
+      }
+      for (AppendResult.Rejection x : r.rejections()) {
+        if (problems.size() < 10) {
+          problems.add(x.reason());
+        }
+      }
+      counts[0] += batch.size() - r.rejections().size();
+      counts[1] += r.rejections().size();
+      batch.clear();
+    }
   }
 
   private static String serviceName(Map<String, String> labels) {
@@ -262,8 +344,36 @@ public final class LokiRoutes {
     return Response.bytes(204, "text/plain", new byte[0]);
   }
 
-  /** {@value #TABLE}, created with {@code otel_logs}'s columns and a source named Loki. */
-  private Source table(String warehouse) {
+  /**
+   * The table of a tenant's pushes: {@code <table>_<tenant>}, the tenant lower-cased and each
+   * character other than {@code a-z}, {@code 0-9} and {@code _} made {@code _}.
+   *
+   * @param table the configured table
+   * @param tenant the {@code X-Scope-OrgID} header's value
+   * @return the table name
+   * @throws ApiException 400 when the tenant is longer than 150 characters (Loki's limit) or is
+   *     {@code .} or {@code ..}
+   */
+  static String tenantTable(String table, String tenant) {
+    if (tenant.length() > 150 || tenant.equals(".") || tenant.equals("..")) {
+      throw ApiException.badRequest(
+          TENANT + ": a tenant is 1 to 150 characters, not '.' or '..' (as Loki's)");
+    }
+    StringBuilder out = new StringBuilder(table).append('_');
+    for (char c : tenant.toLowerCase(Locale.ROOT).toCharArray()) {
+      out.append((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ? c : '_');
+    }
+    return out.toString();
+  }
+
+  /**
+   * A Loki table, created with {@code otel_logs}'s columns and a log source.
+   *
+   * @param warehouse the service's warehouse
+   * @param name the table
+   * @param sourceName the source's name
+   */
+  private Source table(String warehouse, String name, String sourceName) {
     OtelTable t = OtelTable.LOGS;
     ObjectNode d = mapper.createObjectNode();
     d.put("timestampColumn", t.timestampColumn());
@@ -274,9 +384,9 @@ public final class LokiRoutes {
       columns.addObject().put("name", c.name()).put("type", c.type().wireName());
     }
     ObjectNode s = OtelSources.source(mapper, Signal.LOGS);
-    s.put("name", "Loki");
-    ((ObjectNode) s.get("from")).put("tableName", TABLE);
+    s.put("name", sourceName);
+    ((ObjectNode) s.get("from")).put("tableName", name);
     s.remove(List.of("traceIdExpression", "spanIdExpression"));
-    return LogTables.table(catalog, warehouse, TABLE, d, s);
+    return LogTables.table(catalog, warehouse, name, d, s);
   }
 }

@@ -302,8 +302,9 @@ class EventReaderProperties {
   }
 
   private static String timestamp(SplittableRandom r) {
-    return switch (r.nextInt(4)) {
+    return switch (r.nextInt(5)) {
       case 0 -> "\"2026-01-01T00:00:00Z\"";
+      case 4 -> '"' + IsoTimesProperties.text(r) + '"'; // mostly the form the byte reader takes
       case 1 -> "1767225600000000000";
       case 2 -> "-5";
       default -> Long.toString(1_767_225_600_000L + r.nextInt(1000));

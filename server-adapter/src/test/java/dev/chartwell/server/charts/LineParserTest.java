@@ -113,6 +113,30 @@ class LineParserTest {
     return Double.doubleToLongBits((Double) v);
   }
 
+  /** The ISO-8601 form shippers write is read from its bytes, the others left to Java's parser. */
+  @Test
+  void takesTheCommonIsoTimestamps() {
+    assertTrue(parse("{\"Timestamp\":\"2026-01-01T00:00:00.123456Z\",\"a\":1}"));
+    assertTrue(parse("{\"Timestamp\":\"2026-01-01T02:00:00.5+02:00\"}"));
+    assertEquals(1767225600123L, batch.timestampAt(0));
+    assertEquals(1767225600500L, batch.timestampAt(1));
+    assertEquals(Map.of("a", 1L), batch.event(0).fields());
+  }
+
+  /** An event left open takes the caller's fields before it is ended. */
+  @Test
+  void parseOpenLeavesTheEventToTheCaller() {
+    byte[] line = "{\"Timestamp\":7,\"a\":1}".getBytes(StandardCharsets.UTF_8);
+    assertEquals(line.length, parser.parseOpen(line, 0, line.length, true));
+    batch.putString(batch.field("_id"), "x1");
+    batch.endEvent();
+    assertEquals(Map.of("a", 1L, "_id", "x1"), batch.event(0).fields());
+    byte[] other = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
+    assertEquals(-1, parser.parseOpen(other, 0, other.length, true));
+    batch.startEvent(); // none is open
+    batch.abandonEvent();
+  }
+
   @Test
   void leavesEverythingUnusualToTheGeneralReader() {
     String[] lines = {
@@ -124,7 +148,8 @@ class LineParserTest {
       "{\"Timestamp\":1,\"a\":null,\"a\":2}",
       "{\"Timestamp\":1,\"a\":{},\"a\":2}",
       "{\"Timestamp\":1,\"a\":{\"b\":1},\"a.b\":2}",
-      "{\"Timestamp\":\"2026-01-01T00:00:00Z\"}",
+      "{\"Timestamp\":\"2026-01-01 00:00:00Z\"}", // an ISO form other than the common one
+      "{\"Timestamp\":\"2026-01-01T00:00:00Z\",\"Timestamp\":\"2026-01-01T00:00:00Z\"}",
       "{\"Timestamp\":-1}",
       "{\"a\":1}",
       "{\"Timestamp\":1,\"a\":\"\\ud800\"}",

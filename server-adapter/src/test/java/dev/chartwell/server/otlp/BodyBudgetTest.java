@@ -29,6 +29,32 @@ class BodyBudgetTest {
     }
   }
 
+  /** A declared length sizes the array; a body shorter or longer than declared is read whole. */
+  @Test
+  void aDeclaredLengthIsAHintOnly() throws Exception {
+    BodyBudget budget = new BodyBudget(1_000_000);
+    byte[] body = new byte[50_000];
+    new java.util.Random(2).nextBytes(body);
+    for (long declared : new long[] {0, 1, 49_999, 50_000, 50_001, 200_000}) {
+      try (BodyBudget.Held held = budget.hold()) {
+        assertArrayEquals(
+            body,
+            BodyBudget.read(new ByteArrayInputStream(body), held, declared),
+            "declared " + declared);
+      }
+    }
+    try (BodyBudget.Held held = budget.hold()) {
+      assertEquals(0, BodyBudget.read(new ByteArrayInputStream(new byte[0]), held, 10).length);
+    }
+    try (BodyBudget.Held held = budget.hold()) {
+      ApiException e =
+          assertThrows(
+              ApiException.class,
+              () -> BodyBudget.read(new ByteArrayInputStream(body), held, 2_000_000));
+      assertEquals(429, e.code().status(), "a declared length past the budget is refused first");
+    }
+  }
+
   @Test
   void theBudgetHoldsAtLeastTwoBodiesAtTheLimit() throws Exception {
     BodyBudget budget = BodyBudget.forHeap(Long.MAX_VALUE / 4);

@@ -10,8 +10,7 @@ import co.elastic.clients.elasticsearch.core.BulkRequest;
 import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
-import co.elastic.clients.transport.rest5_client.Rest5ClientTransport;
-import co.elastic.clients.transport.rest5_client.low_level.Rest5Client;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -32,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The official Elasticsearch clients, unmodified, writing to Chartwell: the Java API client (9.x,
+ * The official Elasticsearch clients, unmodified, writing to Chartwell: the Java API client (8.x,
  * its {@code BulkIngester}) and the low-level REST client. What they write is counted back exactly
  * by chart queries and searches.
  */
@@ -42,18 +41,15 @@ class ElasticClientsIntegrationTest {
   @Test
   void javaClientBulkIngesterWritesThousandsCountedExactly(@TempDir Path dir) throws Exception {
     try (ShipperServer s = new ShipperServer(dir);
-        Rest5Client rest =
-            Rest5Client.builder(
-                    new org.apache.hc.core5.http.HttpHost("http", "127.0.0.1", s.server.port()))
+        RestClient rest =
+            RestClient.builder(new HttpHost("127.0.0.1", s.server.port(), "http"))
                 .setPathPrefix("/elasticsearch")
                 .setDefaultHeaders(
-                    new org.apache.hc.core5.http.Header[] {
-                      new org.apache.hc.core5.http.message.BasicHeader("Authorization", s.apiKey())
-                    })
+                    new org.apache.http.Header[] {new BasicHeader("Authorization", s.apiKey())})
                 .build()) {
       ElasticsearchClient es =
-          new ElasticsearchClient(new Rest5ClientTransport(rest, new JacksonJsonpMapper()));
-      assertEquals("9.0.0", es.info().version().number());
+          new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
+      assertEquals("8.17.0", es.info().version().number()); // what an 8.x client asks for
       AtomicLong failed = new AtomicLong();
       AtomicLong ok = new AtomicLong();
       AtomicReference<Throwable> error = new AtomicReference<>();

@@ -102,6 +102,67 @@ class LokiPushIntegrationTest {
     }
   }
 
+  /**
+   * {@code --loki-table} names the table of pushes; Loki's tenant header {@code X-Scope-OrgID}
+   * picks a table of the tenant's own, with a source of its name.
+   */
+  @Test
+  void configuredTableAndATablePerTenant(@TempDir Path dir) throws Exception {
+    try (ShipperServer s = new ShipperServer(dir, "--loki-table", "app_logs")) {
+      for (String tenant : new String[] {null, "Team-A", "team-b", "Team-A"}) {
+        String body =
+            "{\"streams\":[{\"stream\":{\"app\":\"shop\"},\"values\":[[\""
+                + T0_NANOS
+                + "\",\"for "
+                + tenant
+                + "\"]]}]}";
+        HttpResponse<byte[]> r =
+            tenant == null
+                ? s.send(
+                    "POST",
+                    "/loki/api/v1/push",
+                    body.getBytes(StandardCharsets.UTF_8),
+                    "Authorization",
+                    s.bearer(),
+                    "Content-Type",
+                    "application/json")
+                : s.send(
+                    "POST",
+                    "/loki/api/v1/push",
+                    body.getBytes(StandardCharsets.UTF_8),
+                    "Authorization",
+                    s.bearer(),
+                    "Content-Type",
+                    "application/json",
+                    "X-Scope-OrgID",
+                    tenant);
+        assertEquals(204, r.statusCode(), text(r));
+      }
+      assertTrue(
+          s.tables()
+              .keySet()
+              .containsAll(java.util.Set.of("app_logs", "app_logs_team_a", "app_logs_team_b")),
+          s.tables().keySet().toString());
+      assertTrue(!s.tables().containsKey("loki_logs"));
+      assertEquals(1, s.count("Loki", null)); // the configured table's source
+      assertEquals(2, s.count("app_logs_team_a", null));
+      assertEquals(1, s.count("app_logs_team_b", "team"));
+      HttpResponse<byte[]> tooLong =
+          s.send(
+              "POST",
+              "/loki/api/v1/push",
+              "{\"streams\":[]}".getBytes(StandardCharsets.UTF_8),
+              "Authorization",
+              s.bearer(),
+              "Content-Type",
+              "application/json",
+              "X-Scope-OrgID",
+              "t".repeat(151));
+      assertEquals(400, tooLong.statusCode(), text(tooLong));
+      assertTrue(text(tooLong).contains("X-Scope-OrgID"), text(tooLong));
+    }
+  }
+
   @Test
   void refusesWhatWillNeverBeAcceptedAndStoresNothingOfIt(@TempDir Path dir) throws Exception {
     try (ShipperServer s = new ShipperServer(dir)) {

@@ -25,6 +25,105 @@ class ShipperHostileInputIntegrationTest {
     return new String(r.body(), StandardCharsets.UTF_8);
   }
 
+  /**
+   * Back-pressure: with the engine refusing writes for memory ({@code --max-memory 1k}: the first
+   * write fits, none after it), the items of a batch refused are 429s while those stored stay 201s;
+   * a request of which nothing was stored is a whole 429 with {@code Retry-After}, and so is a Loki
+   * push. Shippers send those again.
+   */
+  @Test
+  void writesRefusedForMemoryAre429sPerItemAndWhole(@TempDir Path dir) throws Exception {
+    try (ShipperServer s = new ShipperServer(dir, "--max-memory", "1k")) {
+      String ts = "\"@timestamp\":\"2025-11-28T10:00:00Z\"";
+      String bulk =
+          "{\"create\":{\"_index\":\"first\"}}\n{"
+              + ts
+              + ",\"message\":\"a\"}\n{\"create\":{\"_index\":\"second\"}}\n{"
+              + ts
+              + ",\"message\":\"b\"}\n";
+      HttpResponse<byte[]> r =
+          s.send(
+              "POST",
+              "/elasticsearch/_bulk",
+              bulk.getBytes(StandardCharsets.UTF_8),
+              "Authorization",
+              s.bearer(),
+              "Content-Type",
+              ND);
+      assertEquals(200, r.statusCode(), text(r));
+      JsonNode answer = ShipperServer.MAPPER.readTree(r.body());
+      assertTrue(answer.get("errors").booleanValue(), text(r));
+      assertEquals(201, answer.get("items").get(0).get("create").get("status").asInt(), text(r));
+      JsonNode refused = answer.get("items").get(1).get("create");
+      assertEquals(429, refused.get("status").asInt(), text(r));
+      assertEquals("es_rejected_execution_exception", refused.get("error").get("type").asText());
+      assertTrue(
+          refused
+              .get("error")
+              .get("reason")
+              .asText()
+              .contains("1 documents of this request were stored"),
+          text(r));
+      r =
+          s.send(
+              "POST",
+              "/elasticsearch/_bulk",
+              bulk.getBytes(StandardCharsets.UTF_8),
+              "Authorization",
+              s.bearer(),
+              "Content-Type",
+              ND);
+      assertEquals(429, r.statusCode(), text(r));
+      assertEquals("5", r.headers().firstValue("Retry-After").orElse(""));
+      assertEquals("Elasticsearch", r.headers().firstValue("X-Elastic-Product").orElse(""));
+      assertEquals(
+          "es_rejected_execution_exception",
+          ShipperServer.MAPPER.readTree(r.body()).get("error").get("type").asText());
+      String push =
+          "{\"streams\":[{\"stream\":{\"app\":\"x\"},\"values\":[[\"1764324000000000000\",\"l\"]]}]}";
+      r =
+          s.send(
+              "POST",
+              "/loki/api/v1/push",
+              push.getBytes(StandardCharsets.UTF_8),
+              "Authorization",
+              s.bearer(),
+              "Content-Type",
+              "application/json");
+      assertEquals(429, r.statusCode(), text(r));
+      assertEquals("5", r.headers().firstValue("Retry-After").orElse(""));
+      assertEquals(1, s.count("first", null));
+      assertTrue(!s.sources().containsKey("second") || s.count("second", null) == 0);
+    }
+  }
+
+  /** A line that is not an action, even after more documents than a batch, stores nothing. */
+  @Test
+  void aBrokenActionLineRefusesTheWholeRequestFirst(@TempDir Path dir) throws Exception {
+    try (ShipperServer s = new ShipperServer(dir)) {
+      StringBuilder body = new StringBuilder();
+      for (int i = 0; i < BulkIngest.BATCH_ROWS + 10; i++) {
+        body.append("{\"create\":{}}\n{\"@timestamp\":")
+            .append(1_764_324_000_000L + i)
+            .append(",\"message\":\"m\"}\n");
+      }
+      body.append("{\"crate\":{}}\n{\"@timestamp\":1764324000000}\n");
+      HttpResponse<byte[]> r =
+          s.send(
+              "POST",
+              "/elasticsearch/whole/_bulk",
+              body.toString().getBytes(StandardCharsets.UTF_8),
+              "Authorization",
+              s.bearer(),
+              "Content-Type",
+              ND);
+      assertEquals(400, r.statusCode(), text(r));
+      assertTrue(text(r).contains("line " + (2 * (BulkIngest.BATCH_ROWS + 10) + 1)), text(r));
+      assertTrue(text(r).contains("unknown bulk action 'crate'"), text(r));
+      assertTrue(!s.tables().containsKey("whole"), "nothing stored, no table made");
+    }
+  }
+
   @Test
   void bulkItemsAreRefusedOneByOneAndTheGoodOnesKept(@TempDir Path dir) throws Exception {
     try (ShipperServer s = new ShipperServer(dir)) {
@@ -188,6 +287,21 @@ class ShipperHostileInputIntegrationTest {
               "Content-Type",
               "application/json");
       assertEquals(400, r.statusCode(), text(r));
+      // An overlong encoding of '/', which Jackson alone would decode.
+      byte[] overlong =
+          "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[\"1\",\"x\u00c0\u00af\"]]}]}"
+              .getBytes(StandardCharsets.ISO_8859_1);
+      r =
+          s.send(
+              "POST",
+              "/loki/api/v1/push",
+              overlong,
+              "Authorization",
+              s.bearer(),
+              "Content-Type",
+              "application/json");
+      assertEquals(400, r.statusCode(), text(r));
+      assertTrue(text(r).contains("not valid UTF-8"), text(r));
       byte[] zero =
           Snappy.compress(
               Push.PushRequest.newBuilder()
