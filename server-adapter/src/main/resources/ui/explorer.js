@@ -9,6 +9,7 @@ import { eventsTable, appendRows, selectColumns } from './events.js';
 import { facetsPanel } from './facets.js';
 import { clause, and } from './where.js';
 import { contextActions, showContext } from './context.js';
+import { liveTail } from './tail.js';
 
 const PAGE = 100;
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_.@-]*$/;
@@ -77,7 +78,9 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     <section class="panel x-facets-panel" aria-labelledby="x-facets-title"><div class="tile-head"><h2 id="x-facets-title">Top values</h2></div>
       <div class="x-facets" data-state="loading"></div></section>
     <section class="panel" aria-labelledby="x-events-title"><div class="tile-head"><h2 id="x-events-title">Events</h2>
-      <span class="tile-note x-events-note"></span></div><div class="x-events" data-state="loading"></div></section>
+      <span class="tile-note x-events-note"></span>
+      <button type="button" class="quiet x-live" aria-pressed="false">Live tail</button></div>
+      <div class="x-events" data-state="loading"></div><div class="x-tail" hidden></div></section>
     </div>
     <section class="panel x-context-panel" aria-labelledby="x-context-title" hidden></section>`;
   const form = main.querySelector('form');
@@ -292,19 +295,41 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
   main.querySelector('.x-body').addEventListener('click', onSurround);
   contextPanel.addEventListener('click', onSurround);
 
+  // Live tail: the events panel shows the stream instead of the search's page while it is on.
+  const liveButton = main.querySelector('.x-live');
+  const tailBox = main.querySelector('.x-tail');
+  let stopTail = null;
+  async function tail(on) {
+    if (stopTail) stopTail();
+    stopTail = null;
+    liveButton.setAttribute('aria-pressed', String(on));
+    eventsBox.hidden = on;
+    tailBox.hidden = !on;
+    if (!on) return;
+    const columnsText = selectFor(source, await schemaOf(source));
+    stopTail = liveTail(tailBox, main.querySelector('.x-events-note'), {
+      sid, columns: eventColumns([]), rowOptions: rowOptions(),
+      query: { sourceId: source.id, where: state.where, whereLanguage: state.lang, ...(columnsText ? { select: columnsText } : {}) },
+    });
+  }
+  liveButton.addEventListener('click', () => tail(liveButton.getAttribute('aria-pressed') !== 'true'));
+
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     state.where = whereInput.value.trim();
     state.lang = lang.value;
     search();
+    if (stopTail) tail(true);
   });
   select.addEventListener('change', () => {
     source = searchable.find((s) => s.id === select.value);
     search();
+    if (stopTail) tail(true);
   });
   signal.addEventListener('abort', () => {
     clearInterval(timer);
     if (inflight) inflight.abort();
+    if (stopTail) stopTail();
     facets.abort();
     if (stopChart) stopChart();
   });
