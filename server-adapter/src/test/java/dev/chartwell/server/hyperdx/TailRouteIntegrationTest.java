@@ -231,6 +231,34 @@ class TailRouteIntegrationTest {
   }
 
   @Test
+  void aStoppingServerEndsItsTailsAndLeavesNoThread(@TempDir Path other) throws Exception {
+    V2Fixture own = new V2Fixture(other);
+    V2Fixture shared = f;
+    f = own;
+    try {
+      ingest("boot", "first", 1);
+      String source = null;
+      for (JsonNode s : own.ok("GET", "/api/v2/sources", null).get("data")) {
+        source = s.get("id").asText();
+      }
+      try (Tail t = new Tail("{\"sourceId\":\"" + source + "\"}")) {
+        t.next("start");
+        own.close();
+        JsonNode end = t.next("end");
+        assertEquals("server stopping", end.get("reason").asText());
+        Await.until("the stream closed", () -> t.ended);
+      }
+      Await.until(
+          "no tail thread left",
+          () ->
+              Thread.getAllStackTraces().keySet().stream()
+                  .noneMatch(th -> th.getName().startsWith("chartwell-tail-")));
+    } finally {
+      f = shared;
+    }
+  }
+
+  @Test
   void badRequestsAreAnsweredBeforeTheStream() throws Exception {
     HttpResponse<String> anonymous =
         f.http.send("POST", "/api/v2/tail", tailBody(""), "Content-Type", "application/json");
