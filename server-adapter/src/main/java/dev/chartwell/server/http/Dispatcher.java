@@ -107,13 +107,6 @@ final class Dispatcher extends Handler.Abstract {
     streams.forEach(OpenStream::serverStopping);
   }
 
-  /**
-   * @return the streamed responses open now
-   */
-  int openStreams() {
-    return streams.size();
-  }
-
   /** Starts a streamed response: headers now, chunks as its producer writes them. */
   private void stream(
       org.eclipse.jetty.server.Request request,

@@ -91,13 +91,4 @@ final class TailHub {
     TailStream tail = new TailStream(spec, clock, mapper, heartbeat.toNanos(), release);
     return sink -> tail.start(sink, scheduler, EVERY_MILLIS);
   }
-
-  /**
-   * @param serviceId a service
-   * @return its tails open now
-   */
-  int openTails(String serviceId) {
-    AtomicInteger n = open.get(serviceId);
-    return n == null ? 0 : n.get();
-  }
 }
