@@ -69,11 +69,46 @@ const org = () => `/v1/organizations/${encodeURIComponent(credentials().orgId)}`
 const svc = (id) => `${org()}/services/${encodeURIComponent(id)}`;
 const scoped = (serviceId) => ({ 'X-Service-Id': serviceId });
 
+/**
+ * A streamed NDJSON answer read with fetch, so that the Authorization header is sent and no
+ * secret goes into a URL: yields each line's object until the server ends the stream.
+ */
+async function* lines(path, body, headers, signal) {
+  const c = credentials();
+  if (!c) throw new ApiError(401, 'not signed in');
+  const r = await fetch(path, {
+    method: 'POST', credentials: 'omit', signal, body: JSON.stringify(body),
+    headers: { Authorization: basic(c.keyId, c.secret), 'Content-Type': 'application/json', ...headers },
+  });
+  if (!r.ok) {
+    let message = `HTTP ${r.status}`;
+    try {
+      const j = await r.json();
+      message = j.error || j.message || message;
+    } catch { /* not JSON */ }
+    throw new ApiError(r.status, message);
+  }
+  const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    rest += value;
+    let nl;
+    while ((nl = rest.indexOf('\n')) >= 0) {
+      const line = rest.slice(0, nl);
+      rest = rest.slice(nl + 1);
+      if (line.trim()) yield JSON.parse(line);
+    }
+  }
+}
+
 export const api = {
   services: () => call('GET', `${org()}/services`).then((j) => j.result),
   dashboards: (sid) => call('GET', `${svc(sid)}/clickstack/dashboards`).then((j) => j.result),
-  dashboard: (sid, id) =>
-    call('GET', `${svc(sid)}/clickstack/dashboards/${encodeURIComponent(id)}`).then((j) => j.result),
+  // One dashboard through HyperDX's API: the only one whose document has its variables.
+  dashboardV2: (sid, id) =>
+    call('GET', `/api/v2/dashboards/${encodeURIComponent(id)}`, { headers: scoped(sid) }).then((j) => j.data),
   sources: (sid) => call('GET', `${svc(sid)}/clickstack/sources`).then((j) => j.result),
   table: (sid, db, table) =>
     call('GET', `/api/v2/tables/${encodeURIComponent(db)}/${encodeURIComponent(table)}`, {
@@ -91,6 +126,7 @@ export const api = {
     call('POST', '/api/v2/patterns', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
   surrounding: (sid, query, signal) =>
     call('POST', '/api/v2/surrounding', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
+  tail: (sid, query, signal) => lines('/api/v2/tail', query, scoped(sid), signal),
   search: (sid, query, signal) =>
     call('POST', '/api/v2/search', { body: query, headers: scoped(sid), signal }).then((j) => j.data),
 };

@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { esc } from './format.js';
 import { readTime, writeTime, resolve, timeControls, LIVE_MS } from './time.js';
 import { tileFrame, drawTile, disposeTile } from './tiles.js';
+import { variablesOf, readValues, variableBar, tileWith } from './variables.js';
 
 /** Lists the dashboards of a service. */
 export async function dashboardList(main, sid, { signal }) {
@@ -26,11 +27,13 @@ export async function dashboardList(main, sid, { signal }) {
 /** Shows one dashboard; returns when it is laid out (tiles draw on their own). */
 export async function dashboardView(main, sid, id, { signal, sources }) {
   main.innerHTML = `<p class="state" aria-busy="true">Loading dashboard…</p>`;
-  const [dashboard, list] = await Promise.all([api.dashboard(sid, id), sources(sid)]);
+  const [dashboard, list] = await Promise.all([api.dashboardV2(sid, id), sources(sid)]);
   if (signal.aborted) return;
   const srcs = new Map(list.map((s) => [s.id, s]));
   const params = new URLSearchParams(location.search);
   const time = readTime(params, '1h');
+  const vars = variablesOf(dashboard);
+  const values = readValues(vars, params);
   main.innerHTML = '';
   const bar = document.createElement('div');
   bar.className = 'toolbar';
@@ -50,7 +53,7 @@ export async function dashboardView(main, sid, id, { signal, sources }) {
   const drawAll = () => {
     running.forEach((r) => r.cancel());
     const { start, end } = resolve(time);
-    running = tiles.map((t, i) => drawTile(frames[i], t, { sid, start, end, granularity: time.granularity, sources: srcs }));
+    running = tiles.map((t, i) => drawTile(frames[i], tileWith(t, values), { sid, start, end, granularity: time.granularity, sources: srcs }));
   };
   const schedule = () => {
     clearInterval(timer);
@@ -67,7 +70,12 @@ export async function dashboardView(main, sid, id, { signal, sources }) {
     drawAll();
   });
   bar.appendChild(controls);
-  main.append(bar, grid);
+  main.append(bar);
+  if (vars.length) {
+    const { start, end } = resolve(time);
+    main.append(variableBar(vars, values, { sid, start, end, onChange: drawAll }));
+  }
+  main.append(grid);
   if (!tiles.length) grid.outerHTML = '<p class="state">This dashboard has no tiles.</p>';
   drawAll();
   schedule();

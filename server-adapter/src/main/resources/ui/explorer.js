@@ -10,6 +10,7 @@ import { facetsPanel } from './facets.js';
 import { clause, and } from './where.js';
 import { contextActions, showContext } from './context.js';
 import { patternsPanel } from './patterns.js';
+import { liveTail } from './tail.js';
 
 const PAGE = 100;
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_.@-]*$/;
@@ -81,7 +82,9 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
     <section class="panel" aria-labelledby="x-events-title"><div class="tile-head"><h2 id="x-events-title">Events</h2>
       <span class="x-views" role="group" aria-label="Show"><button type="button" class="quiet x-view" data-view="events">Events</button><button
         type="button" class="quiet x-view" data-view="patterns">Patterns</button></span>
-      <span class="tile-note x-events-note"></span></div><div class="x-events" data-state="loading"></div>
+      <span class="tile-note x-events-note"></span>
+      <button type="button" class="quiet x-live" aria-pressed="false">Live tail</button></div>
+      <div class="x-events" data-state="loading"></div><div class="x-tail" hidden></div>
       <div class="x-patterns" data-state="idle" hidden></div></section>
     </div>
     <section class="panel x-context-panel" aria-labelledby="x-context-title" hidden></section>`;
@@ -129,6 +132,7 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
   });
   /** Shows the events or their patterns (fetched for the last search when first shown). */
   function showView(view) {
+    if (view !== 'events' && stopTail) tail(false); // the tail lives in the events view
     state.view = view;
     main.querySelector('.x-events').hidden = view !== 'events';
     main.querySelector('.x-events-note').hidden = view !== 'events';
@@ -327,19 +331,42 @@ export async function explorer(main, sid, sourceId, { signal, sources }) {
   main.querySelector('.x-body').addEventListener('click', onSurround);
   contextPanel.addEventListener('click', onSurround);
 
+  // Live tail: the events panel shows the stream instead of the search's page while it is on.
+  const liveButton = main.querySelector('.x-live');
+  const tailBox = main.querySelector('.x-tail');
+  let stopTail = null;
+  async function tail(on) {
+    if (stopTail) stopTail();
+    stopTail = null;
+    if (on && state.view !== 'events') showView('events');
+    liveButton.setAttribute('aria-pressed', String(on));
+    eventsBox.hidden = on;
+    tailBox.hidden = !on;
+    if (!on) return;
+    const columnsText = selectFor(source, await schemaOf(source));
+    stopTail = liveTail(tailBox, main.querySelector('.x-events-note'), {
+      sid, columns: eventColumns([]), rowOptions: rowOptions(),
+      query: { sourceId: source.id, where: state.where, whereLanguage: state.lang, ...(columnsText ? { select: columnsText } : {}) },
+    });
+  }
+  liveButton.addEventListener('click', () => tail(liveButton.getAttribute('aria-pressed') !== 'true'));
+
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     state.where = whereInput.value.trim();
     state.lang = lang.value;
     search();
+    if (stopTail) tail(true);
   });
   select.addEventListener('change', () => {
     source = searchable.find((s) => s.id === select.value);
     search();
+    if (stopTail) tail(true);
   });
   signal.addEventListener('abort', () => {
     clearInterval(timer);
     if (inflight) inflight.abort();
+    if (stopTail) stopTail();
     facets.abort();
     patterns.abort();
     if (stopChart) stopChart();

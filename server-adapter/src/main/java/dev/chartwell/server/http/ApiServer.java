@@ -302,6 +302,10 @@ public final class ApiServer implements AutoCloseable {
    */
   public void stop(int seconds) {
     sweeping = false;
+    Dispatcher d = dispatcher;
+    if (d != null) {
+      d.stopStreams(); // their producers end them, so that the graceful stop need not wait
+    }
     server.setStopTimeout(Math.max(0, TimeUnit.SECONDS.toMillis(seconds) - 1000));
     try {
       server.stop();

@@ -30,6 +30,8 @@ final class Dispatcher extends Handler.Abstract {
   private final Semaphore bodyReaders;
 
   private final FatalErrors fatal;
+  private final java.util.Set<OpenStream> streams =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final FailedAuthLimiter limiter;
 
   Dispatcher(
@@ -90,8 +92,64 @@ final class Dispatcher extends Handler.Abstract {
                   answer(request, response, callback, exchange, timing, requestId, done, failed));
       return true;
     }
+    if (r.body() instanceof Response.Stream stream) {
+      stream(request, response, callback, exchange, timing, stream, r.headers());
+      return true;
+    }
     answer(request, response, callback, exchange, timing, requestId, r, null);
     return true;
+  }
+
+  /**
+   * Ends every open stream (the server stops): their producers are told to write their last chunk.
+   */
+  void stopStreams() {
+    streams.forEach(OpenStream::serverStopping);
+  }
+
+  /** Starts a streamed response: headers now, chunks as its producer writes them. */
+  private void stream(
+      org.eclipse.jetty.server.Request request,
+      org.eclipse.jetty.server.Response response,
+      Callback callback,
+      Exchange exchange,
+      ServerTiming timing,
+      Response.Stream stream,
+      Map<String, String> headers) {
+    HttpFields.Mutable out = response.getHeaders();
+    headers.forEach(out::put);
+    out.put(HttpHeader.CONTENT_TYPE, stream.contentType());
+    out.put(HttpHeader.CACHE_CONTROL, "no-store");
+    out.put("X-Accel-Buffering", "no"); // proxies such as nginx must not hold chunks back
+    response.setStatus(200);
+    OpenStream[] self = new OpenStream[1];
+    OpenStream open =
+        new OpenStream(
+            response,
+            callback,
+            () -> {
+              streams.remove(self[0]);
+              exchange.finish();
+              router
+                  .observer()
+                  .answered(
+                      request.getMethod(),
+                      exchange.route.path().toString(),
+                      200,
+                      exchange.received == null ? 0 : exchange.received.bytes(),
+                      System.nanoTime() - timing.start());
+            },
+            log);
+    self[0] = open;
+    streams.add(open);
+    exchange.watch.add(open::clientGone);
+    try {
+      stream.producer().accept(open);
+    } catch (RuntimeException e) {
+      log.println("stream producer failed: " + e);
+      e.printStackTrace(log);
+      open.close();
+    }
   }
 
   /** Writes the handler's response, or the error envelope of what it threw. */

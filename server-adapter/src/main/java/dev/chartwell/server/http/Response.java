@@ -96,6 +96,28 @@ public record Response(int status, Object body, boolean enveloped, Map<String, S
   }
 
   /**
+   * A streamed answer: status 200 with the given media type, sent chunked as the producer writes;
+   * the HTTP worker is let go at once. Errors found before streaming are thrown by the handler as
+   * usual; once streaming, the producer reports them in its own format.
+   *
+   * @param contentType the body's media type
+   * @param producer given the sink once the response headers are ready; must not block
+   * @return a response standing for the stream
+   */
+  public static Response stream(
+      String contentType, java.util.function.Consumer<StreamSink> producer) {
+    return new Response(200, new Stream(contentType, producer), false);
+  }
+
+  /**
+   * The body of {@link #stream}.
+   *
+   * @param contentType the body's media type
+   * @param producer given the sink once the response headers are ready
+   */
+  public record Stream(String contentType, java.util.function.Consumer<StreamSink> producer) {}
+
+  /**
    * The body of {@link #later}.
    *
    * @param answer the response to come

@@ -38,6 +38,7 @@ import java.util.function.Predicate;
  * @param timestamp its timestamp column
  * @param hasColumn whether the source's table has a column (the timestamp included)
  * @param backend where its queries run
+ * @param engineSource the engine's source, or {@code null} for one on a ClickHouse connection
  */
 record EventSource(
     String id,
@@ -45,7 +46,8 @@ record EventSource(
     String queryId,
     String timestamp,
     Predicate<String> hasColumn,
-    Backend backend) {
+    Backend backend,
+    Source engineSource) {
 
   /**
    * @param catalog the catalog
@@ -72,7 +74,8 @@ record EventSource(
           sourceId,
           ts,
           c -> c.equals(ts) || Field.resolve(b.table(), c).isPresent(),
-          new ClickHouseBackend(id -> external));
+          new ClickHouseBackend(id -> external),
+          null);
     }
     Source table =
         catalog
@@ -85,7 +88,8 @@ record EventSource(
         table.id(),
         ts,
         c -> c.equals(ts) || table.columns().stream().anyMatch(x -> x.name().equals(c)),
-        Backend.of(engine));
+        Backend.of(engine),
+        table);
   }
 
   /**
@@ -117,9 +121,22 @@ record EventSource(
     return run(req, o -> backend.query(query, o));
   }
 
+  /**
+   * @param query a search of this source (by {@link #queryId()})
+   * @param control stops it
+   * @return what it found
+   */
+  SearchResult search(SearchQuery query, QueryControl control) {
+    return run(control, o -> backend.search(query, o));
+  }
+
   private <T> T run(Request req, Function<QueryOptions, T> call) {
     QueryControl control = new QueryControl();
     req.onClientDisconnect(() -> control.cancel("the client disconnected"));
+    return run(control, call);
+  }
+
+  private <T> T run(QueryControl control, Function<QueryOptions, T> call) {
     try {
       return call.apply(QueryOptions.DEFAULT.withControl(control));
     } catch (InvalidQueryException e) {

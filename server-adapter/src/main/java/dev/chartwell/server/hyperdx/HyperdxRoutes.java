@@ -45,7 +45,8 @@ public final class HyperdxRoutes {
       Tenancy tenancy) {
     Authenticator bearer = ChartRoutes.serviceToken(services);
     TeamRoutes.register(router, bearer, accounts, maxBodyBytes);
-    ResourceRoutes.register(router, bearer, catalog, resources, json, maxBodyBytes);
+    ServiceScope scope = new ServiceScope(services, accounts);
+    ResourceRoutes.register(router, bearer, scope, catalog, resources, json, maxBodyBytes);
     ConnectionRoutes.register(router, bearer, catalog, json, maxBodyBytes);
     router.add(
         "GET",
@@ -59,11 +60,12 @@ public final class HyperdxRoutes {
                     req.pathParam("id"),
                     req.queryParam("limit").orElse(null),
                     req.queryParam("before").orElse(null))));
-    ServiceScope scope = new ServiceScope(services, accounts);
     SearchRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes, tenancy);
     TraceRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
     FacetRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
     ContextRoute.register(router, scope, catalog, engine, json, maxBodyBytes);
     PatternRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
+    TailRoute.register(
+        router, scope, catalog, engine, json, TailRoute.hub(clock, json), maxBodyBytes);
   }
 }

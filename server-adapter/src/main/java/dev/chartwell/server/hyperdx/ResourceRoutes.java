@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.SourceApi;
 import dev.chartwell.server.charts.ServicePrincipal;
+import dev.chartwell.server.charts.ServiceScope;
 import dev.chartwell.server.clickstack.Api;
 import dev.chartwell.server.clickstack.Kind;
 import dev.chartwell.server.clickstack.Resources;
 import dev.chartwell.server.clickstack.WebhookUrls;
 import dev.chartwell.server.http.Authenticator;
+import dev.chartwell.server.http.Handler;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
@@ -32,6 +34,7 @@ final class ResourceRoutes {
   static void register(
       Router router,
       Authenticator bearer,
+      ServiceScope scope,
       Catalog catalog,
       Resources resources,
       Json json,
@@ -71,15 +74,20 @@ final class ResourceRoutes {
           maxBodyBytes,
           req -> put(req, kind, null, catalog, resources, json));
       if (kind != Kind.WEBHOOK) {
-        router.add(
-            "GET",
-            base + "/{id}",
-            bearer,
-            maxBodyBytes,
+        Handler get =
             req ->
                 V2.data(
                     resources.get(
-                        kind, V2.caller(req, false).id(), req.pathParam("id"), Api.HYPERDX)));
+                        kind, V2.caller(req, false).id(), req.pathParam("id"), Api.HYPERDX));
+        // A dashboard is also read with an API key and X-Service-Id, as charts and events are: the
+        // web UI reads its variables (filters[].isVariableEnabled, variableName) this way, fields
+        // only this API's document has.
+        router.add(
+            "GET",
+            base + "/{id}",
+            kind == Kind.DASHBOARD ? scope.authenticator() : bearer,
+            maxBodyBytes,
+            kind == Kind.DASHBOARD ? scope.wrap(get) : get);
       }
       router.add(
           "PUT",

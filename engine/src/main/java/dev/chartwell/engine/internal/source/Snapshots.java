@@ -6,9 +6,10 @@ import java.util.function.Function;
 
 /**
  * Internal access to a public {@link Source}'s snapshots, for readers inside Chartwell that need
- * the segments themselves (PromQL's series reader scans columns, which no public query does). The
- * {@link Source} class installs its accessor here when it is initialized, so that the public API
- * keeps no method that names an internal type.
+ * the segments themselves (PromQL's series reader scans columns, which no public query does), and
+ * to its count of accepted events (the server's live tail follows it). The {@link Source} class
+ * installs its accessor here when it is initialized, so that the public API keeps no method that
+ * names an internal type.
  */
 public final class Snapshots {
   private static volatile Function<Source, SourceCore> cores;
@@ -35,5 +36,16 @@ public final class Snapshots {
    */
   public static SourceCore.Snapshot of(Source source) {
     return cores.apply(source).snapshot();
+  }
+
+  /**
+   * A cheap number that grows whenever an append stores events: a follower searches for new events
+   * only when it moved.
+   *
+   * @param source a source
+   * @return the events it accepted since it was opened
+   */
+  public static long acceptedEvents(Source source) {
+    return cores.apply(source).acceptedEvents();
   }
 }

@@ -452,6 +452,15 @@ public final class SourceCore {
   }
 
   /**
+   * @return the events accepted since the source was opened (replayed ones not counted): a cheap
+   *     number that grows with every append that stored something, for followers such as a live
+   *     tail that look for new events only when it moved
+   */
+  public long acceptedEvents() {
+    return ingested.total();
+  }
+
+  /**
    * @return a number that changes with every append to the head and every hand-over, so that a
    *     caller can tell a head that stayed idle
    */
