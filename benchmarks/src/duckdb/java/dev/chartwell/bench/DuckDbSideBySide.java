@@ -132,7 +132,7 @@ final class DuckDbSideBySide {
   }
 
   /** Generates the events (the same seed as {@link BenchData#append}) and appends them. */
-  private static void loadDuckDb(DuckDBConnection duck, int rows) throws SQLException {
+  static void loadDuckDb(DuckDBConnection duck, int rows) throws SQLException {
     try (Statement s = duck.createStatement()) {
       s.execute(DuckDbQueries.CREATE);
     }
