@@ -22,8 +22,9 @@ import java.util.Map;
  * as a server meets them; {@code scale} loads and queries a data set of any size (a billion events)
  * through the Java API; {@code builds} runs one benchmark on several builds in turn in one JVM;
  * {@code tenants} times a quiet service with and without a flooding neighbour; {@code mixed} times
- * dashboard queries alone and while the source is being filled; any other arguments go to JMH (for
- * example {@code QueryBenchmark -p rows=10000000}).
+ * dashboard queries alone and while the source is being filled; {@code duckdb} compares the engine
+ * with DuckDB embedded in the same JVM (a build with {@code -Pduckdb}); any other arguments go to
+ * JMH (for example {@code QueryBenchmark -p rows=10000000}).
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -54,7 +55,35 @@ public final class BenchMain {
       case "builds" -> BuildsInTurn.run(flags(args), System.out);
       case "tenants" -> NeighbourFlood.run(flags(args), System.out);
       case "mixed" -> MixedLoad.run(flags(args), System.out);
+      case "duckdb" -> {
+        if (!duckDb(flags(args))) {
+          System.exit(1); // the answers differ: the figures must not be trusted
+        }
+      }
       default -> org.openjdk.jmh.Main.main(args);
+    }
+  }
+
+  /**
+   * Runs {@code DuckDbSideBySide}, which is compiled (with DuckDB's driver) only when the
+   * benchmarks are built with {@code -Pduckdb}.
+   */
+  private static boolean duckDb(Map<String, String> flags) throws Exception {
+    Class<?> c;
+    try {
+      c = Class.forName("dev.chartwell.bench.DuckDbSideBySide");
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(
+          "this chartwell-bench.jar was built without DuckDB: build it with"
+              + " mvn -B -pl benchmarks -am -Pduckdb -DskipTests package",
+          e);
+    }
+    var run = c.getDeclaredMethod("run", Map.class, java.io.PrintStream.class);
+    run.setAccessible(true);
+    try {
+      return (Boolean) run.invoke(null, flags, System.out);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
     }
   }
 

@@ -127,33 +127,98 @@ final class ClickHouse implements AutoCloseable {
   }
 
   /**
-   * Loads an NDJSON file with {@code INSERT ... FORMAT JSONEachRow} in one request, sent from the
-   * page cache as Chartwell's load is ({@link PlainHttp}).
+   * Loads an NDJSON file with {@code INSERT ... FORMAT JSONEachRow}: the file split at line ends
+   * into {@code inserts} parts of about equal size, each sent as one request, all at once on their
+   * own connections, from the page cache as Chartwell's load is ({@link PlainHttp}).
    *
    * @param file the file
-   * @return seconds from sending to the answer
+   * @param inserts how many concurrent {@code INSERT}s (at least 1)
+   * @return seconds from sending to the last answer
    */
-  double load(Path file) throws IOException {
+  double load(Path file, int inserts) throws Exception {
     String query =
         java.net.URLEncoder.encode(
             "INSERT INTO " + TABLE + " FORMAT JSONEachRow",
             java.nio.charset.StandardCharsets.UTF_8);
-    long start = System.nanoTime();
-    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file);
-        PlainHttp sender = new PlainHttp(java.net.URI.create(server.url()))) {
-      PlainHttp.Answer a =
-          sender.post(
-              "/?input_format_skip_unknown_fields=1&query=" + query,
-              java.util.Map.of(),
-              channel,
-              0,
-              channel.size());
-      if (a.status() != 200) {
-        throw new IllegalStateException(
-            "ClickHouse refused the insert: " + a.status() + " " + a.text());
+    long[] bounds = lineBounds(file, inserts);
+    java.util.concurrent.ExecutorService senders =
+        java.util.concurrent.Executors.newFixedThreadPool(inserts);
+    try {
+      long start = System.nanoTime();
+      List<java.util.concurrent.Future<?>> sent = new java.util.ArrayList<>();
+      for (int i = 0; i < inserts; i++) {
+        long from = bounds[i];
+        long to = bounds[i + 1];
+        if (to == from) {
+          continue; // fewer lines than INSERTs
+        }
+        sent.add(
+            senders.submit(
+                () -> {
+                  try (java.nio.channels.FileChannel channel =
+                          java.nio.channels.FileChannel.open(file);
+                      PlainHttp sender = new PlainHttp(java.net.URI.create(server.url()))) {
+                    PlainHttp.Answer a =
+                        sender.post(
+                            "/?input_format_skip_unknown_fields=1&query=" + query,
+                            java.util.Map.of(),
+                            channel,
+                            from,
+                            to - from);
+                    if (a.status() != 200) {
+                      throw new IllegalStateException(
+                          "ClickHouse refused the insert: " + a.status() + " " + a.text());
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (java.util.concurrent.Future<?> f : sent) {
+        try {
+          f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+      }
+      return (System.nanoTime() - start) / 1e9;
+    } finally {
+      senders.shutdownNow();
+    }
+  }
+
+  /**
+   * @param file an NDJSON file
+   * @param parts how many parts
+   * @return {@code parts + 1} offsets: part {@code i} is {@code [bounds[i], bounds[i + 1])}, each
+   *     boundary just after a line end (or at the file's end), so every part holds whole lines
+   */
+  static long[] lineBounds(Path file, int parts) throws IOException {
+    if (parts < 1) {
+      throw new IllegalArgumentException("at least one INSERT, not " + parts);
+    }
+    long size = java.nio.file.Files.size(file);
+    long[] bounds = new long[parts + 1];
+    bounds[parts] = size;
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file)) {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(64 << 10);
+      for (int i = 1; i < parts; i++) {
+        long at = Math.max(bounds[i - 1], size * i / parts);
+        bounds[i] = size;
+        scan:
+        while (at < size) {
+          buf.clear();
+          int n = channel.read(buf, at);
+          for (int j = 0; j < n; j++) {
+            if (buf.get(j) == '\n') {
+              bounds[i] = at + j + 1;
+              break scan;
+            }
+          }
+          at += n;
+        }
       }
     }
-    return (System.nanoTime() - start) / 1e9;
+    return bounds;
   }
 
   /**

@@ -21,10 +21,12 @@ import java.util.stream.Stream;
 /**
  * {@code sidebyside}: one run that generates the {@code bench-logs} NDJSON file, loads it into a
  * local ClickHouse ({@code INSERT ... FORMAT JSONEachRow} over HTTP) and into a Chartwell server
- * (the bench {@code load} path over concurrent connections), prints events/s and bytes per event on
- * disk of both, then runs Q1–Q6 on both, interleaved, checks that the answers agree and prints the
- * median latencies and their ratios. Without ClickHouse installed it says so and measures Chartwell
- * alone.
+ * (the bench {@code load} path over concurrent connections) at equal parallelism, once for each
+ * setting of {@code --parallel} (1 and 2 by default: that many concurrent {@code INSERT}s and that
+ * many connections, each on fresh servers), prints events/s, bytes per event on disk and the
+ * server's CPU per event of both, then runs Q1–Q6 on both (the servers of the last setting),
+ * interleaved, checks that the answers agree and prints the median latencies and their ratios.
+ * Without ClickHouse installed it says so and measures Chartwell alone.
  */
 public final class SideBySide {
   /** The data file's name when the run generates it in its work folder. */
@@ -108,39 +110,57 @@ public final class SideBySide {
                         + " install Debian's clickhouse-server package or give --clickhouse PATH")
                 + ". Only Chartwell is measured.");
       }
-      try (ClickHouse ch =
-              command.isPresent()
-                  ? ClickHouse.start(
-                      command.get(), Files.createDirectories(work.resolve("clickhouse")), http)
+      List<Integer> settings = parallelism();
+      List<Loaded[]> loads = new ArrayList<>();
+      boolean agreed = true;
+      for (int k = 0; k < settings.size(); k++) {
+        int parallel = settings.get(k);
+        deleteTree(work.resolve("clickhouse")); // each setting loads fresh servers
+        deleteTree(work.resolve("chartwell"));
+        out.printf(
+            Locale.ROOT,
+            "%n-- %d concurrent INSERT(s) into ClickHouse, %d connection(s) into Chartwell --%n",
+            parallel,
+            parallel);
+        try (ClickHouse ch =
+                command.isPresent()
+                    ? ClickHouse.start(
+                        command.get(), Files.createDirectories(work.resolve("clickhouse")), http)
+                    : null;
+            ChartwellProcess cw =
+                ChartwellProcess.start(
+                    Path.of(flags.get("server-jar", "server-adapter/target/chartwell-server.jar")),
+                    Arrays.asList(
+                        flags
+                            .get("server-jvm", "-Xms4g -Xmx4g -XX:+UseParallelGC")
+                            .trim()
+                            .split("\\s+")),
+                    Files.createDirectories(work.resolve("chartwell")),
+                    http)) {
+          Loaded chLoad = ch == null ? null : loadClickHouse(ch, file, events, parallel);
+          cw.setUp(flags.get("implicit-column", "Body"));
+          Loaded cwLoad = loadChartwell(cw, file, events, parallel);
+          printLoads(chLoad, cwLoad);
+          loads.add(new Loaded[] {chLoad, cwLoad});
+          if (k < settings.size() - 1) {
+            continue; // queries run once, on the servers of the last setting
+          }
+          printParallelism(settings, loads);
+          if (flags.integer("runs", RUNS) == 0) {
+            out.println("queries: none (--runs 0)");
+            return true;
+          }
+          String via =
+              ch != null && Boolean.parseBoolean(flags.get("through-source", "true"))
+                  ? cw.clickHouseSource(ch.url(), "bench-clickhouse")
                   : null;
-          ChartwellProcess cw =
-              ChartwellProcess.start(
-                  Path.of(flags.get("server-jar", "server-adapter/target/chartwell-server.jar")),
-                  Arrays.asList(
-                      flags
-                          .get("server-jvm", "-Xms4g -Xmx4g -XX:+UseParallelGC")
-                          .trim()
-                          .split("\\s+")),
-                  Files.createDirectories(work.resolve("chartwell")),
-                  http)) {
-        Loaded chLoad = ch == null ? null : loadClickHouse(ch, file, events);
-        cw.setUp(flags.get("implicit-column", "Body"));
-        Loaded cwLoad = loadChartwell(cw, file, events);
-        printLoads(chLoad, cwLoad);
-        if (flags.integer("runs", RUNS) == 0) {
-          out.println("queries: none (--runs 0)");
-          return true;
+          agreed = queries(ch, cw, via);
+          if (command.isPresent() && flags.integer("shards", 1) == 2) {
+            agreed &= new TwoShards(flags, out).run(command.get(), work, file, events, cw);
+          }
         }
-        String via =
-            ch != null && Boolean.parseBoolean(flags.get("through-source", "true"))
-                ? cw.clickHouseSource(ch.url(), "bench-clickhouse")
-                : null;
-        boolean agreed = queries(ch, cw, via);
-        if (command.isPresent() && flags.integer("shards", 1) == 2) {
-          agreed &= new TwoShards(flags, out).run(command.get(), work, file, events, cw);
-        }
-        return agreed;
       }
+      return agreed;
     } finally {
       out.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
       if (!keep) { // a folder the user gave stays; only what the run put there goes
@@ -195,11 +215,71 @@ public final class SideBySide {
     return last == '\n' ? lines : lines + 1;
   }
 
-  private Loaded loadClickHouse(ClickHouse ch, Path file, long events) throws Exception {
-    out.println("ClickHouse " + ch.version() + ": loading with INSERT ... FORMAT JSONEachRow ...");
+  /**
+   * The settings of {@code --parallel} (a comma-separated list, {@code 1,2} by default; {@code
+   * --connections N} alone means only {@code N}): each loads ClickHouse with that many concurrent
+   * {@code INSERT}s and Chartwell over that many connections.
+   */
+  private List<Integer> parallelism() {
+    String given =
+        flags.get("parallel", flags.has("connections") ? flags.get("connections", "2") : "1,2");
+    List<Integer> out = new ArrayList<>();
+    for (String part : given.split(",")) {
+      int n;
+      try {
+        n = Integer.parseInt(part.trim());
+      } catch (NumberFormatException e) {
+        n = 0;
+      }
+      if (n < 1) {
+        throw new IllegalArgumentException(
+            "--parallel takes positive counts separated by commas (like 1,2), not '" + given + "'");
+      }
+      out.add(n);
+    }
+    return out;
+  }
+
+  /** The loads of every setting side by side: events/s and the server's CPU per event. */
+  private void printParallelism(List<Integer> settings, List<Loaded[]> loads) {
+    out.println(
+        "parallel   ClickHouse events/s  CPU µs/event   Chartwell events/s  CPU µs/event"
+            + "   Chartwell/ClickHouse: events/s  CPU/event");
+    for (int i = 0; i < settings.size(); i++) {
+      Loaded ch = loads.get(i)[0];
+      Loaded cw = loads.get(i)[1];
+      out.printf(
+          Locale.ROOT,
+          "%8d %20s %13s %20s %13s %25s %10s%n",
+          settings.get(i),
+          ch == null ? "-" : String.format(Locale.ROOT, "%,.0f", ch.eventsPerSecond()),
+          ch == null ? "-" : String.format(Locale.ROOT, "%.2f", ch.serverMicrosPerEvent()),
+          String.format(Locale.ROOT, "%,.0f", cw.eventsPerSecond()),
+          String.format(Locale.ROOT, "%.2f", cw.serverMicrosPerEvent()),
+          ch == null
+              ? "-"
+              : String.format(Locale.ROOT, "%.2fx", cw.eventsPerSecond() / ch.eventsPerSecond()),
+          ch == null
+              ? "-"
+              : String.format(
+                  Locale.ROOT, "%.2fx", cw.serverMicrosPerEvent() / ch.serverMicrosPerEvent()));
+    }
+    out.println(
+        "(CPU: the server process's user and system time from /proc, from the first request until"
+            + " its merges or sealing settled)");
+    out.println();
+  }
+
+  private Loaded loadClickHouse(ClickHouse ch, Path file, long events, int inserts)
+      throws Exception {
+    out.printf(
+        Locale.ROOT,
+        "ClickHouse %s: loading with %d concurrent INSERT ... FORMAT JSONEachRow ...%n",
+        ch.version(),
+        inserts);
     ch.createTable();
     CpuUse cpu = CpuUse.start(ch.pid());
-    double seconds = ch.load(file);
+    double seconds = ch.load(file, inserts);
     long settle = System.nanoTime();
     while (!ch.query("SELECT count() FROM system.merges FORMAT TabSeparated").trim().equals("0")) {
       Thread.sleep(500); // background merges would take CPU from Chartwell's load
@@ -217,11 +297,16 @@ public final class SideBySide {
         (System.nanoTime() - settle) / 1e9,
         parts[1]);
     return new Loaded(
-        "ClickHouse", events, seconds, parts[2], used, "JSONEachRow, 1 request; active parts");
+        "ClickHouse",
+        events,
+        seconds,
+        parts[2],
+        used,
+        "JSONEachRow, " + inserts + " concurrent INSERT(s); active parts");
   }
 
-  private Loaded loadChartwell(ChartwellProcess cw, Path file, long events) throws Exception {
-    int connections = flags.integer("connections", 2);
+  private Loaded loadChartwell(ChartwellProcess cw, Path file, long events, int connections)
+      throws Exception {
     out.printf(
         Locale.ROOT, "Chartwell at %s: loading over %d connections ...%n", cw.url(), connections);
     CpuUse cpu = CpuUse.start(cw.pid());

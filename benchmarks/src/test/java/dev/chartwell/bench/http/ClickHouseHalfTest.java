@@ -56,7 +56,7 @@ class ClickHouseHalfTest {
             ClickHouse.start(command.get(), Files.createDirectories(dir.resolve("ch")), http);
         Engine engine = Engine.builder().build()) {
       ch.createTable();
-      ch.load(file);
+      ch.load(file, 2);
       assertEquals(ROWS, ch.parts()[0]);
       Source source =
           engine.createSource(

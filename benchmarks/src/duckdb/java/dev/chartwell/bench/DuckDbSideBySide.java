@@ -1,0 +1,285 @@
+package dev.chartwell.bench;
+
+import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.Event;
+import dev.chartwell.engine.FsyncPolicy;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * {@code duckdb --rows N}: the embedded side-by-side with DuckDB in the same JVM. The same
+ * generated {@code bench-logs} events are loaded into a DuckDB file database (JDBC, {@link
+ * DuckDBAppender}, one transaction, then {@code CHECKPOINT}) and into Chartwell's Java API with a
+ * durable data directory ({@link BenchData#onDisk}, {@link FsyncPolicy#REQUEST}: an fsync per batch
+ * of 10,000, then seal). Both load times include generating the events. Then Q1–Q6 run on both;
+ * their answers are compared first (the run fails when they differ), then each query is timed in
+ * turn on both sides: warm-up rounds, then the median of the measured rounds.
+ *
+ * <p>Flags: {@code --rows} (2,000,000), {@code --warmup} (20), {@code --rounds} (11), {@code --dir}
+ * (a parent directory for both databases; a temporary one by default, deleted at the end).
+ */
+final class DuckDbSideBySide {
+  private DuckDbSideBySide() {}
+
+  /**
+   * @param flags the command's flags
+   * @param out where the table goes
+   * @return whether every answer agreed (the figures are meaningless otherwise)
+   * @throws Exception when a side fails
+   */
+  static boolean run(Map<String, String> flags, PrintStream out) throws Exception {
+    int rows = Integer.parseInt(flags.getOrDefault("rows", "2000000"));
+    int warmup = Integer.parseInt(flags.getOrDefault("warmup", "20"));
+    int rounds = Integer.parseInt(flags.getOrDefault("rounds", "11"));
+    if (rows <= 0 || warmup < 0 || rounds <= 0) {
+      throw new IllegalArgumentException(
+          "--rows and --rounds must be positive, --warmup not negative");
+    }
+    String given = flags.get("dir");
+    Path parent =
+        given != null
+            ? Files.createDirectories(Path.of(given))
+            : Files.createTempDirectory("chartwell-duckdb");
+    Path duckFile = parent.resolve("bench-logs.duckdb");
+    Path chartwellDir = parent.resolve("chartwell");
+    Files.deleteIfExists(duckFile);
+    Files.deleteIfExists(parent.resolve("bench-logs.duckdb.wal"));
+    if (Files.exists(chartwellDir)) {
+      BenchData.deleteTree(chartwellDir);
+    }
+    int cores = Runtime.getRuntime().availableProcessors();
+    out.printf(
+        Locale.ROOT,
+        "bench-logs %,d events; Chartwell %d query workers (its default: the cores); %d warm-up"
+            + " rounds, medians of %d; in %s%n",
+        rows,
+        cores,
+        warmup,
+        rounds,
+        parent);
+    try (DuckDBConnection duck =
+        (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + duckFile)) {
+      out.printf(
+          Locale.ROOT,
+          "DuckDB %s, %s threads (its default: the cores)%n",
+          setting(duck, "version()"),
+          setting(duck, "current_setting('threads')"));
+      long t0 = System.nanoTime();
+      BenchData.Loaded loaded = BenchData.onDisk(chartwellDir, rows, FsyncPolicy.REQUEST);
+      double chartwellLoad = (System.nanoTime() - t0) / 1e9;
+      try (Engine engine = loaded.engine()) {
+        long chartwellBytes = treeBytes(chartwellDir);
+        out.printf(
+            Locale.ROOT,
+            "Chartwell: loaded in %.2f s (generator included; fsync per batch of 10,000, then seal),"
+                + " %,d bytes on disk%n",
+            chartwellLoad,
+            chartwellBytes);
+        long t1 = System.nanoTime();
+        loadDuckDb(duck, rows);
+        double duckAppend = (System.nanoTime() - t1) / 1e9;
+        long t2 = System.nanoTime();
+        try (Statement s = duck.createStatement()) {
+          s.execute("CHECKPOINT");
+        }
+        double duckLoad = (System.nanoTime() - t1) / 1e9;
+        long duckBytes = Files.size(duckFile) + walBytes(parent);
+        out.printf(
+            Locale.ROOT,
+            "DuckDB: appended and committed in %.2f s, CHECKPOINT %.2f s (generator included),"
+                + " %,d bytes on disk after CHECKPOINT%n",
+            duckAppend,
+            (System.nanoTime() - t2) / 1e9,
+            duckBytes);
+
+        List<ChartQuery> ours = QueryBenchmark.queries();
+        List<DuckDbQueries.Sql> theirs = DuckDbQueries.all();
+        if (!answersAgree(engine, duck, ours, theirs, loaded.counts(), out)) {
+          return false;
+        }
+        double[] ourMedians = new double[ours.size()];
+        double[] duckMedians = new double[ours.size()];
+        for (int q = 0; q < ours.size(); q++) {
+          ChartQuery query = ours.get(q);
+          DuckDbQueries.Sql sql = theirs.get(q);
+          ourMedians[q] = median(() -> engine.query(query), warmup, rounds);
+          duckMedians[q] = median(() -> DuckDbQueries.run(duck, sql), warmup, rounds);
+        }
+        table(
+            out, rows, chartwellLoad, duckLoad, chartwellBytes, duckBytes, ourMedians, duckMedians);
+        return true;
+      }
+    } finally {
+      if (given == null) {
+        BenchData.deleteTree(parent);
+      }
+    }
+  }
+
+  /** Generates the events (the same seed as {@link BenchData#append}) and appends them. */
+  static void loadDuckDb(DuckDBConnection duck, int rows) throws SQLException {
+    try (Statement s = duck.createStatement()) {
+      s.execute(DuckDbQueries.CREATE);
+    }
+    BenchLogs gen = new BenchLogs(rows, 42);
+    try (DuckDBAppender a = duck.createAppender("main", DuckDbQueries.TABLE)) {
+      while (gen.hasNext()) {
+        Event e = gen.next();
+        Map<String, Object> f = e.fields();
+        a.beginRow()
+            .append(e.timestamp())
+            .append((String) f.get("ServiceName"))
+            .append((String) f.get("SeverityText"))
+            .append((String) f.get("host"))
+            .append((long) (Long) f.get("status"))
+            .append((double) (Double) f.get("Duration"))
+            .append((String) f.get("TraceId"))
+            .append((String) f.get("LogAttributes.http.method"))
+            .append((String) f.get("Body"))
+            .endRow();
+      }
+    }
+  }
+
+  /**
+   * Compares each query's answers, and the answers of Q1, Q4 and Q5 with the counts kept while
+   * generating.
+   */
+  private static boolean answersAgree(
+      Engine engine,
+      Connection duck,
+      List<ChartQuery> ours,
+      List<DuckDbQueries.Sql> theirs,
+      BenchData.Counts counts,
+      PrintStream out)
+      throws SQLException {
+    long[] expectedTotals = {
+      counts.errors(), -1, counts.rows(), counts.svc3Failures(), counts.timeouts(), counts.rows()
+    };
+    boolean ok = true;
+    for (int q = 0; q < ours.size(); q++) {
+      var result = engine.query(ours.get(q));
+      DuckDbQueries.Answer cw = DuckDbQueries.Answer.of(result);
+      DuckDbQueries.Answer dd = DuckDbQueries.run(duck, theirs.get(q));
+      List<String> diff =
+          new ArrayList<>(DuckDbQueries.differences(cw, dd, theirs.get(q).series()));
+      long total = QueryBenchmark.total(result, 0);
+      if (expectedTotals[q] >= 0 && total != expectedTotals[q]) {
+        diff.add(
+            "Chartwell's total " + total + " differs from the generator's " + expectedTotals[q]);
+      }
+      if (cw.rows() == 0) {
+        diff.add("Chartwell answered no rows");
+      }
+      out.printf(
+          Locale.ROOT,
+          "Q%d answers: %s (%d rows)%n",
+          q + 1,
+          diff.isEmpty() ? "equal" : "DIFFER",
+          cw.rows());
+      diff.forEach(d -> out.println("  " + d));
+      ok &= diff.isEmpty();
+    }
+    if (!ok) {
+      out.println("the answers differ: no timings are reported");
+    }
+    return ok;
+  }
+
+  /** Milliseconds: the median of {@code rounds} timed calls after {@code warmup} untimed ones. */
+  static double median(Callable<?> call, int warmup, int rounds) throws Exception {
+    for (int i = 0; i < warmup; i++) {
+      call.call();
+    }
+    double[] ms = new double[rounds];
+    for (int i = 0; i < rounds; i++) {
+      long t = System.nanoTime();
+      call.call();
+      ms[i] = (System.nanoTime() - t) / 1e6;
+    }
+    Arrays.sort(ms);
+    return rounds % 2 == 1 ? ms[rounds / 2] : (ms[rounds / 2 - 1] + ms[rounds / 2]) / 2;
+  }
+
+  private static void table(
+      PrintStream out,
+      int rows,
+      double chartwellLoad,
+      double duckLoad,
+      long chartwellBytes,
+      long duckBytes,
+      double[] ours,
+      double[] duck) {
+    out.println();
+    out.printf(Locale.ROOT, "%-22s %14s %14s %10s%n", "", "Chartwell", "DuckDB", "ratio");
+    out.printf(
+        Locale.ROOT,
+        "%-22s %,14.0f %,14.0f %9.2fx%n",
+        "load events/s",
+        rows / chartwellLoad,
+        rows / duckLoad,
+        duckLoad / chartwellLoad);
+    out.printf(
+        Locale.ROOT,
+        "%-22s %14.1f %14.1f %9.2fx%n",
+        "bytes/event",
+        (double) chartwellBytes / rows,
+        (double) duckBytes / rows,
+        (double) chartwellBytes / duckBytes);
+    for (int q = 0; q < ours.length; q++) {
+      out.printf(
+          Locale.ROOT,
+          "%-22s %14.2f %14.2f %9.1fx%n",
+          "Q" + (q + 1) + " median ms",
+          ours[q],
+          duck[q],
+          duck[q] / ours[q]);
+    }
+    out.println(
+        "(load ratio: DuckDB's time / ours; bytes ratio: ours / DuckDB's; query ratio: DuckDB's"
+            + " median / ours)");
+  }
+
+  private static String setting(Connection c, String expr) throws SQLException {
+    try (Statement s = c.createStatement();
+        var rs = s.executeQuery("SELECT " + expr)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  private static long walBytes(Path parent) throws IOException {
+    Path wal = parent.resolve("bench-logs.duckdb.wal");
+    return Files.exists(wal) ? Files.size(wal) : 0;
+  }
+
+  private static long treeBytes(Path root) throws IOException {
+    try (var walk = Files.walk(root)) {
+      return walk.filter(Files::isRegularFile)
+          .mapToLong(
+              p -> {
+                try {
+                  return Files.size(p);
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              })
+          .sum();
+    }
+  }
+}
