@@ -12,6 +12,7 @@ import java.lang.management.ThreadMXBean;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -39,7 +40,9 @@ import org.xerial.snappy.Snappy;
  * that of {@code bulk}, the same bodies). Each round ends by sealing what it wrote, so that every
  * route pays for its own segments. Routes take turns; the figure is the median over the rounds
  * after the first two (warm-up). BENCHMARKS.md has the figures and the command. Arguments: requests
- * per route and round, rounds (default 7), routes (default all, comma-separated).
+ * per route and round, rounds (default 7), routes (default all, comma-separated). With {@code
+ * -Dchartwell.shipper.child=true} the server runs in a child JVM and its figure is that process's
+ * whole CPU ({@link ChildServer}): the clean comparison for the Java client's route.
  */
 public final class ShipperCpuMeasure {
   private ShipperCpuMeasure() {}
@@ -71,9 +74,13 @@ public final class ShipperCpuMeasure {
     var os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    try (ShipperServer s = new ShipperServer(Files.createTempDirectory("bulkcpu"));
+    ChildServer child = CHILD ? ChildServer.start(Files.createTempDirectory("bulkcpu")) : null;
+    try (ShipperServer s =
+            child != null
+                ? ShipperServer.of(child.port, child)
+                : new ShipperServer(Files.createTempDirectory("bulkcpu"));
         RestClient rest =
-            RestClient.builder(new HttpHost("127.0.0.1", s.server.port(), "http"))
+            RestClient.builder(HttpHost.create(s.url()))
                 .setPathPrefix("/elasticsearch")
                 .setDefaultHeaders(
                     new org.apache.http.Header[] {new BasicHeader("Authorization", s.apiKey())})
@@ -82,7 +89,7 @@ public final class ShipperCpuMeasure {
           new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
       s.send("PUT", "/elasticsearch/bench_nd", null, "Authorization", s.bearer());
       String src = s.sources().get("bench_nd").get("id").textValue();
-      String warehouse = s.server.catalog().warehouseOf(src).orElseThrow();
+      String warehouse = child != null ? null : s.server.catalog().warehouseOf(src).orElseThrow();
       SplittableRandom r = new SplittableRandom(1);
       byte[][] nd = new byte[requests][];
       byte[][] bulk = new byte[requests][];
@@ -147,7 +154,7 @@ public final class ShipperCpuMeasure {
       for (int round = 0; round < rounds; round++) {
         for (String route : routes) {
           Map<Long, Long> before = threadCpu(threads);
-          long c0 = os.getProcessCpuTime();
+          long c0 = child != null ? child.cpuNanos() : os.getProcessCpuTime();
           long w0 = System.nanoTime();
           String table =
               switch (route) {
@@ -216,11 +223,27 @@ public final class ShipperCpuMeasure {
                   yield LokiRoutes.TABLE;
                 }
               };
+          long senderNanos = 0;
+          if (child != null) {
+            double events = (double) requests * PER_REQUEST;
+            double serverUs = (child.cpuNanos() - c0) / 1000.0 / events;
+            System.out.printf(
+                Locale.ROOT,
+                "round %d %-11s server process %.2f us CPU/event, %.0f events/s%n",
+                round,
+                route,
+                serverUs,
+                events / ((System.nanoTime() - w0) / 1e9));
+            if (round >= 2) {
+              server.computeIfAbsent(route, k -> new ArrayList<>()).add(serverUs);
+              process.computeIfAbsent(route, k -> new ArrayList<>()).add(serverUs);
+            }
+            continue;
+          }
           Source written =
               s.server.catalog().engineTable(warehouse, "default", table).orElseThrow();
           written.seal();
           long processNanos = os.getProcessCpuTime() - c0;
-          long senderNanos = 0;
           for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
             if (info != null && sender(info.getThreadName())) {
               long cpu = threads.getThreadCpuTime(info.getThreadId());
@@ -256,6 +279,95 @@ public final class ShipperCpuMeasure {
             median(server.get(route)),
             median(process.get(route)));
       }
+    }
+  }
+
+  /** With {@code -Dchartwell.shipper.child=true} the server runs in a child JVM of its own. */
+  private static final boolean CHILD = Boolean.getBoolean("chartwell.shipper.child");
+
+  /**
+   * The server in a child JVM on this classpath, so that its CPU (read from {@code /proc}) holds
+   * none of the clients' work, garbage or compilation. No round ends with a seal there: each route
+   * writes its own table, the same events in the same requests, so heads fill and seal alike.
+   */
+  private static final class ChildServer implements AutoCloseable {
+    final Process process;
+    final int port;
+
+    private ChildServer(Process process, int port) {
+      this.process = process;
+      this.port = port;
+    }
+
+    static ChildServer start(Path dir) throws Exception {
+      int port;
+      try (var socket =
+          new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        port = socket.getLocalPort();
+      }
+      String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      List<String> command = new ArrayList<>(List.of(javaBin));
+      // Chronicle Map's --add-opens and --add-exports, as this JVM was given them
+      ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+          .filter(a -> a.startsWith("--add-"))
+          .forEach(command::add);
+      String jfr = System.getProperty("chartwell.shipper.childJfr"); // a profile of the child
+      if (jfr != null) {
+        command.add("-XX:StartFlightRecording=dumponexit=true,settings=profile,filename=" + jfr);
+      }
+      command.addAll(
+          List.of(
+              "-Xmx4g",
+              "-Dchronicle.analytics.disable=true",
+              "-cp",
+              System.getProperty("java.class.path"),
+              "dev.chartwell.server.Main",
+              "--port",
+              String.valueOf(port),
+              "--data-dir",
+              dir.toString(),
+              "--org-id",
+              dev.chartwell.server.TestServers.ORG,
+              "--api-key",
+              "ADMIN:adminsecret1",
+              "--key-hash-iterations",
+              "1000"));
+      Process p =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolveSibling(dir.getFileName() + ".log").toFile())
+              .start();
+      ChildServer child = new ChildServer(p, port);
+      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      dev.chartwell.server.Await.until(
+          "the child server answers /health",
+          () -> {
+            try {
+              return http.send(
+                          java.net.http.HttpRequest.newBuilder(
+                                  java.net.URI.create("http://127.0.0.1:" + port + "/health"))
+                              .build(),
+                          HttpResponse.BodyHandlers.discarding())
+                      .statusCode()
+                  == 200;
+            } catch (java.io.IOException e) {
+              return false;
+            }
+          });
+      return child;
+    }
+
+    /** The child's user and system CPU so far, from {@code /proc/PID/stat} (10 ms ticks). */
+    long cpuNanos() throws java.io.IOException {
+      String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+    }
+
+    @Override
+    public void close() throws Exception {
+      process.destroy();
+      process.waitFor();
     }
   }
 

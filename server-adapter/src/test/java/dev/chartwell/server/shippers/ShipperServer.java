@@ -29,8 +29,14 @@ final class ShipperServer implements AutoCloseable {
   static final String BASE = "/v1/organizations/" + TestServers.ORG + "/services";
   static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
 
+  /**
+   * The server, or {@code null} when it runs in another process ({@link #of(int, AutoCloseable)}).
+   */
   final ChartwellServer server;
+
   final HttpTestClient http;
+  private final int port;
+  private final AutoCloseable owner;
   final String serviceId;
   final String token;
   private final boolean ownsServer;
@@ -42,9 +48,15 @@ final class ShipperServer implements AutoCloseable {
   }
 
   private ShipperServer(ChartwellServer server, boolean ownsServer) throws Exception {
+    this(server, server.port(), ownsServer ? server : null);
+  }
+
+  private ShipperServer(ChartwellServer server, int port, AutoCloseable owner) throws Exception {
     this.server = server;
-    this.ownsServer = ownsServer;
-    http = new HttpTestClient(server.port());
+    this.port = port;
+    this.owner = owner;
+    this.ownsServer = owner != null;
+    http = new HttpTestClient(port);
     JsonNode created =
         admin("POST", BASE, "{\"name\":\"Ship\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
     serviceId = created.get("service").get("id").textValue();
@@ -55,13 +67,23 @@ final class ShipperServer implements AutoCloseable {
             admin("GET", BASE + "/" + serviceId, null).get("state").textValue().equals("running"));
   }
 
+  /**
+   * A new service on a server running in another process, reached on a loopback port.
+   *
+   * @param port the server's port (it has the test servers' {@code ADMIN} key)
+   * @param owner closed with this (stops that server)
+   */
+  static ShipperServer of(int port, AutoCloseable owner) throws Exception {
+    return new ShipperServer(null, port, owner);
+  }
+
   /** A second service (its own warehouse) on this server; closing it leaves the server. */
   ShipperServer anotherService() throws Exception {
-    return new ShipperServer(server, false);
+    return new ShipperServer(server, port, null);
   }
 
   String url() {
-    return "http://127.0.0.1:" + server.port();
+    return "http://127.0.0.1:" + port;
   }
 
   String bearer() {
@@ -165,7 +187,7 @@ final class ShipperServer implements AutoCloseable {
   @Override
   public void close() throws Exception {
     if (ownsServer) {
-      server.close();
+      owner.close();
     }
   }
 }
