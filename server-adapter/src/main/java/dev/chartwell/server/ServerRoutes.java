@@ -132,7 +132,13 @@ record ServerRoutes(Router router, OtlpRoutes otlp, ElasticRoutes elasticsearch)
     // The shippers' routes hold bodies whole, within one budget of their own.
     BodyBudget shipperBodies = BodyBudget.forHeap(config.maxIngestBytes());
     ElasticRoutes elasticRoutes =
-        new ElasticRoutes(services, catalog, json.mapper(), config.maxIngestBytes(), shipperBodies);
+        new ElasticRoutes(
+            services,
+            catalog,
+            json.mapper(),
+            config.maxIngestBytes(),
+            shipperBodies,
+            tenancy.limits());
     elasticRoutes.register(router, ElasticRoutes.PREFIX);
     new LokiRoutes(
             services,
@@ -140,7 +146,8 @@ record ServerRoutes(Router router, OtlpRoutes otlp, ElasticRoutes elasticsearch)
             json.mapper(),
             config.maxIngestBytes(),
             shipperBodies,
-            config.lokiTable())
+            config.lokiTable(),
+            tenancy.limits())
         .register(router);
     meters.register(router, accounts, config.metricsToken(), config.maxRequestBytes());
     new PrometheusRoutes(
@@ -149,7 +156,8 @@ record ServerRoutes(Router router, OtlpRoutes otlp, ElasticRoutes elasticsearch)
             json.mapper(),
             meters.remoteWrite(),
             config.maxRequestBytes(),
-            config.maxIngestBytes())
+            config.maxIngestBytes(),
+            tenancy.limits())
         .register(router);
     router.observe(meters);
     return new ServerRoutes(router, otlpRoutes, elasticRoutes);

@@ -2,6 +2,7 @@ package dev.chartwell.server.hyperdx;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.SearchOrder;
 import dev.chartwell.engine.SearchQuery;
 import dev.chartwell.engine.SearchResult;
@@ -14,6 +15,7 @@ import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
+import dev.chartwell.server.tenancy.Tenancy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,35 +42,29 @@ final class ContextRoute {
   private ContextRoute() {}
 
   static void register(
-      Router router, ServiceScope scope, Catalog catalog, Engine engine, Json json, long maxBody) {
+      Router router,
+      ServiceScope scope,
+      Catalog catalog,
+      Engine engine,
+      Json json,
+      long maxBody,
+      Tenancy tenancy) {
     router.add(
         "POST",
         V2.BASE + "/surrounding",
         scope.authenticator(),
         maxBody,
-        scope.wrap(req -> surrounding(req, catalog, engine, json)));
+        scope.wrap(req -> surrounding(req, catalog, engine, json, tenancy)));
   }
 
-  private static Response surrounding(Request req, Catalog catalog, Engine engine, Json json)
+  private static Response surrounding(
+      Request req, Catalog catalog, Engine engine, Json json, Tenancy tenancy)
       throws java.io.IOException {
     ServicePrincipal p = V2.caller(req, false);
     p.requireRunning();
-    JsonNode body = json.readTree(req.bodyBytes());
-    if (!body.isObject()) {
-      throw ApiException.badRequest("request body must be a JSON object");
-    }
     List<String> problems = new ArrayList<>();
-    body.fieldNames()
-        .forEachRemaining(
-            f -> {
-              if (!FIELDS.contains(f)) {
-                problems.add(f + ": unknown field");
-              }
-            });
-    String sourceId = Params.text(body, "sourceId", 64, problems);
-    if (sourceId == null && !body.hasNonNull("sourceId")) {
-      problems.add("sourceId: is required");
-    }
+    JsonNode body = Params.object(req, json, FIELDS, problems);
+    String sourceId = Params.sourceId(body, 64, problems);
     Instant time = Params.time(body, "time", problems);
     if (time == null && !body.hasNonNull("time")) {
       problems.add("time: is required (the event's timestamp)");
@@ -97,23 +93,55 @@ final class ContextRoute {
           "field: source " + sourceId + " has no column '" + column + "'");
     }
     String where = "`" + column.replace("`", "") + "` = '" + sqlString(value) + "'";
+    return source.answer(
+        tenancy,
+        p,
+        req,
+        control -> answer(source, time, column, value, where, before, after, control));
+  }
+
+  /** Runs the three searches and merges their events. */
+  private static Response answer(
+      EventSource source,
+      Instant time,
+      String column,
+      String value,
+      String where,
+      int before,
+      int after,
+      QueryControl control) {
+    String sourceId = source.id();
     long t = time.toEpochMilli();
     List<Map<String, Object>> rows = new ArrayList<>();
     if (before > 0) {
       SearchResult r =
           search(
-              source, t - WINDOW.toMillis(), t - 1, where, SearchOrder.NEWEST_FIRST, before, req);
+              source,
+              t - WINDOW.toMillis(),
+              t - 1,
+              where,
+              SearchOrder.NEWEST_FIRST,
+              before,
+              control);
       for (int i = r.rows().size() - 1; i >= 0; i--) {
         rows.add(row(r.rows().get(i), r.timestampColumn(), "before"));
       }
     }
-    SearchResult at = search(source, t, t, where, SearchOrder.OLDEST_FIRST, MAX_SAME_MILLI, req);
+    SearchResult at =
+        search(source, t, t, where, SearchOrder.OLDEST_FIRST, MAX_SAME_MILLI, control);
     for (Map<String, Object> row : at.rows()) {
       rows.add(row(row, at.timestampColumn(), "at"));
     }
     if (after > 0) {
       SearchResult r =
-          search(source, t + 1, t + WINDOW.toMillis(), where, SearchOrder.OLDEST_FIRST, after, req);
+          search(
+              source,
+              t + 1,
+              t + WINDOW.toMillis(),
+              where,
+              SearchOrder.OLDEST_FIRST,
+              after,
+              control);
       for (Map<String, Object> row : r.rows()) {
         rows.add(row(row, r.timestampColumn(), "after"));
       }
@@ -154,11 +182,11 @@ final class ContextRoute {
       String where,
       SearchOrder order,
       int limit,
-      Request req) {
+      QueryControl control) {
     return source.search(
         new SearchQuery(
             source.queryId(), from, to, where, WhereLanguage.SQL, null, order, limit, 0),
-        req);
+        control);
   }
 
   private static Map<String, Object> row(Map<String, Object> r, String timestamp, String position) {

@@ -20,8 +20,12 @@ import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.SourceApi;
 import dev.chartwell.server.charts.ChartRoutes;
 import dev.chartwell.server.charts.ClickHouseErrors;
+import dev.chartwell.server.charts.ServicePrincipal;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Request;
+import dev.chartwell.server.http.Response;
+import dev.chartwell.server.tenancy.Tenancy;
+import java.io.IOException;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -29,8 +33,9 @@ import java.util.function.Predicate;
 /**
  * A log or trace source of the caller's warehouse resolved to where its events are queried (the
  * engine or a ClickHouse connection), for the explore routes (traces, facets, surrounding events):
- * one code path runs their searches and charts on either, stops them when the client goes away and
- * turns the backends' refusals into our errors.
+ * one code path runs their searches and charts on either under the service's query limits, stops
+ * them when the client goes away or at {@code --query-timeout} (a connection's), and turns the
+ * backends' refusals into our errors.
  *
  * @param id the source's id
  * @param definition the source as {@code /api/v2} shows it
@@ -103,22 +108,35 @@ record EventSource(
     return e.isEmpty() || !hasColumn.test(e) ? Optional.empty() : Optional.of(e);
   }
 
-  /**
-   * @param query a search of this source (by {@link #queryId()})
-   * @param req the request (its client going away stops the search)
-   * @return what it found
-   */
-  SearchResult search(SearchQuery query, Request req) {
-    return run(req, o -> backend.search(query, o));
+  /** An explore route's queries on a source, stopped by their control, and its answer. */
+  @FunctionalInterface
+  interface Work {
+    /**
+     * @param control stops the queries (pass it to {@link #search} and {@link #chart})
+     * @return the answer
+     * @throws IOException as a handler may
+     */
+    Response run(QueryControl control) throws IOException;
   }
 
   /**
-   * @param query a chart query of this source (by {@link #queryId()})
-   * @param req the request (its client going away stops the query)
-   * @return its rows
+   * Runs an explore route's queries on this source as {@code POST /api/v2/search} runs its own:
+   * under the service's query permit ({@code --max-queries-per-service}, 429 beyond), on this
+   * worker for the engine, and off the HTTP workers, stopped at {@code --query-timeout}, for a
+   * ClickHouse connection; the client going away stops them.
+   *
+   * @param tenancy the per-service limits and the external query runner
+   * @param caller the service querying
+   * @param req the request
+   * @param work the queries and the answer
+   * @return the answer, or one to come
+   * @throws IOException as the work may
    */
-  ChartResult chart(ChartQuery query, Request req) {
-    return run(req, o -> backend.query(query, o));
+  Response answer(Tenancy tenancy, ServicePrincipal caller, Request req, Work work)
+      throws IOException {
+    QueryControl control = new QueryControl();
+    req.onClientDisconnect(() -> control.cancel("the client disconnected"));
+    return tenancy.query(caller.id(), engineSource == null, control, () -> work.run(control));
   }
 
   /**
@@ -130,10 +148,13 @@ record EventSource(
     return run(control, o -> backend.search(query, o));
   }
 
-  private <T> T run(Request req, Function<QueryOptions, T> call) {
-    QueryControl control = new QueryControl();
-    req.onClientDisconnect(() -> control.cancel("the client disconnected"));
-    return run(control, call);
+  /**
+   * @param query a chart query of this source (by {@link #queryId()})
+   * @param control stops it
+   * @return its rows
+   */
+  ChartResult chart(ChartQuery query, QueryControl control) {
+    return run(control, o -> backend.query(query, o));
   }
 
   private <T> T run(QueryControl control, Function<QueryOptions, T> call) {

@@ -6,6 +6,7 @@ import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.internal.exec.QueryEngine;
 import dev.chartwell.engine.internal.query.Languages;
@@ -18,6 +19,7 @@ import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
+import dev.chartwell.server.tenancy.Tenancy;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,45 +54,28 @@ final class FacetRoute {
       Engine engine,
       Json json,
       Clock clock,
-      long maxBodyBytes) {
+      long maxBodyBytes,
+      Tenancy tenancy) {
     router.add(
         "POST",
         V2.BASE + "/facets",
         scope.authenticator(),
         maxBodyBytes,
-        scope.wrap(req -> facets(req, catalog, engine, json, clock)));
+        scope.wrap(req -> facets(req, catalog, engine, json, clock, tenancy)));
   }
 
   private static Response facets(
-      Request req, Catalog catalog, Engine engine, Json json, Clock clock)
+      Request req, Catalog catalog, Engine engine, Json json, Clock clock, Tenancy tenancy)
       throws java.io.IOException {
     ServicePrincipal p = V2.caller(req, false);
     p.requireRunning();
-    JsonNode body = json.readTree(req.bodyBytes());
-    if (!body.isObject()) {
-      throw ApiException.badRequest("request body must be a JSON object");
-    }
     List<String> problems = new ArrayList<>();
-    body.fieldNames()
-        .forEachRemaining(
-            f -> {
-              if (!FIELDS.contains(f)) {
-                problems.add(f + ": unknown field");
-              }
-            });
-    String sourceId = Params.text(body, "sourceId", 64, problems);
-    if (sourceId == null && !body.hasNonNull("sourceId")) {
-      problems.add("sourceId: is required");
-    }
+    JsonNode body = Params.object(req, json, FIELDS, problems);
+    String sourceId = Params.sourceId(body, 64, problems);
     Instant end = Params.time(body, "endTime", problems);
     Instant start = Params.time(body, "startTime", problems);
     String where = Params.text(body, "where", 8192, problems);
-    String language = Params.text(body, "whereLanguage", 16, problems);
-    WhereLanguage lang =
-        language == null ? WhereLanguage.LUCENE : WhereLanguage.fromWireName(language).orElse(null);
-    if (lang == null) {
-      problems.add("whereLanguage: must be one of lucene, sql");
-    }
+    WhereLanguage lang = Params.whereLanguage(body, problems);
     int limit = Params.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT, problems);
     List<String> asked = fieldList(body.get("fields"), problems);
     if (!problems.isEmpty()) {
@@ -103,6 +88,23 @@ final class FacetRoute {
     }
     EventSource source = EventSource.resolve(catalog, engine, p.warehouseId(), sourceId);
     List<String> fields = asked == null ? defaults(source) : asked;
+    Instant from = start;
+    Instant to = end;
+    return source.answer(
+        tenancy, p, req, control -> answer(source, fields, limit, from, to, where, lang, control));
+  }
+
+  /** Counts each field's values and shapes the answer. */
+  private static Response answer(
+      EventSource source,
+      List<String> fields,
+      int limit,
+      Instant start,
+      Instant end,
+      String where,
+      WhereLanguage lang,
+      QueryControl control) {
+    String sourceId = source.id();
     List<Map<String, Object>> out = new ArrayList<>();
     Long total = null;
     for (String field : fields) {
@@ -115,7 +117,7 @@ final class FacetRoute {
       }
       Map<String, Long> counts;
       try {
-        counts = counts(source, field, start, end, where, lang, req);
+        counts = counts(source, field, start, end, where, lang, control);
       } catch (ApiException e) {
         if (!e.getMessage().contains(QueryEngine.tooManyGroups().getMessage())) {
           throw e;
@@ -159,7 +161,7 @@ final class FacetRoute {
       Instant end,
       String where,
       WhereLanguage lang,
-      Request req) {
+      QueryControl control) {
     ChartQuery q =
         ChartQuery.over(start, end)
             .source(source.queryId())
@@ -174,7 +176,7 @@ final class FacetRoute {
                     Languages.engine(lang),
                     List.of(field)))
             .build();
-    ChartResult r = source.chart(q, req);
+    ChartResult r = source.chart(q, control);
     Map<String, Long> counts = new HashMap<>();
     for (ChartResult.Row row : r.rows()) {
       Number n = row.values().get(0);

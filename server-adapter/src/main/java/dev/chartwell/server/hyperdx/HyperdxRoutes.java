@@ -61,10 +61,10 @@ public final class HyperdxRoutes {
                     req.queryParam("limit").orElse(null),
                     req.queryParam("before").orElse(null))));
     SearchRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes, tenancy);
-    TraceRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
-    FacetRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
-    ContextRoute.register(router, scope, catalog, engine, json, maxBodyBytes);
-    PatternRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes);
+    TraceRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes, tenancy);
+    FacetRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes, tenancy);
+    ContextRoute.register(router, scope, catalog, engine, json, maxBodyBytes, tenancy);
+    PatternRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes, tenancy);
     TailRoute.register(
         router, scope, catalog, engine, json, TailRoute.hub(clock, json), maxBodyBytes);
   }

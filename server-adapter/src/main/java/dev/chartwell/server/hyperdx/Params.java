@@ -1,13 +1,17 @@
 package dev.chartwell.server.hyperdx;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.http.ApiException;
+import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
+import java.io.IOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,6 +35,62 @@ final class Params {
       throw ApiException.badRequest(name + ": " + TIME_RULE);
     }
     return Optional.of(t);
+  }
+
+  /**
+   * The body of an explore route's request.
+   *
+   * @param req the request
+   * @param json the JSON codec
+   * @param fields the fields the route reads
+   * @param problems where a field the route does not read is named
+   * @return the body, a JSON object
+   * @throws IOException when the body cannot be read
+   * @throws ApiException 400 when it is not a JSON object
+   */
+  static JsonNode object(Request req, Json json, Set<String> fields, List<String> problems)
+      throws IOException {
+    JsonNode body = json.readTree(req.bodyBytes());
+    if (!body.isObject()) {
+      throw ApiException.badRequest("request body must be a JSON object");
+    }
+    body.fieldNames()
+        .forEachRemaining(
+            f -> {
+              if (!fields.contains(f)) {
+                problems.add(f + ": unknown field");
+              }
+            });
+    return body;
+  }
+
+  /**
+   * @param body a JSON object
+   * @param maxLength the longest id allowed
+   * @param problems where a problem is added
+   * @return its required {@code sourceId}, or {@code null} when absent or wrong
+   */
+  static String sourceId(JsonNode body, int maxLength, List<String> problems) {
+    String id = text(body, "sourceId", maxLength, problems);
+    if (id == null && !body.hasNonNull("sourceId")) {
+      problems.add("sourceId: is required");
+    }
+    return id;
+  }
+
+  /**
+   * @param body a JSON object
+   * @param problems where a problem is added
+   * @return its {@code whereLanguage} (Lucene when absent), or {@code null} when wrong
+   */
+  static WhereLanguage whereLanguage(JsonNode body, List<String> problems) {
+    String language = text(body, "whereLanguage", 16, problems);
+    WhereLanguage lang =
+        language == null ? WhereLanguage.LUCENE : WhereLanguage.fromWireName(language).orElse(null);
+    if (lang == null) {
+      problems.add("whereLanguage: must be one of lucene, sql");
+    }
+    return lang;
   }
 
   static final String TIME_RULE =

@@ -6,6 +6,7 @@ import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.parser.WhereLanguage;
@@ -19,6 +20,7 @@ import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.patterns.PatternWhere;
 import dev.chartwell.server.patterns.WordPicker;
+import dev.chartwell.server.tenancy.Tenancy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,45 +59,28 @@ final class PatternRoute {
       Engine engine,
       Json json,
       Clock clock,
-      long maxBodyBytes) {
+      long maxBodyBytes,
+      Tenancy tenancy) {
     router.add(
         "POST",
         V2.BASE + "/patterns",
         scope.authenticator(),
         maxBodyBytes,
-        scope.wrap(req -> patterns(req, catalog, engine, json, clock)));
+        scope.wrap(req -> patterns(req, catalog, engine, json, clock, tenancy)));
   }
 
   private static Response patterns(
-      Request req, Catalog catalog, Engine engine, Json json, Clock clock)
+      Request req, Catalog catalog, Engine engine, Json json, Clock clock, Tenancy tenancy)
       throws java.io.IOException {
     ServicePrincipal p = V2.caller(req, false);
     p.requireRunning();
-    JsonNode body = json.readTree(req.bodyBytes());
-    if (!body.isObject()) {
-      throw ApiException.badRequest("request body must be a JSON object");
-    }
     List<String> problems = new ArrayList<>();
-    body.fieldNames()
-        .forEachRemaining(
-            f -> {
-              if (!FIELDS.contains(f)) {
-                problems.add(f + ": unknown field");
-              }
-            });
-    String sourceId = Params.text(body, "sourceId", 64, problems);
-    if (sourceId == null && !body.hasNonNull("sourceId")) {
-      problems.add("sourceId: is required");
-    }
+    JsonNode body = Params.object(req, json, FIELDS, problems);
+    String sourceId = Params.sourceId(body, 64, problems);
     Instant end = Params.time(body, "endTime", problems);
     Instant start = Params.time(body, "startTime", problems);
     String where = Params.text(body, "where", 8192, problems);
-    String language = Params.text(body, "whereLanguage", 16, problems);
-    WhereLanguage lang =
-        language == null ? WhereLanguage.LUCENE : WhereLanguage.fromWireName(language).orElse(null);
-    if (lang == null) {
-      problems.add("whereLanguage: must be one of lucene, sql");
-    }
+    WhereLanguage lang = Params.whereLanguage(body, problems);
     String asked = Params.text(body, "field", 256, problems);
     if (asked != null && asked.isBlank()) {
       problems.add("field: must name a column");
@@ -123,9 +108,30 @@ final class PatternRoute {
       throw ApiException.badRequest("field: source " + sourceId + " has no column '" + field + "'");
     }
     String userWhere = where == null ? "" : where;
+    Instant from = start;
+    Instant to = end;
+    return source.answer(
+        tenancy,
+        p,
+        req,
+        control -> answer(source, field, from, to, userWhere, lang, limit, order, control));
+  }
+
+  /** Reads the sample, groups it into patterns and counts each pattern's where. */
+  private static Response answer(
+      EventSource source,
+      String field,
+      Instant start,
+      Instant end,
+      String userWhere,
+      WhereLanguage lang,
+      int limit,
+      String order,
+      QueryControl control) {
+    String sourceId = source.id();
     PatternSample sample =
         PatternSample.read(
-            source, field, start.toEpochMilli(), end.toEpochMilli(), userWhere, lang, req);
+            source, field, start.toEpochMilli(), end.toEpochMilli(), userWhere, lang, control);
     List<PatternSample.Found> found = new ArrayList<>(sample.patterns());
     found.sort(
         "newest".equals(order)
@@ -156,7 +162,7 @@ final class PatternRoute {
               ? PatternWhere.sql(words, field, userWhere)
               : PatternWhere.lucene(words, field, implicit, userWhere));
     }
-    long[] whereCounts = counts(source, start, end, wheres, lang, req);
+    long[] whereCounts = counts(source, start, end, wheres, lang, control);
     List<Map<String, Object>> out = new ArrayList<>();
     for (int i = 0; i < shown.size(); i++) {
       PatternSample.Found f = shown.get(i);
@@ -227,7 +233,7 @@ final class PatternRoute {
       Instant end,
       List<String> wheres,
       WhereLanguage lang,
-      Request req) {
+      QueryControl control) {
     long[] out = new long[wheres.size()];
     for (int from = 0; from < wheres.size(); from += SERIES_PER_QUERY) {
       int to = Math.min(wheres.size(), from + SERIES_PER_QUERY);
@@ -244,7 +250,7 @@ final class PatternRoute {
                 Languages.engine(lang),
                 List.of()));
       }
-      ChartResult r = source.chart(q.build(), req);
+      ChartResult r = source.chart(q.build(), control);
       for (ChartResult.Row row : r.rows()) {
         for (int i = from; i < to; i++) {
           Number n = row.values().get(i - from);

@@ -4,13 +4,13 @@ import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
 import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.SearchOrder;
 import dev.chartwell.engine.SearchQuery;
 import dev.chartwell.engine.SearchResult;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.parser.WhereLanguage;
-import dev.chartwell.server.http.Request;
 import dev.chartwell.server.patterns.Drain;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -91,7 +91,7 @@ record PatternSample(
    * @param end range end, epoch ms, inclusive
    * @param where the events' where
    * @param lang its language
-   * @param req the request (its client going away stops the queries)
+   * @param control stops the queries
    * @return the patterns
    */
   static PatternSample read(
@@ -101,7 +101,7 @@ record PatternSample(
       long end,
       String where,
       WhereLanguage lang,
-      Request req) {
+      QueryControl control) {
     Granularity g = granularity(start, end);
     long first = g.bucketStart(start);
     int buckets = (int) ((g.bucketStart(end) - first) / g.millis()) + 1;
@@ -120,7 +120,7 @@ record PatternSample(
                     Languages.engine(lang),
                     List.of()))
             .build();
-    for (ChartResult.Row row : source.chart(q, req).rows()) {
+    for (ChartResult.Row row : source.chart(q, control).rows()) {
       Number n = row.values().get(0);
       int b = (int) ((row.bucket() - first) / g.millis());
       if (n != null && b >= 0 && b < buckets) {
@@ -136,7 +136,7 @@ record PatternSample(
     long considered = 0;
     if (!sampled) {
       if (matched > 0) {
-        SearchResult r = search(source, field, start, end, where, lang, SAMPLE, req);
+        SearchResult r = search(source, field, start, end, where, lang, SAMPLE, control);
         for (Map<String, Object> row : r.rows()) {
           long t = millis(row.get(r.timestampColumn()));
           int b = (int) Math.min(buckets - 1, Math.max(0, (g.bucketStart(t) - first) / g.millis()));
@@ -152,7 +152,7 @@ record PatternSample(
         int n = (int) Math.min(SearchQuery.MAX_LIMIT, Math.max(1, SAMPLE * counts[b] / matched));
         long from = Math.max(start, first + b * g.millis());
         long to = Math.min(end, first + (b + 1) * g.millis() - 1);
-        SearchResult r = search(source, field, from, to, where, lang, n, req);
+        SearchResult r = search(source, field, from, to, where, lang, n, control);
         double weight = r.rows().isEmpty() ? 0 : (double) counts[b] / r.rows().size();
         for (Map<String, Object> row : r.rows()) {
           clusters.add(text(row.get(field)), millis(row.get(r.timestampColumn())), b, weight);
@@ -186,7 +186,7 @@ record PatternSample(
       String where,
       WhereLanguage lang,
       int limit,
-      Request req) {
+      QueryControl control) {
     return source.search(
         new SearchQuery(
             source.queryId(),
@@ -198,7 +198,7 @@ record PatternSample(
             SearchOrder.NEWEST_FIRST,
             limit,
             0),
-        req);
+        control);
   }
 
   private static String text(Object v) {

@@ -91,31 +91,13 @@ final class SearchRoute {
       throws java.io.IOException {
     ServicePrincipal p = V2.caller(req, false);
     p.requireRunning();
-    JsonNode body = json.readTree(req.bodyBytes());
-    if (!body.isObject()) {
-      throw ApiException.badRequest("request body must be a JSON object");
-    }
     List<String> problems = new ArrayList<>();
-    body.fieldNames()
-        .forEachRemaining(
-            f -> {
-              if (!FIELDS.contains(f)) {
-                problems.add(f + ": unknown field");
-              }
-            });
-    String sourceId = Params.text(body, "sourceId", Integer.MAX_VALUE, problems);
-    if (sourceId == null && !body.hasNonNull("sourceId")) {
-      problems.add("sourceId: is required");
-    }
+    JsonNode body = Params.object(req, json, FIELDS, problems);
+    String sourceId = Params.sourceId(body, Integer.MAX_VALUE, problems);
     Instant end = Params.time(body, "endTime", problems);
     Instant start = Params.time(body, "startTime", problems);
     String where = Params.text(body, "where", 8192, problems);
-    String language = Params.text(body, "whereLanguage", Integer.MAX_VALUE, problems);
-    WhereLanguage lang =
-        language == null ? WhereLanguage.LUCENE : WhereLanguage.fromWireName(language).orElse(null);
-    if (lang == null) {
-      problems.add("whereLanguage: must be one of lucene, sql");
-    }
+    WhereLanguage lang = Params.whereLanguage(body, problems);
     String select = Params.text(body, "select", 4096, problems);
     String orderBy = Params.text(body, "orderBy", 1024, problems);
     int maxResults = Params.integer(body, "maxResults", DEFAULT_RESULTS, 1, MAX_RESULTS, problems);

@@ -3,6 +3,7 @@ package dev.chartwell.server.hyperdx;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.SearchOrder;
 import dev.chartwell.engine.SearchQuery;
 import dev.chartwell.engine.SearchResult;
@@ -17,6 +18,8 @@ import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
+import dev.chartwell.server.tenancy.Tenancy;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,17 +52,19 @@ final class TraceRoute {
       Engine engine,
       Json json,
       Clock clock,
-      long maxBodyBytes) {
+      long maxBodyBytes,
+      Tenancy tenancy) {
     router.add(
         "GET",
         V2.BASE + "/traces/{traceId}",
         scope.authenticator(),
         maxBodyBytes,
-        scope.wrap(req -> trace(req, catalog, engine, json, clock)));
+        scope.wrap(req -> trace(req, catalog, engine, json, clock, tenancy)));
   }
 
   private static Response trace(
-      Request req, Catalog catalog, Engine engine, Json json, Clock clock) {
+      Request req, Catalog catalog, Engine engine, Json json, Clock clock, Tenancy tenancy)
+      throws IOException {
     ServicePrincipal p = V2.caller(req, false);
     p.requireRunning();
     String traceId = req.pathParam("traceId");
@@ -95,7 +100,27 @@ final class TraceRoute {
             SearchOrder.OLDEST_FIRST,
             MAX_SPANS,
             0);
-    SearchResult found = source.search(q, req);
+    Instant from = start;
+    Instant to = end;
+    return source.answer(
+        tenancy,
+        p,
+        req,
+        control -> answer(source, traceId, spanColumn, q, from, to, json, control));
+  }
+
+  /** Reads the trace's spans and shapes them. */
+  private static Response answer(
+      EventSource source,
+      String traceId,
+      String spanColumn,
+      SearchQuery q,
+      Instant start,
+      Instant end,
+      Json json,
+      QueryControl control) {
+    String sourceId = source.id();
+    SearchResult found = source.search(q, control);
     if (found.rows().isEmpty()) {
       throw ApiException.notFound(
           "trace "
@@ -109,7 +134,7 @@ final class TraceRoute {
     }
     boolean truncated =
         found.rows().size() == MAX_SPANS
-            && !source.search(q.offset(MAX_SPANS).limit(1), req).rows().isEmpty();
+            && !source.search(q.offset(MAX_SPANS).limit(1), control).rows().isEmpty();
     Spans spans = new Spans(source, spanColumn, found.timestampColumn(), json);
     List<Map<String, Object>> out = spans.of(found.rows());
     Map<String, Object> answer = new LinkedHashMap<>();

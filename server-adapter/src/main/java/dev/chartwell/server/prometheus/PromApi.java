@@ -183,7 +183,7 @@ final class PromApi {
       case 400, 413, 414, 415 -> "bad_data";
       case 404 -> "not_found";
       case 422 -> "execution";
-      case 503 -> "unavailable";
+      case 429, 503 -> "unavailable";
       case 401, 403 -> "unauthorized";
       case 408 -> "timeout";
       default -> code.status() < 500 ? "bad_data" : "internal";

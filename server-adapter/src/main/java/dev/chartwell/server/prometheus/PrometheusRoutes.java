@@ -11,6 +11,7 @@ import dev.chartwell.server.http.PathPattern;
 import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
+import dev.chartwell.server.tenancy.ServiceLimits;
 import java.util.Set;
 
 /**
@@ -34,6 +35,7 @@ public final class PrometheusRoutes {
   private final RemoteWriteRoute write;
   private final long maxRequestBytes;
   private final long maxIngestBytes;
+  private final ServiceLimits limits;
 
   /**
    * @param services the services, whose tokens authenticate
@@ -42,6 +44,8 @@ public final class PrometheusRoutes {
    * @param meters the remote write counters
    * @param maxRequestBytes the body limit of the API routes
    * @param maxIngestBytes the body limit of remote write (compressed and decompressed)
+   * @param limits the per-service limits: remote writes are ingestion requests, the API's reads
+   *     (all but build information) queries
    */
   public PrometheusRoutes(
       Services services,
@@ -49,7 +53,8 @@ public final class PrometheusRoutes {
       ObjectMapper mapper,
       PromMeters meters,
       long maxRequestBytes,
-      long maxIngestBytes) {
+      long maxIngestBytes,
+      ServiceLimits limits) {
     this.auth = ChartRoutes.serviceToken(services);
     this.tenants = new Tenants(catalog, mapper, MAX_SAMPLES);
     this.api = new PromApi(tenants, mapper);
@@ -57,6 +62,7 @@ public final class PrometheusRoutes {
     this.write = new RemoteWriteRoute(tenants, System::currentTimeMillis, meters);
     this.maxRequestBytes = maxRequestBytes;
     this.maxIngestBytes = maxIngestBytes;
+    this.limits = limits;
   }
 
   /**
@@ -67,24 +73,26 @@ public final class PrometheusRoutes {
   public void register(Router router) {
     router.add(
         new Route(
-            "POST",
-            PathPattern.of("/api/v1/write"),
-            auth,
-            maxIngestBytes,
-            WRITE_BODY,
-            write::write));
-    both(router, "/api/v1/query", queries::instant);
-    both(router, "/api/v1/query_range", queries::range);
-    both(router, "/api/v1/labels", api::labels);
-    both(router, "/api/v1/label/{name}/values", api::labelValues);
-    both(router, "/api/v1/series", api::series);
-    both(router, "/api/v1/metadata", api::metadata);
-    both(router, "/api/v1/status/buildinfo", api::buildinfo);
+                "POST",
+                PathPattern.of("/api/v1/write"),
+                auth,
+                maxIngestBytes,
+                WRITE_BODY,
+                write::write)
+            .withAdmission(limits::ingest));
+    both(router, "/api/v1/query", queries::instant, true);
+    both(router, "/api/v1/query_range", queries::range, true);
+    both(router, "/api/v1/labels", api::labels, true);
+    both(router, "/api/v1/label/{name}/values", api::labelValues, true);
+    both(router, "/api/v1/series", api::series, true);
+    both(router, "/api/v1/metadata", api::metadata, true);
+    both(router, "/api/v1/status/buildinfo", api::buildinfo, false);
   }
 
-  private void both(Router router, String path, Handler handler) {
+  /** A read of the API by GET and by POST; a query holds one of the service's query permits. */
+  private void both(Router router, String path, Handler handler, boolean query) {
     for (String method : new String[] {"GET", "POST"}) {
-      router.add(
+      Route route =
           new Route(
                   method,
                   PathPattern.of(path),
@@ -98,7 +106,8 @@ public final class PrometheusRoutes {
                       throw new ApiException(ErrorCode.UNPROCESSABLE_ENTITY, e.getMessage());
                     }
                   })
-              .withErrorBody((e, id, type) -> api.error(e)));
+              .withErrorBody((e, id, type) -> api.error(e));
+      router.add(query ? route.withAdmission(limits::query) : route);
     }
   }
 }

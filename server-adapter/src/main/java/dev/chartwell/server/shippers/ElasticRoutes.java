@@ -17,6 +17,7 @@ import dev.chartwell.server.http.Route;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
 import dev.chartwell.server.otlp.BodyBudget;
+import dev.chartwell.server.tenancy.ServiceLimits;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -66,6 +67,7 @@ public final class ElasticRoutes {
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
   private final BodyBudget budget;
+  private final ServiceLimits limits;
 
   /**
    * @param services the services, whose tokens authenticate (Bearer, Basic {@code serviceId:token}
@@ -74,18 +76,22 @@ public final class ElasticRoutes {
    * @param mapper reads bodies and writes answers
    * @param maxBodyBytes the body limit, received and decoded (413 beyond)
    * @param budget the memory the bodies being read may hold together (429 beyond)
+   * @param limits the per-service limits: a bulk request is an ingestion request, refused (429)
+   *     before its body is read
    */
   public ElasticRoutes(
       Services services,
       Catalog catalog,
       ObjectMapper mapper,
       long maxBodyBytes,
-      BodyBudget budget) {
+      BodyBudget budget,
+      ServiceLimits limits) {
     this.auth = ChartRoutes.serviceToken(services);
     this.catalog = catalog;
     this.mapper = mapper;
     this.maxBodyBytes = maxBodyBytes;
     this.budget = budget;
+    this.limits = limits;
   }
 
   /**
@@ -98,8 +104,8 @@ public final class ElasticRoutes {
     String root = prefix.isEmpty() ? "/" : prefix;
     add(router, "GET", root, Route.Body.NONE, this::info);
     add(router, "HEAD", root, Route.Body.NONE, req -> ok(Map.of()));
-    add(router, "POST", prefix + "/_bulk", BULK, req -> bulk(req, null));
-    add(router, "PUT", prefix + "/_bulk", BULK, req -> bulk(req, null));
+    bulk(router, "POST", prefix + "/_bulk", req -> bulk(req, null));
+    bulk(router, "PUT", prefix + "/_bulk", req -> bulk(req, null));
     add(router, "GET", prefix + "/_cluster/health", Route.Body.NONE, req -> health());
     add(router, "GET", prefix + "/_license", Route.Body.NONE, req -> license());
     add(router, "GET", prefix + "/_xpack", Route.Body.NONE, req -> xpack());
@@ -118,33 +124,55 @@ public final class ElasticRoutes {
     }
     add(router, "GET", prefix + "/_data_stream/{name}", Route.Body.NONE, this::dataStream);
     add(router, "PUT", prefix + "/_data_stream/{name}", ANY_JSON, this::createDataStream);
-    add(router, "POST", prefix + "/{index}/_bulk", BULK, req -> bulk(req, req.pathParam("index")));
-    add(router, "PUT", prefix + "/{index}/_bulk", BULK, req -> bulk(req, req.pathParam("index")));
+    bulk(router, "POST", prefix + "/{index}/_bulk", req -> bulk(req, req.pathParam("index")));
+    bulk(router, "PUT", prefix + "/{index}/_bulk", req -> bulk(req, req.pathParam("index")));
     add(router, "GET", prefix + "/{index}", Route.Body.NONE, this::getIndex);
     add(router, "HEAD", prefix + "/{index}", Route.Body.NONE, this::getIndex);
     add(router, "PUT", prefix + "/{index}", ANY_JSON, this::createIndex);
   }
 
   private void add(Router router, String method, String path, Route.Body body, Handler handler) {
+    router.add(route(method, path, body, handler));
+  }
+
+  /** A bulk route: an ingestion request, admitted under the service's limit before its body. */
+  private void bulk(Router router, String method, String path, Handler handler) {
     router.add(
-        new Route(
-                method,
-                PathPattern.of(path),
-                auth,
-                maxBodyBytes,
-                body,
-                req -> {
+        route(method, path, BULK, handler)
+            .withAdmission(
+                principal -> {
                   try {
-                    return handler.handle(req).withHeader("X-Elastic-Product", "Elasticsearch");
+                    return limits.ingest(principal);
                   } catch (ApiException e) {
-                    Map<String, String> headers = new LinkedHashMap<>(e.headers());
-                    headers.putAll(PRODUCT);
-                    ApiException withProduct = new ApiException(e.code(), e.getMessage(), headers);
-                    withProduct.setStackTrace(e.getStackTrace());
-                    throw withProduct;
+                    throw withProduct(e);
                   }
-                })
-            .withErrorBody((e, requestId, contentType) -> error(e)));
+                }));
+  }
+
+  private Route route(String method, String path, Route.Body body, Handler handler) {
+    return new Route(
+            method,
+            PathPattern.of(path),
+            auth,
+            maxBodyBytes,
+            body,
+            req -> {
+              try {
+                return handler.handle(req).withHeader("X-Elastic-Product", "Elasticsearch");
+              } catch (ApiException e) {
+                throw withProduct(e);
+              }
+            })
+        .withErrorBody((e, requestId, contentType) -> error(e));
+  }
+
+  /** The error with Elasticsearch's product header, which its clients check. */
+  private static ApiException withProduct(ApiException e) {
+    Map<String, String> headers = new LinkedHashMap<>(e.headers());
+    headers.putAll(PRODUCT);
+    ApiException withProduct = new ApiException(e.code(), e.getMessage(), headers);
+    withProduct.setStackTrace(e.getStackTrace());
+    return withProduct;
   }
 
   /** Elasticsearch's error body. */

@@ -23,6 +23,7 @@ import dev.chartwell.server.http.Router;
 import dev.chartwell.server.management.Services;
 import dev.chartwell.server.otlp.BodyBudget;
 import dev.chartwell.server.otlp.OtelSources;
+import dev.chartwell.server.tenancy.ServiceLimits;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,6 +68,7 @@ public final class LokiRoutes {
   private final long maxBodyBytes;
   private final BodyBudget budget;
   private final String table;
+  private final ServiceLimits limits;
 
   /**
    * @param services the services, whose tokens authenticate (Bearer, or Basic {@code
@@ -76,6 +78,8 @@ public final class LokiRoutes {
    * @param maxBodyBytes the body limit, received and uncompressed (413 beyond)
    * @param budget the memory the bodies being read may hold together (429 beyond)
    * @param table the table pushes without a tenant write to ({@code --loki-table})
+   * @param limits the per-service limits: a push is an ingestion request, refused (429) before its
+   *     body is read
    */
   public LokiRoutes(
       Services services,
@@ -83,13 +87,15 @@ public final class LokiRoutes {
       ObjectMapper mapper,
       long maxBodyBytes,
       BodyBudget budget,
-      String table) {
+      String table,
+      ServiceLimits limits) {
     this.auth = ChartRoutes.serviceToken(services);
     this.catalog = catalog;
     this.mapper = mapper;
     this.maxBodyBytes = maxBodyBytes;
     this.budget = budget;
     this.table = table;
+    this.limits = limits;
   }
 
   /**
@@ -105,7 +111,8 @@ public final class LokiRoutes {
                 (e, requestId, contentType) ->
                     new Response.Bytes(
                         "text/plain; charset=utf-8",
-                        (e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8))));
+                        (e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8)))
+            .withAdmission(limits::ingest));
     router.add(
         new Route(
             "GET",

@@ -43,6 +43,19 @@ public final class ServiceLimits {
   }
 
   /**
+   * The admission of a query route whose query runs on the worker that reads its request ({@link
+   * dev.chartwell.server.http.Route#withAdmission}), so that a refused query is answered before
+   * anything of it is read.
+   *
+   * @param principal the request's principal, a service
+   * @return its permit
+   * @throws ApiException 429 when the service runs its most queries already
+   */
+  public Permit query(Principal principal) {
+    return query(((ServicePrincipal) principal).id());
+  }
+
+  /**
    * @param serviceId the service sending events
    * @return its permit, to close when the request has answered
    * @throws ApiException 429 when the service sends its most ingestion requests already

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class FakeClickHouse implements AutoCloseable {
   static final String DESCRIBE =
-      "Timestamp\tDateTime64(9)\t\t\t\t\t\nServiceName\tString\t\t\t\t\t\nBody\tString\t\t\t\t\t\n";
+      "Timestamp\tDateTime64(9)\t\t\t\t\t\nServiceName\tString\t\t\t\t\t\nBody\tString\t\t\t\t\t\n"
+          + "TraceId\tString\t\t\t\t\t\nSpanId\tString\t\t\t\t\t\n";
 
   private final HttpServer server;
   private final ExecutorService threads = Executors.newCachedThreadPool();

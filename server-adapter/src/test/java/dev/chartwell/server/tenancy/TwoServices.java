@@ -72,7 +72,11 @@ final class TwoServices implements AutoCloseable {
     HttpRequest.Builder r =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
             .timeout(Duration.ofSeconds(60))
-            .method(method, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
     String[] h = headers(s, path);
     for (int i = 0; i < h.length; i += 2) {
       r.header(h[i], h[i + 1]);
