@@ -42,7 +42,9 @@ import org.xerial.snappy.Snappy;
  * after the first two (warm-up). BENCHMARKS.md has the figures and the command. Arguments: requests
  * per route and round, rounds (default 7), routes (default all, comma-separated). With {@code
  * -Dchartwell.shipper.child=true} the server runs in a child JVM and its figure is that process's
- * whole CPU ({@link ChildServer}): the clean comparison for the Java client's route.
+ * whole CPU ({@link ChildServer}): the clean comparison for the Java client's route; with {@code
+ * -Dchartwell.shipper.nagle=true} that client's connections leave Nagle's algorithm on, so that its
+ * small chunks share TCP packets.
  */
 public final class ShipperCpuMeasure {
   private ShipperCpuMeasure() {}
@@ -82,6 +84,14 @@ public final class ShipperCpuMeasure {
         RestClient rest =
             RestClient.builder(HttpHost.create(s.url()))
                 .setPathPrefix("/elasticsearch")
+                .setHttpClientConfigCallback(
+                    b ->
+                        Boolean.getBoolean("chartwell.shipper.nagle")
+                            ? b.setDefaultIOReactorConfig(
+                                org.apache.http.impl.nio.reactor.IOReactorConfig.custom()
+                                    .setTcpNoDelay(false)
+                                    .build())
+                            : b)
                 .setDefaultHeaders(
                     new org.apache.http.Header[] {new BasicHeader("Authorization", s.apiKey())})
                 .build()) {
