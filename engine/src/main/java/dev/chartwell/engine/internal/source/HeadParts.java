@@ -16,7 +16,7 @@ import java.util.List;
  * together with the parts of lower tiers before them and, when they would make {@link #FAN_IN} of
  * one tier, with their tier-mates. A row is so rebuilt about {@code log4(head rows / rows per
  * query)} times over the life of a head, and a query reads at most {@code FAN_IN - 1} parts per
- * tier (with a head of 262,144 rows, at most 28 parts).
+ * tier (a head of 262,144 rows has tiers 0 to 9: at most 30 parts).
  *
  * @param head the head these parts are of (identity: the head is replaced when it is sealed)
  * @param parts the parts, oldest rows first, each starting where the one before ends
@@ -109,7 +109,8 @@ record HeadParts(SegmentBuilder head, List<Part> parts) {
     return out;
   }
 
-  private static int tier(int rows) {
+  /** A part's tier: the base-4 logarithm of its rows. */
+  static int tier(int rows) {
     return (31 - Integer.numberOfLeadingZeros(Math.max(1, rows))) >> 1;
   }
 

@@ -125,6 +125,6 @@ class HeadPartsProperties {
   }
 
   private static int tier(int rows) {
-    return (31 - Integer.numberOfLeadingZeros(Math.max(1, rows))) >> 1;
+    return HeadParts.tier(rows);
   }
 }
