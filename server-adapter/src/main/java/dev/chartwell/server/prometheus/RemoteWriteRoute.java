@@ -27,8 +27,8 @@ import java.util.function.LongSupplier;
 /**
  * {@code POST /api/v1/write}: a Prometheus remote write 1.0 request stored in the service's metric
  * tables. Each sample is a row of {@code otel_metrics_sum} (a counter, or a histogram's or
- * summary's {@code _bucket}, {@code _sum} and {@code _count} series, by the sender's metadata; a
- * name ending in {@code _total} when the sender gave none) or {@code otel_metrics_gauge}
+ * summary's {@code _bucket}, {@code _sum} and {@code _count} series, by the sender's metadata; by
+ * those suffixes and {@code _total} when the sender gave none) or {@code otel_metrics_gauge}
  * (everything else), with {@code MetricName} the series' name, each other label an {@code
  * Attributes.<label>} column and {@code ScopeName} {@value MetricStore#REMOTE_WRITE_SCOPE}. A
  * staleness marker is a row flagged "no recorded value"; another NaN or an infinity, which a number
@@ -185,11 +185,17 @@ final class RemoteWriteRoute {
 
   /**
    * Whether a series goes to the sum table: counters, and the cumulative series of histograms and
-   * summaries; without metadata, names ending in {@code _total}.
+   * summaries. Without metadata (Prometheus sends it once a minute, often after the first samples),
+   * by the suffixes Prometheus' naming rules and OpenMetrics reserve for those series: {@code
+   * _total}, {@code _bucket}, {@code _count} and {@code _sum} — so that a histogram's series land
+   * in the table its metadata will name, not first in the gauge table and then in the sum table.
    */
   static boolean counterLike(String name, RemoteWrite.Metadata meta) {
     if (meta == null) {
-      return name.endsWith("_total");
+      return name.endsWith("_total")
+          || name.endsWith("_bucket")
+          || name.endsWith("_count")
+          || name.endsWith("_sum");
     }
     return switch (meta.type()) {
       case COUNTER -> true;
