@@ -22,6 +22,13 @@ import org.eclipse.jetty.util.Callback;
  * carries a stack trace or class name.
  */
 final class Dispatcher extends Handler.Abstract {
+  /**
+   * The most bytes of a body left unread by its handler (a request refused before its body: 401,
+   * 413, 429, ...) that are read and dropped after the answer is written and before the connection
+   * closes, so that a client still sending the body reads the answer instead of a connection reset.
+   */
+  static final long DRAIN_LIMIT = 1 << 20;
+
   private final Router router;
   private final Json json;
   private final PrintStream log;
@@ -239,7 +246,11 @@ final class Dispatcher extends Handler.Abstract {
       out.put(HttpHeader.CONNECTION, "close");
     }
     response.setStatus(status);
-    response.write(true, bytes, callback);
+    Callback written =
+        unread
+            ? Callback.from(() -> BodyDrain.start(request, DRAIN_LIMIT, callback), callback::failed)
+            : callback;
+    response.write(true, bytes, written);
     router
         .observer()
         .answered(
