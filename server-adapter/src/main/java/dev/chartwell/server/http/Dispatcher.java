@@ -10,7 +10,6 @@ import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.Callback;
@@ -283,7 +282,7 @@ final class Dispatcher extends Handler.Abstract {
     InputStream body = InputStream.nullInputStream();
     if (route.body().reads() && declared.present()) {
       exchange.startBody();
-      exchange.received = new TimedInputStream(Content.Source.asInputStream(request));
+      exchange.received = new TimedInputStream(new CoalescingBodyStream(request));
       body =
           RequestBody.open(
               exchange.received,

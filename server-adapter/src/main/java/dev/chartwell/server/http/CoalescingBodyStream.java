@@ -1,0 +1,110 @@
+package dev.chartwell.server.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
+import org.eclipse.jetty.io.Content;
+
+/**
+ * A request body as a blocking stream that reads a trickling sender in batches.
+ *
+ * <p>Some clients send a body as many tiny writes: the Elasticsearch Java client's {@code
+ * BulkIngester} sends each action line, document and newline as an HTTP chunk of its own, each in
+ * its own TCP packet. Read as it arrives, every packet costs a wait for the socket, a wake-up of
+ * the selector and one of the reading thread — several times the CPU of parsing the event it
+ * carries. So when a wait for more bytes follows one that brought little ({@link #SMALL} bytes),
+ * the reader first pauses for {@link #PAUSE_NANOS} and reads again: the packets that arrived
+ * meanwhile are read in one go. A sender that writes large pieces never pauses the reader, and a
+ * pause that brings nothing is followed by an ordinary wait, so a sender that stopped costs one
+ * pause.
+ */
+final class CoalescingBodyStream extends InputStream {
+  /** Bytes a wait must bring for the sender not to count as trickling. */
+  static final int SMALL = 4096;
+
+  /** How long the reader pauses before waiting on a trickling sender: at most once per wait. */
+  static final long PAUSE_NANOS = 500_000;
+
+  private final Content.Source source;
+  private Content.Chunk chunk;
+  private long fetched = SMALL; // bytes read since the last wait or pause; no pause before a wait
+  private long pauses;
+
+  CoalescingBodyStream(Content.Source source) {
+    this.source = source;
+  }
+
+  /**
+   * @return how many times the reader paused for a trickling sender
+   */
+  long pauses() {
+    return pauses;
+  }
+
+  @Override
+  public int read() throws IOException {
+    byte[] one = new byte[1];
+    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    if (len == 0) {
+      return 0;
+    }
+    while (true) {
+      if (chunk != null) {
+        if (Content.Chunk.isFailure(chunk)) {
+          throw new IOException("the request body failed", chunk.getFailure());
+        }
+        ByteBuffer buffer = chunk.getByteBuffer();
+        if (buffer.hasRemaining()) {
+          int n = Math.min(len, buffer.remaining());
+          buffer.get(b, off, n);
+          fetched += n;
+          return n;
+        }
+        boolean last = chunk.isLast();
+        chunk.release();
+        if (last) {
+          chunk = Content.Chunk.EOF;
+          return -1;
+        }
+        chunk = null;
+      }
+      chunk = source.read();
+      if (chunk == null) {
+        // A pause that brought nothing ends the batching: the sender has stopped for now.
+        if (fetched > 0 && fetched < SMALL) {
+          pauses++;
+          LockSupport.parkNanos(PAUSE_NANOS);
+        } else {
+          awaitContent();
+        }
+        fetched = 0;
+      }
+    }
+  }
+
+  private void awaitContent() throws IOException {
+    CountDownLatch ready = new CountDownLatch(1);
+    source.demand(ready::countDown);
+    try {
+      ready.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for the request body");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (chunk != null) {
+      chunk.release();
+      chunk = Content.Chunk.EOF;
+    }
+  }
+}
