@@ -25,6 +25,21 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
   private static volatile byte[] reserve = new byte[RESERVE_BYTES];
 
   /**
+   * The line's fixed parts, and room to assemble it, made before any error: another thread may take
+   * the reserve's memory first, so writing the line must not need the heap at all.
+   */
+  private static final byte[] IN_REQUEST = ascii("chartwell: out of memory in request ");
+
+  private static final byte[] IN_THREAD = ascii("chartwell: out of memory in thread ");
+  private static final byte[] EXITING =
+      ascii(
+          "; exiting with status "
+              + EXIT_OUT_OF_MEMORY
+              + " (give the JVM more heap with -Xmx, or lower --max-memory or --query-memory)\n");
+  private static final int MAX_NAME = 200;
+  private static final byte[] LINE = new byte[IN_REQUEST.length + MAX_NAME + EXITING.length];
+
+  /**
    * Set by the first thread that halts. Several threads can run out of memory at once (the request
    * that filled the heap, a selector, a timer); only the first may write the line, or the process
    * would say it twice before it is gone. Made before any error, so taking it allocates nothing.
@@ -98,16 +113,25 @@ public final class FatalErrors implements Thread.UncaughtExceptionHandler {
     }
     reserve = null; // before anything that allocates
     try {
-      err.println(
-          "chartwell: out of memory in "
-              + (thread ? "thread " : "request ")
-              + name
-              + "; exiting with status "
-              + EXIT_OUT_OF_MEMORY
-              + " (give the JVM more heap with -Xmx, or lower --max-memory or --query-memory)");
+      int n = put(LINE, 0, thread ? IN_THREAD : IN_REQUEST);
+      for (int i = 0; i < name.length() && i < MAX_NAME; i++) {
+        char c = name.charAt(i);
+        LINE[n++] = c >= 0x20 && c < 0x7f ? (byte) c : (byte) '?';
+      }
+      n = put(LINE, n, EXITING);
+      err.write(LINE, 0, n);
       err.flush();
     } finally {
       Runtime.getRuntime().halt(EXIT_OUT_OF_MEMORY);
     }
+  }
+
+  private static int put(byte[] line, int at, byte[] part) {
+    System.arraycopy(part, 0, line, at, part.length);
+    return at + part.length;
+  }
+
+  private static byte[] ascii(String text) {
+    return text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 }
