@@ -2,6 +2,7 @@ package dev.chartwell.server.charts;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -203,15 +204,17 @@ final class EventReader {
       return;
     }
     Map<String, Object> fields = new LinkedHashMap<>();
-    String nonFinite;
     try (JsonParser p = ascii ? mapper.createParser(bytes, 0, length) : mapper.createParser(text)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw NotPlain.INSTANCE;
       }
-      nonFinite = readObject(p, "", fields);
+      JsonFields.read(p, fields);
       if (p.nextToken() != null) {
         throw NotPlain.INSTANCE;
       }
+    } catch (JsonFields.Refused e) {
+      reject(number, e.getMessage());
+      return;
     } catch (IOException | NotPlain e) {
       JsonNode node;
       try {
@@ -224,7 +227,7 @@ final class EventReader {
       add(node, number, sink);
       return;
     }
-    event(fields, nonFinite, number, sink);
+    event(fields, number, sink);
   }
 
   /** A line that is not one JSON object alone; the tree reader describes it. */
@@ -255,49 +258,6 @@ final class EventReader {
   }
 
   /**
-   * Reads the fields of the object the parser has just entered, flattened: nested objects with
-   * {@code .}, arrays as their JSON text, {@code null} left out.
-   *
-   * @return the path of the first number too large for a double, or {@code null}
-   */
-  private String readObject(JsonParser p, String prefix, Map<String, Object> out)
-      throws IOException {
-    String nonFinite = null;
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String name = prefix.isEmpty() ? p.currentName() : prefix + "." + p.currentName();
-      String found = null;
-      switch (p.nextToken()) {
-        case START_OBJECT -> found = readObject(p, name, out);
-        case START_ARRAY -> {
-          JsonNode array = values.readTree(p);
-          out.put(name, array.toString());
-          found = JsonErrors.nonFiniteNumberPath(array, name);
-        }
-        case VALUE_STRING -> out.put(name, p.getText());
-        case VALUE_TRUE -> out.put(name, Boolean.TRUE);
-        case VALUE_FALSE -> out.put(name, Boolean.FALSE);
-        case VALUE_NUMBER_INT ->
-            out.put(
-                name,
-                p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                    ? p.getBigIntegerValue()
-                    : (Object) p.getLongValue());
-        case VALUE_NUMBER_FLOAT -> {
-          double d = p.getDoubleValue();
-          d = d == 0 ? 0.0 : d; // as through a decimal (the tree reader's floats): no -0.0
-          found = Double.isFinite(d) ? null : name;
-          out.put(name, d);
-        }
-        default -> {} // null: absent
-      }
-      if (nonFinite == null) {
-        nonFinite = found;
-      }
-    }
-    return nonFinite;
-  }
-
-  /**
    * Reads a JSON array of events one element at a time. An element that is not JSON or not strict
    * UTF-8 is rejected, and with it the rest of the array (which can no longer be located); the
    * elements before it are kept. A body whose first bytes are not UTF-8 fails already while the
@@ -314,8 +274,18 @@ final class EventReader {
           return;
         }
         if (t == JsonToken.START_OBJECT) {
+          JsonStreamContext array = p.getParsingContext().getParent();
           Map<String, Object> fields = new LinkedHashMap<>();
-          event(fields, readObject(p, "", fields), element, sink);
+          try {
+            JsonFields.read(p, fields);
+          } catch (JsonFields.Refused e) {
+            while (p.getParsingContext() != array) {
+              p.nextToken(); // the rest of the refused element, to go on after it
+            }
+            reject(element, e.getMessage());
+            continue;
+          }
+          event(fields, element, sink);
         } else {
           values.readTree(p); // the whole value, to go on after it
           reject(element, "each event must be a JSON object");
@@ -341,17 +311,16 @@ final class EventReader {
     Map<String, Object> fields = new LinkedHashMap<>();
     try (JsonParser p = node.traverse(mapper)) {
       p.nextToken();
-      event(fields, readObject(p, "", fields), line, sink);
+      JsonFields.read(p, fields);
+    } catch (JsonFields.Refused e) {
+      reject(line, e.getMessage());
+      return;
     }
+    event(fields, line, sink);
   }
 
   /** An object's flattened fields become an event, or the line is rejected saying why. */
-  private void event(Map<String, Object> fields, String nonFinite, long line, Sink sink) {
-    if (nonFinite != null) {
-      reject(
-          line, nonFinite + ": number out of range (larger than a 64-bit floating-point number)");
-      return;
-    }
+  private void event(Map<String, Object> fields, long line, Sink sink) {
     Object ts = fields.remove(timestampField);
     if (ts == null) {
       reject(line, timestampField + ": is required");

@@ -136,15 +136,6 @@ public final class JsonErrors {
     return nonFinite(node, "");
   }
 
-  /**
-   * @param node a parsed JSON value
-   * @param path where it sits in the document ({@code a.b}), named in the answer
-   * @return the path of the first number in it too large for a double, or null
-   */
-  public static String nonFiniteNumberPath(JsonNode node, String path) {
-    return nonFinite(node, path);
-  }
-
   private static String nonFinite(JsonNode node, String path) {
     if (node.isNumber()) {
       return node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())

@@ -142,9 +142,9 @@ class ShipperHostileInputIntegrationTest {
           ("{\"index\":{}}\n{"
                   + ts
                   + ",\"a\":"
-                  + "{\"b\":".repeat(40)
+                  + "{\"b\":".repeat(70)
                   + "1"
-                  + "}".repeat(40)
+                  + "}".repeat(70)
                   + "}\n")
               .getBytes(StandardCharsets.UTF_8));
       // Too many fields for a table.
