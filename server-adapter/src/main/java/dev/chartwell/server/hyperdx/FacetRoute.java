@@ -71,27 +71,21 @@ final class FacetRoute {
     p.requireRunning();
     List<String> problems = new ArrayList<>();
     JsonNode body = Params.object(req, json, FIELDS, problems);
-    String sourceId = Params.sourceId(body, 64, problems);
-    Instant end = Params.time(body, "endTime", problems);
-    Instant start = Params.time(body, "startTime", problems);
-    String where = Params.text(body, "where", 8192, problems);
-    WhereLanguage lang = Params.whereLanguage(body, problems);
+    EventQueryParams asked = EventQueryParams.read(body, 64, problems);
     int limit = Params.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT, problems);
-    List<String> asked = fieldList(body.get("fields"), problems);
+    List<String> named = fieldList(body.get("fields"), problems);
     if (!problems.isEmpty()) {
       throw ApiException.badRequest(problems);
     }
-    end = end == null ? Instant.now(clock) : end;
-    start = start == null ? end.minus(SearchRoute.DEFAULT_RANGE) : start;
-    if (!start.isBefore(end)) {
-      throw ApiException.badRequest("endTime: must be after startTime");
-    }
-    EventSource source = EventSource.resolve(catalog, engine, p.warehouseId(), sourceId);
-    List<String> fields = asked == null ? defaults(source) : asked;
-    Instant from = start;
-    Instant to = end;
+    EventQueryParams q = asked.resolved(clock);
+    EventSource source = EventSource.resolve(catalog, engine, p.warehouseId(), q.sourceId());
+    List<String> fields = named == null ? defaults(source) : named;
     return source.answer(
-        tenancy, p, req, control -> answer(source, fields, limit, from, to, where, lang, control));
+        tenancy,
+        p,
+        req,
+        control ->
+            answer(source, fields, limit, q.start(), q.end(), q.where(), q.language(), control));
   }
 
   /** Counts each field's values and shapes the answer. */

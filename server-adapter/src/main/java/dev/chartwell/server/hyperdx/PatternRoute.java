@@ -76,11 +76,7 @@ final class PatternRoute {
     p.requireRunning();
     List<String> problems = new ArrayList<>();
     JsonNode body = Params.object(req, json, FIELDS, problems);
-    String sourceId = Params.sourceId(body, 64, problems);
-    Instant end = Params.time(body, "endTime", problems);
-    Instant start = Params.time(body, "startTime", problems);
-    String where = Params.text(body, "where", 8192, problems);
-    WhereLanguage lang = Params.whereLanguage(body, problems);
+    EventQueryParams params = EventQueryParams.read(body, 64, problems);
     String asked = Params.text(body, "field", 256, problems);
     if (asked != null && asked.isBlank()) {
       problems.add("field: must name a column");
@@ -93,11 +89,10 @@ final class PatternRoute {
     if (!problems.isEmpty()) {
       throw ApiException.badRequest(problems);
     }
-    end = end == null ? Instant.now(clock) : end;
-    start = start == null ? end.minus(SearchRoute.DEFAULT_RANGE) : start;
-    if (!start.isBefore(end)) {
-      throw ApiException.badRequest("endTime: must be after startTime");
-    }
+    EventQueryParams q = params.resolved(clock);
+    String sourceId = q.sourceId();
+    Instant start = q.start();
+    Instant end = q.end();
     if (Duration.between(start, end).compareTo(MAX_RANGE) > 0) {
       throw ApiException.badRequest(
           "endTime: the range is longer than " + MAX_RANGE.toDays() + " days: narrow it");
@@ -107,14 +102,13 @@ final class PatternRoute {
     if (!source.hasColumn().test(field)) {
       throw ApiException.badRequest("field: source " + sourceId + " has no column '" + field + "'");
     }
-    String userWhere = where == null ? "" : where;
-    Instant from = start;
-    Instant to = end;
+    String userWhere = q.where() == null ? "" : q.where();
     return source.answer(
         tenancy,
         p,
         req,
-        control -> answer(source, field, from, to, userWhere, lang, limit, order, control));
+        control ->
+            answer(source, field, start, end, userWhere, q.language(), limit, order, control));
   }
 
   /** Reads the sample, groups it into patterns and counts each pattern's where. */

@@ -31,7 +31,6 @@ import dev.chartwell.server.http.Response;
 import dev.chartwell.server.http.Router;
 import dev.chartwell.server.tenancy.Tenancy;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,7 +52,6 @@ final class SearchRoute {
   static final int MAX_RESULTS = 2000;
   static final int MAX_OFFSET = 10_000;
   static final int DEFAULT_RESULTS = 100;
-  static final Duration DEFAULT_RANGE = Duration.ofMinutes(15);
 
   private static final Set<String> FIELDS =
       Set.of(
@@ -93,11 +91,7 @@ final class SearchRoute {
     p.requireRunning();
     List<String> problems = new ArrayList<>();
     JsonNode body = Params.object(req, json, FIELDS, problems);
-    String sourceId = Params.sourceId(body, Integer.MAX_VALUE, problems);
-    Instant end = Params.time(body, "endTime", problems);
-    Instant start = Params.time(body, "startTime", problems);
-    String where = Params.text(body, "where", 8192, problems);
-    WhereLanguage lang = Params.whereLanguage(body, problems);
+    EventQueryParams params = EventQueryParams.read(body, Integer.MAX_VALUE, problems);
     String select = Params.text(body, "select", 4096, problems);
     String orderBy = Params.text(body, "orderBy", 1024, problems);
     int maxResults = Params.integer(body, "maxResults", DEFAULT_RESULTS, 1, MAX_RESULTS, problems);
@@ -105,15 +99,12 @@ final class SearchRoute {
     if (!problems.isEmpty()) {
       throw ApiException.badRequest(problems);
     }
-    if (end == null) {
-      end = Instant.now(clock);
-    }
-    if (start == null) {
-      start = end.minus(DEFAULT_RANGE);
-    }
-    if (!start.isBefore(end)) {
-      throw ApiException.badRequest("endTime: must be after startTime");
-    }
+    EventQueryParams range = params.resolved(clock);
+    String sourceId = range.sourceId();
+    Instant start = range.start();
+    Instant end = range.end();
+    String where = range.where();
+    WhereLanguage lang = range.language();
     ObjectNode source = catalog.source(p.warehouseId(), sourceId, SourceApi.HYPERDX);
     if (source.path("kind").asText().equals("metric")) {
       throw ApiException.badRequest(
