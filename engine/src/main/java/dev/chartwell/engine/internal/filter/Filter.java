@@ -402,7 +402,7 @@ public abstract class Filter {
   /** Bare terms, phrases and wildcards on the implicit column, through its token index. */
   static final class Text extends Filter {
     /** A segment of at most this many rows whose token index is not built yet is read instead. */
-    static final int READ_UNINDEXED_ROWS = 8192;
+    static final int READ_UNINDEXED_ROWS = 65_536;
 
     enum Kind {
       TOKEN,
