@@ -401,6 +401,9 @@ public abstract class Filter {
 
   /** Bare terms, phrases and wildcards on the implicit column, through its token index. */
   static final class Text extends Filter {
+    /** A segment of at most this many rows whose token index is not built yet is read instead. */
+    static final int READ_UNINDEXED_ROWS = 65_536;
+
     enum Kind {
       TOKEN,
       PHRASE,
@@ -436,9 +439,12 @@ public abstract class Filter {
       if (!(column instanceof StringColumn c)) {
         return new MutableRoaringBitmap();
       }
-      TokenIndex index = s.tokenIndex();
+      // A head's newest part has its token index built only when asked: a few rows are read
+      // faster than they are indexed.
+      TokenIndex index =
+          s.rows() <= READ_UNINDEXED_ROWS && !s.hasTokenIndex() ? null : s.tokenIndex();
       if (!idx || index == null) {
-        return strings(c, predicate, candidates, false, control);
+        return strings(c, predicate, candidates, idx, control);
       }
       switch (kind) {
         case TOKEN -> {

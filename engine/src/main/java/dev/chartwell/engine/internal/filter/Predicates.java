@@ -395,12 +395,43 @@ final class Predicates {
 
   /** Bare term: a whole token of the implicit column. */
   static ValuePredicate token(String token) {
+    boolean possible = Tokens.isSingleToken(token) && token.toLowerCase(Locale.ROOT).equals(token);
     return new ValuePredicate.OnText() {
       @Override
       boolean onString(String v) {
-        return Tokens.lowerCaseTokens(v).contains(token);
+        return possible && hasToken(v, token);
       }
     };
+  }
+
+  /**
+   * Whether {@code Tokens.lowerCaseTokens(v).contains(token)}, without splitting {@code v}: the
+   * token, matched case-insensitively, starts and ends at token boundaries somewhere in it.
+   *
+   * @param v a text
+   * @param token one token, lower-case
+   * @return whether it is one of the text's tokens
+   */
+  static boolean hasToken(String v, String token) {
+    int n = token.length();
+    char first = token.charAt(0);
+    for (int i = 0, last = v.length() - n; i <= last; i++) {
+      if (lowerAscii(v.charAt(i)) != first || (i > 0 && Tokens.isTokenChar(v.charAt(i - 1)))) {
+        continue;
+      }
+      int k = 1;
+      while (k < n && lowerAscii(v.charAt(i + k)) == token.charAt(k)) {
+        k++;
+      }
+      if (k == n && (i + n == v.length() || !Tokens.isTokenChar(v.charAt(i + n)))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static char lowerAscii(char c) {
+    return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
   }
 
   /** Bare phrase: every token present and the whole text present, case-insensitive. */

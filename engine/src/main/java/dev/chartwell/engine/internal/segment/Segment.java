@@ -253,6 +253,19 @@ public final class Segment {
   }
 
   /**
+   * @return whether the token index is built (or there is none to build): {@link #tokenIndex()}
+   *     answers at once
+   */
+  public boolean hasTokenIndex() {
+    if (tokenIndex != null) {
+      return true;
+    }
+    synchronized (this) {
+      return tokenIndex != null || lazyTokens == null;
+    }
+  }
+
+  /**
    * @return bytes of the timestamps
    */
   public long timestampBytes() {

@@ -7,21 +7,26 @@ import java.util.List;
 
 /**
  * The head as queries see it: immutable segments over consecutive row ranges {@code [0, rows)} of
- * one head, shared by every query until the head grows. A query that finds more rows in the head
- * builds only what was added since ({@link #rebuildFrom}), so a source being filled does not
- * rebuild its whole head for each query.
+ * one head, shared by every query until the head grows.
  *
- * <p>Parts are kept in tiers, as a log-structured merge keeps its runs: a part's tier is the base-4
- * logarithm of its rows, tiers never rise from older parts to newer ones, and new rows are built
- * together with the parts of lower tiers before them and, when they would make {@link #FAN_IN} of
- * one tier, with their tier-mates. A row is so rebuilt about {@code log4(head rows / rows per
- * query)} times over the life of a head, and a query reads at most {@code FAN_IN - 1} parts per
- * tier (a head of 262,144 rows has tiers 0 to 9: at most 30 parts).
+ * <p>The leading {@link #settled()} parts are kept in tiers, as a log-structured merge keeps its
+ * runs: a part's tier is the base-4 logarithm of its rows, tiers never rise from older parts to
+ * newer ones, and new rows are built together with the parts of lower tiers before them and, when
+ * they would make {@link #FAN_IN} of one tier, with their tier-mates ({@link #settleFrom}). A row
+ * is so rebuilt about {@code log4(head rows / rows per build)} times over the life of a head, and a
+ * query reads at most {@code FAN_IN - 1} settled parts per tier (a head of 262,144 rows has tiers 0
+ * to 9: at most 30 parts). Settled parts are built off the query path, by the source's {@link
+ * BuildAhead} ({@link #settle}).
+ *
+ * <p>The parts after them are tails: the few rows a query found beyond the parts, built by that
+ * query as one more part ({@link #withTail}) and shared by the queries after it, until the next
+ * settled part takes them in.
  *
  * @param head the head these parts are of (identity: the head is replaced when it is sealed)
  * @param parts the parts, oldest rows first, each starting where the one before ends
+ * @param settled how many of the parts, from the first, are tiered (the rest are tails)
  */
-record HeadParts(SegmentBuilder head, List<Part> parts) {
+record HeadParts(SegmentBuilder head, List<Part> parts, int settled) {
   /** Parts of one tier that are rebuilt as one. */
   static final int FAN_IN = 4;
 
@@ -36,6 +41,9 @@ record HeadParts(SegmentBuilder head, List<Part> parts) {
 
   HeadParts {
     parts = List.copyOf(parts);
+    if (settled < 0 || settled > parts.size()) {
+      throw new IllegalArgumentException(settled + " settled parts of " + parts.size());
+    }
   }
 
   /**
@@ -43,7 +51,7 @@ record HeadParts(SegmentBuilder head, List<Part> parts) {
    * @return no parts yet of that head
    */
   static HeadParts none(SegmentBuilder head) {
-    return new HeadParts(head, List.of());
+    return new HeadParts(head, List.of(), 0);
   }
 
   /**
@@ -54,15 +62,24 @@ record HeadParts(SegmentBuilder head, List<Part> parts) {
   }
 
   /**
-   * Where the part covering the head's rows up to {@code rows} must start: this part list's end, or
-   * the start of the tier-mates it is rebuilt with.
-   *
-   * @param rows the head's rows now, more than {@link #rows()}
-   * @return the first row of the new part
+   * @return the head's rows the settled parts cover
    */
-  int rebuildFrom(int rows) {
-    int keep = parts.size();
-    int from = rows();
+  int settledRows() {
+    return settled == 0 ? 0 : parts.get(settled - 1).to();
+  }
+
+  /**
+   * Where the next settled part, covering the head's rows up to {@code rows}, must start: the end
+   * of the settled parts (the tails after them count as new rows), or the start of the settled
+   * parts it is rebuilt with: those of lower tiers than the new rows before it and, when it would
+   * make {@link #FAN_IN} of its tier, its tier-mates.
+   *
+   * @param rows the head's rows now, more than {@link #settledRows()}
+   * @return the first row of the new settled part
+   */
+  int settleFrom(int rows) {
+    int keep = settled;
+    int from = settledRows();
     while (true) {
       // Parts of lower tiers than the new rows join them: together they are fewer rows than those.
       while (keep > 0 && tier(rowsOf(parts.get(keep - 1))) < tier(rows - from)) {
@@ -83,19 +100,48 @@ record HeadParts(SegmentBuilder head, List<Part> parts) {
   }
 
   /**
-   * @param part rows {@code [from, rows)} of the head, sealed, where {@code from} came from {@link
-   *     #rebuildFrom}
-   * @return these parts with those before {@code part} kept and the rest replaced by it
+   * @param tail the head's rows from {@link #rows()} on, sealed
+   * @return these parts and the tail after them
    */
-  HeadParts with(Part part) {
+  HeadParts withTail(Part tail) {
+    if (tail.from() != rows()) {
+      throw new IllegalArgumentException("a tail from row " + tail.from() + " after " + rows());
+    }
     List<Part> next = new ArrayList<>(parts.size() + 1);
-    for (Part p : parts) {
-      if (p.to() <= part.from()) {
-        next.add(p);
-      }
+    next.addAll(parts);
+    next.add(tail);
+    return new HeadParts(head, next, settled);
+  }
+
+  /**
+   * Takes in a settled part built from {@link #settleFrom} of an earlier state of these parts: the
+   * settled parts before it are kept, and so are the tails that start where it ends (with the tails
+   * after them); a tail it covers only in part goes, with every part after it, and the next query
+   * builds those rows again.
+   *
+   * @param part rows {@code [from, to)} of the head, sealed
+   * @return the parts with it, or {@code null} when the parts before it no longer end at its start
+   */
+  HeadParts settle(Part part) {
+    List<Part> next = new ArrayList<>(parts.size() + 1);
+    int at = 0;
+    for (int i = 0; i < settled && parts.get(i).to() <= part.from(); i++) {
+      next.add(parts.get(i));
+      at = parts.get(i).to();
+    }
+    if (at != part.from()) {
+      return null;
     }
     next.add(part);
-    return new HeadParts(head, next);
+    int settledNow = next.size();
+    at = part.to();
+    for (Part p : parts) {
+      if (p.from() == at) {
+        next.add(p);
+        at = p.to();
+      }
+    }
+    return new HeadParts(head, next, settledNow);
   }
 
   /**

@@ -89,7 +89,7 @@ final class PendingSeal {
 
   /**
    * The segments a query reads for these rows without waiting for their build: the built segment
-   * once there is one, else the head's parts, with the rows added since the last query built as one
+   * once there is one, else the head's parts, with the rows added since the last part built as one
    * more part. The caller holds its source's freeze lock.
    *
    * @return the segments, oldest rows first
@@ -106,9 +106,9 @@ final class PendingSeal {
     // trailing empty rows may be filled in by both, with the same values).
     HeadParts p = parts != null ? parts : HeadParts.none(head);
     if (p.rows() < rowCount) {
-      int from = p.rebuildFrom(rowCount);
+      int from = p.rows(); // the head's last rows: the segment replaces every part soon
       Segment part = head.copy(from, rowCount).build(id, from, implicitColumn);
-      p = p.with(new HeadParts.Part(from, rowCount, part));
+      p = p.withTail(new HeadParts.Part(from, rowCount, part));
       parts = p;
     }
     return p.segments();

@@ -39,9 +39,10 @@ import java.util.function.Predicate;
  *
  * <p>{@link #snapshot()} gives a query a consistent view: every event acknowledged before the call
  * and none half-written, with a reference on each mapped segment until the snapshot is closed. The
- * head is seen as {@link HeadParts}: the rows added since the last query are copied under the lock
- * (array copies only) and sealed outside it, and the parts are shared by the queries after it, so a
- * source being filled does not rebuild its whole head for every query.
+ * head is seen as {@link HeadParts}: while queries read the source, its {@link BuildAhead} turns
+ * the head's rows into parts as they arrive, off the query path; a query copies under the lock
+ * (array copies only) the rows added since the last part and seals them outside it as a tail, which
+ * the queries after it share. So a source being filled does not rebuild its head for every query.
  */
 public final class SourceCore {
   /** Heads handed to the sealing thread beyond which appenders wait for it. */
@@ -65,7 +66,8 @@ public final class SourceCore {
   private long version; // guarded by lock
   private boolean closed; // guarded by lock
   private boolean dropped; // guarded by lock
-  private HeadParts frozen; // guarded by lock
+  private HeadParts frozen; // guarded by lock; always the current head's
+  private long aheadBuilds; // guarded by lock
   private long evictedSegments; // guarded by lock
   private long evictedRows; // guarded by lock
   private volatile long headBytes;
@@ -73,6 +75,7 @@ public final class SourceCore {
   private long throttledAppends; // guarded by lock
   private long throttledNanos; // guarded by lock
   private final IngestMeter ingested = new IngestMeter();
+  private final BuildAhead ahead;
 
   /** Orders the publications of the source's state (seals, drops) with each other. */
   private final Object commitLock = new Object();
@@ -126,7 +129,9 @@ public final class SourceCore {
     this.maxHeadBytes = setup.maxHeadBytes();
     this.storage = setup.storage();
     this.seals = new SealQueue(lock, setup.sealers());
+    this.ahead = new BuildAhead(setup.sealers(), this::buildAheadOnce);
     this.head = newHead();
+    this.frozen = HeadParts.none(head);
     if (spec.implicitColumn() != null) {
       define(spec.implicitColumn(), ColumnType.STRING);
     }
@@ -324,6 +329,7 @@ public final class SourceCore {
     BatchCheck.Result checked = BatchCheck.check(batch, before, spec.timestampColumn(), true);
     List<byte[]> records = records(batch, checked, 0, n);
     long position;
+    boolean buildAhead;
     synchronized (lock) {
       awaitBacklogLocked();
       if (schema != before && checked.definesColumns()) {
@@ -336,6 +342,10 @@ public final class SourceCore {
       }
       position = appendLocked(batch, checked, records);
       headBytes = head.bytes() + seals.bytes();
+      buildAhead = head.rows() - frozen.settledRows() >= BuildAhead.ROWS;
+    }
+    if (buildAhead && ahead.wanted()) {
+      ahead.request();
     }
     ingested.record(checked.accepted());
     return new Pending(new AppendResult(checked.accepted(), checked.rejections()), position);
@@ -512,7 +522,8 @@ public final class SourceCore {
    * @return the sealed segments, the heads being sealed and the frozen head, oldest first
    */
   public Snapshot snapshot() {
-    // One query at a time brings the head's parts up to date; the others then share them.
+    ahead.read();
+    // One query at a time builds the rows beyond the head's parts; the others then share them.
     synchronized (freezeLock) {
       List<Segment> segments;
       List<PendingSeal> pending;
@@ -530,10 +541,10 @@ public final class SourceCore {
         }
         pending = seals.pending();
         headId = nextSegmentId;
-        parts = frozen != null && frozen.head() == head ? frozen : HeadParts.none(head);
+        parts = frozen;
         rows = head.rows();
         if (rows > parts.rows()) {
-          from = parts.rebuildFrom(rows);
+          from = parts.rows();
           added = head.copy(from, rows);
         }
       }
@@ -545,10 +556,11 @@ public final class SourceCore {
         }
         if (added != null) {
           Segment part = added.build(headId, from, spec.implicitColumn());
-          parts = parts.with(new HeadParts.Part(from, rows, part));
+          HeadParts before = parts;
+          parts = parts.withTail(new HeadParts.Part(from, rows, part));
           synchronized (lock) {
-            if (head == parts.head()) {
-              frozen = parts;
+            if (frozen == before) {
+              frozen = parts; // else a settled part came meanwhile: this tail is not shared
             }
           }
         }
@@ -557,7 +569,58 @@ public final class SourceCore {
         segments.forEach(Segment::release);
         throw e;
       }
+      if (parts.parts().size() - parts.settled() >= BuildAhead.TAILS) {
+        ahead.request();
+      }
       return new Snapshot(schema, List.copyOf(all), segments);
+    }
+  }
+
+  /**
+   * On a sealing thread, for {@link BuildAhead}: turns the head's rows beyond its settled parts
+   * into a settled part (with its tier-mates, as {@link HeadParts#settleFrom} says) and its token
+   * index, so that queries find them built.
+   *
+   * @return whether enough rows wait for another build right away
+   */
+  private boolean buildAheadOnce() {
+    SegmentBuilder of;
+    SegmentBuilder rowsToBuild;
+    int from;
+    int rows;
+    long headId;
+    synchronized (lock) {
+      HeadParts parts = frozen;
+      rows = head.rows();
+      if (closed || rows == parts.settledRows()) {
+        return false;
+      }
+      of = head;
+      from = parts.settleFrom(rows);
+      rowsToBuild = head.copy(from, rows);
+      headId = nextSegmentId;
+    }
+    Segment part = rowsToBuild.build(headId, from, spec.implicitColumn());
+    part.tokenIndex(); // built here rather than by the first query with a bare term
+    synchronized (lock) {
+      if (head != of) {
+        return false; // handed over meanwhile: the sealing thread builds it whole
+      }
+      HeadParts settled = frozen.settle(new HeadParts.Part(from, rows, part));
+      if (settled != null) {
+        frozen = settled;
+      }
+      aheadBuilds++;
+      return !closed && head.rows() - frozen.settledRows() >= BuildAhead.ROWS;
+    }
+  }
+
+  /**
+   * @return how many parts {@link BuildAhead} built for this source's heads (for tests)
+   */
+  long aheadBuilds() {
+    synchronized (lock) {
+      return aheadBuilds;
     }
   }
 
@@ -871,16 +934,14 @@ public final class SourceCore {
       return;
     }
     PendingSeal p = new PendingSeal(head, nextSegmentId++, headLastPosition, spec.implicitColumn());
-    if (frozen != null && frozen.head() == head) {
-      p.startFrom(frozen);
-    }
+    p.startFrom(frozen);
     seals.addLocked(p);
     head = newHead();
     for (Schema.Column c : schema.columns()) {
       head.addColumn(c.name(), c.type());
     }
     version++;
-    frozen = null;
+    frozen = HeadParts.none(head);
     storage.headHandedOver();
     seals.start(p, () -> complete(p));
   }

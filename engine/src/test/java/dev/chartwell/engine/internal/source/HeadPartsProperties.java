@@ -31,7 +31,7 @@ class HeadPartsProperties {
   private static final long T0 = 1_700_000_000_000L;
 
   @Test
-  void partsCoverTheHeadInTiersAndRebuildEachRowFewTimes() {
+  void settledPartsCoverTheHeadInTiersAndRebuildEachRowFewTimes() {
     qt().withExamples(300)
         .forAll(lists().of(integers().between(1, 5_000)).ofSizeBetween(1, 200))
         .checkAssert(
@@ -41,32 +41,87 @@ class HeadPartsProperties {
               long built = 0;
               for (int delta : deltas) {
                 rows += delta;
-                int from = parts.rebuildFrom(rows);
-                assertTrue(from <= parts.rows(), "a part starts past the rows covered");
+                int from = parts.settleFrom(rows);
+                assertTrue(from <= parts.settledRows(), "a part starts past the rows covered");
                 built += rows - from;
-                parts = parts.with(new HeadParts.Part(from, rows, null));
-                int at = 0;
-                int tier = Integer.MAX_VALUE;
-                Map<Integer, Integer> perTier = new TreeMap<>();
-                for (HeadParts.Part p : parts.parts()) {
-                  assertEquals(at, p.from(), "parts are consecutive");
-                  assertTrue(p.to() > p.from(), "no empty part");
-                  at = p.to();
-                  int t = tier(p.to() - p.from());
-                  assertTrue(t <= tier, "tiers never rise from older parts to newer: " + parts);
-                  tier = t;
-                  perTier.merge(t, 1, Integer::sum);
-                }
-                assertEquals(rows, at, "the parts cover every row");
-                for (int n : perTier.values()) {
-                  assertTrue(n < HeadParts.FAN_IN, "at most FAN_IN - 1 parts per tier: " + parts);
-                }
+                parts = parts.settle(new HeadParts.Part(from, rows, null));
+                assertCovers(parts, rows);
+                assertEquals(parts.parts().size(), parts.settled(), "no tails");
               }
               // Each rebuild raises a row's tier, so a row is built at most (top tier + 2) times.
               assertTrue(
                   built <= (long) rows * (tier(rows) + 2),
                   "built " + built + " rows for a head of " + rows);
             });
+  }
+
+  /**
+   * Queries add tails while a build ahead runs on the parts as they were when it started: whatever
+   * the interleaving, the parts cover a prefix of the head in order, the settled ones in tiers, and
+   * a settled part always fits where it was meant to go.
+   */
+  @Test
+  void tailsAndSettledPartsBuiltFromOlderStatesStillCoverTheHead() {
+    qt().withExamples(300)
+        .forAll(
+            lists().of(integers().between(1, 3_000)).ofSizeBetween(1, 120),
+            lists().of(integers().between(0, 3)).ofSizeBetween(120, 120))
+        .checkAssert(
+            (deltas, tailsDuringBuild) -> {
+              HeadParts parts = HeadParts.none(new SegmentBuilder(16));
+              int rows = 0;
+              for (int i = 0; i < deltas.size(); i++) {
+                rows += deltas.get(i);
+                if (i % 3 != 2) {
+                  // a query: the rows beyond the parts become a tail
+                  parts = parts.withTail(new HeadParts.Part(parts.rows(), rows, null));
+                  assertCovers(parts, rows);
+                  continue;
+                }
+                // a build ahead, with tails added by queries while it runs
+                int builtTo = rows;
+                int from = parts.settleFrom(builtTo);
+                for (int t = 0; t < tailsDuringBuild.get(i); t++) {
+                  rows += 1 + t * 997 % 2_000;
+                  parts = parts.withTail(new HeadParts.Part(parts.rows(), rows, null));
+                }
+                HeadParts settled = parts.settle(new HeadParts.Part(from, builtTo, null));
+                assertTrue(settled != null, "the settled part fits: " + parts);
+                parts = settled;
+                assertCovers(parts, rows);
+                assertEquals(builtTo, parts.settledRows(), "settled up to the rows built");
+              }
+              assertTrue(
+                  parts.settled() <= (HeadParts.FAN_IN - 1) * (tier(rows) + 1),
+                  "few settled parts: " + parts);
+            });
+  }
+
+  /**
+   * Checks that the parts are consecutive from row 0 up to at most {@code rows}, and that the
+   * settled ones never rise in tier and hold fewer than {@link HeadParts#FAN_IN} parts per tier.
+   */
+  private static void assertCovers(HeadParts parts, int rows) {
+    int at = 0;
+    int tier = Integer.MAX_VALUE;
+    Map<Integer, Integer> perTier = new TreeMap<>();
+    List<HeadParts.Part> all = parts.parts();
+    for (int i = 0; i < all.size(); i++) {
+      HeadParts.Part p = all.get(i);
+      assertEquals(at, p.from(), "parts are consecutive: " + parts);
+      assertTrue(p.to() > p.from(), "no empty part");
+      at = p.to();
+      if (i < parts.settled()) {
+        int t = tier(p.to() - p.from());
+        assertTrue(t <= tier, "tiers never rise from older parts to newer: " + parts);
+        tier = t;
+        perTier.merge(t, 1, Integer::sum);
+      }
+    }
+    assertTrue(at <= rows, "no part past the head's rows");
+    for (int n : perTier.values()) {
+      assertTrue(n < HeadParts.FAN_IN, "at most FAN_IN - 1 parts per tier: " + parts);
+    }
   }
 
   @Test

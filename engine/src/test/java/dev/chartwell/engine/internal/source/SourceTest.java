@@ -372,8 +372,13 @@ class SourceTest {
     s.append(event(3, "a", "z"));
     assertEquals(3, s.snapshot().segments().size());
     s.append(event(4, "a", "w"));
+    assertEquals(4, s.snapshot().segments().size(), "the new row is a tail of its own");
+    // Four tails: that query asked for them to be built as one, on the sealing thread.
+    while (s.aheadBuilds() == 0) {
+      Thread.onSpinWait();
+    }
     SourceCore.Snapshot merged = s.snapshot();
-    assertEquals(1, merged.segments().size(), "four parts of one tier are rebuilt as one");
+    assertEquals(1, merged.segments().size(), "four tails are rebuilt as one settled part");
     assertEquals(
         List.of(
             Map.of("@ts", 1L, "a", "x"),

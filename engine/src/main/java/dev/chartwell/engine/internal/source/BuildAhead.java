@@ -1,0 +1,75 @@
+package dev.chartwell.engine.internal.source;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Builds a head's parts off the query path, on the sealing pool, while queries read the head: a
+ * source being filled and queried then leaves each query only the few rows that arrived since the
+ * last part to build itself. One build runs at a time per source; it is asked for by appends once
+ * {@link #ROWS} rows wait and by queries that found many tails, and only while queries read the
+ * source (a source only being filled builds nothing more than before).
+ */
+final class BuildAhead {
+  /** New rows beyond the settled parts after which an append asks for a build. */
+  static final int ROWS = 1024;
+
+  /** Tails after which a query asks for a build, whatever the rows. */
+  static final int TAILS = 4;
+
+  /** How long after a query the head's parts are still built ahead. */
+  private static final long READ_RECENTLY_NANOS = 2_000_000_000L;
+
+  private final Executor executor;
+  private final BooleanSupplier buildOnce;
+  private final AtomicBoolean running = new AtomicBoolean();
+  private volatile long lastRead;
+  private volatile boolean everRead;
+
+  /**
+   * @param executor where builds run
+   * @param buildOnce builds one settled part, if there are rows to; returns whether another build
+   *     is due right away
+   */
+  BuildAhead(Executor executor, BooleanSupplier buildOnce) {
+    this.executor = executor;
+    this.buildOnce = buildOnce;
+  }
+
+  /** A query read the head. */
+  void read() {
+    lastRead = System.nanoTime();
+    everRead = true;
+  }
+
+  /**
+   * @return whether a query read the head lately, so that building ahead pays
+   */
+  boolean wanted() {
+    return everRead && System.nanoTime() - lastRead < READ_RECENTLY_NANOS;
+  }
+
+  /** Starts a build unless one is running (that one goes on while builds are due). */
+  void request() {
+    if (!running.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      executor.execute(this::run);
+    } catch (RejectedExecutionException e) {
+      running.set(false); // the engine is closing: queries build what they need
+    }
+  }
+
+  private void run() {
+    try {
+      while (buildOnce.getAsBoolean()) {
+        // another build is due
+      }
+    } finally {
+      running.set(false);
+    }
+  }
+}
