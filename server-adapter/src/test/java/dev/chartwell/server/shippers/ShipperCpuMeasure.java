@@ -55,7 +55,9 @@ public final class ShipperCpuMeasure {
   };
   static final String[] SEV = {"debug", "info", "warn", "error"};
   static final String[] METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH"};
-  static final String[] ROUTES = {"ndjson", "bulk", "bulk-client", "loki-proto", "loki-json"};
+  static final String[] ROUTES = {
+    "ndjson", "bulk", "bulk-client", "bulk-chunked", "loki-proto", "loki-json"
+  };
 
   /** Names of the sending threads, whose CPU is not the server's. */
   private static boolean sender(String thread) {
@@ -201,6 +203,12 @@ public final class ShipperCpuMeasure {
                 case "bulk-client" -> {
                   ingest(es, docs);
                   yield "bench_client";
+                }
+                case "bulk-chunked" -> {
+                  for (byte[] body : bulk) {
+                    sendChunked(s, "/elasticsearch/bench_chunked/_bulk", body);
+                  }
+                  yield "bench_chunked";
                 }
                 case "loki-proto" -> {
                   for (byte[] body : lokiProto) {
@@ -379,6 +387,55 @@ public final class ShipperCpuMeasure {
       process.destroy();
       process.waitFor();
     }
+  }
+
+  /**
+   * Sends a {@code _bulk} body as the Java client does on the wire: every action line, document and
+   * newline an HTTP chunk of its own, each written (and sent, {@code TCP_NODELAY}) at once.
+   */
+  private static void sendChunked(ShipperServer s, String path, byte[] body) throws Exception {
+    java.net.URI url = java.net.URI.create(s.url());
+    try (java.net.Socket socket = new java.net.Socket(url.getHost(), url.getPort())) {
+      socket.setTcpNoDelay(true);
+      java.io.OutputStream out = socket.getOutputStream();
+      out.write(
+          ("POST "
+                  + path
+                  + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: "
+                  + s.bearer()
+                  + "\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n"
+                  + "Connection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      int line = 0;
+      for (int from = 0; from < body.length; ) {
+        int nl = from;
+        while (body[nl] != '\n') {
+          nl++;
+        }
+        // the action line with its newline; the document, then its newline apart
+        boolean action = line++ % 2 == 0;
+        chunk(out, body, from, action ? nl + 1 : nl);
+        if (!action) {
+          chunk(out, body, nl, nl + 1);
+        }
+        from = nl + 1;
+      }
+      out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      var reply = dev.chartwell.server.http.RawHttp.read(socket.getInputStream());
+      if (reply.status() != 200 || reply.body().contains("\"errors\":true")) {
+        throw new IllegalStateException("bulk-chunked " + reply.status() + " " + reply.body());
+      }
+    }
+  }
+
+  private static void chunk(java.io.OutputStream out, byte[] b, int from, int to)
+      throws java.io.IOException {
+    out.write((Integer.toHexString(to - from) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    out.write(b, from, to - from);
+    out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+    out.flush();
   }
 
   private static void ok(String route, HttpResponse<byte[]> resp) {
