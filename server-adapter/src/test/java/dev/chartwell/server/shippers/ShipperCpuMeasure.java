@@ -167,6 +167,7 @@ public final class ShipperCpuMeasure {
         for (String route : routes) {
           Map<Long, Long> before = threadCpu(threads);
           long c0 = child != null ? child.cpuNanos() : os.getProcessCpuTime();
+          long k0 = child != null ? child.systemNanos() : 0;
           long w0 = System.nanoTime();
           String table =
               switch (route) {
@@ -245,12 +246,14 @@ public final class ShipperCpuMeasure {
           if (child != null) {
             double events = (double) requests * PER_REQUEST;
             double serverUs = (child.cpuNanos() - c0) / 1000.0 / events;
+            double kernelUs = (child.systemNanos() - k0) / 1000.0 / events;
             System.out.printf(
                 Locale.ROOT,
-                "round %d %-11s server process %.2f us CPU/event, %.0f events/s%n",
+                "round %d %-12s server process %.2f us CPU/event (kernel %.2f), %.0f events/s%n",
                 round,
                 route,
                 serverUs,
+                kernelUs,
                 events / ((System.nanoTime() - w0) / 1e9));
             if (round >= 2) {
               server.computeIfAbsent(route, k -> new ArrayList<>()).add(serverUs);
@@ -377,9 +380,18 @@ public final class ShipperCpuMeasure {
 
     /** The child's user and system CPU so far, from {@code /proc/PID/stat} (10 ms ticks). */
     long cpuNanos() throws java.io.IOException {
-      String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      String[] f = stat();
       return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+    }
+
+    /** The child's system (kernel) CPU so far. */
+    long systemNanos() throws java.io.IOException {
+      return Long.parseLong(stat()[12]) * 10_000_000L;
+    }
+
+    private String[] stat() throws java.io.IOException {
+      String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
+      return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     }
 
     @Override
