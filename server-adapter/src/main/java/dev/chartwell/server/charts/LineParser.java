@@ -356,6 +356,14 @@ public final class LineParser {
         return false;
       }
     }
+    if (i == length) {
+      return true;
+    }
+    if (aFrom + i + 8 <= a.length && bFrom + i + 8 <= b.length) {
+      // The last 1-7 bytes in one word each, the bytes past them masked off (little-endian: low).
+      long mask = -1L >>> (8 * (8 - (length - i)));
+      return (((long) LONG.get(a, aFrom + i) ^ (long) LONG.get(b, bFrom + i)) & mask) == 0;
+    }
     for (; i < length; i++) {
       if (a[aFrom + i] != b[bFrom + i]) {
         return false;
