@@ -126,7 +126,7 @@ public final class SourceCore {
     this.maxHeadBytes = setup.maxHeadBytes();
     this.storage = setup.storage();
     this.seals = new SealQueue(lock, setup.sealers());
-    this.head = newHead(0);
+    this.head = newHead();
     if (spec.implicitColumn() != null) {
       define(spec.implicitColumn(), ColumnType.STRING);
     }
@@ -875,7 +875,7 @@ public final class SourceCore {
       p.startFrom(frozen);
     }
     seals.addLocked(p);
-    head = newHead(head.rows());
+    head = newHead();
     for (Schema.Column c : schema.columns()) {
       head.addColumn(c.name(), c.type());
     }
@@ -936,13 +936,8 @@ public final class SourceCore {
     sealedBytes = total;
   }
 
-  /**
-   * A head with room for as many rows as the one before took (at least 1024, at most a segment's):
-   * a source that filled a head will likely fill the next, whose buffers then need not grow (each
-   * growth copies every column) on the way.
-   */
-  private SegmentBuilder newHead(int rowsBefore) {
-    return new SegmentBuilder(Math.min(segmentRows, Math.max(1024, rowsBefore)));
+  private SegmentBuilder newHead() {
+    return new SegmentBuilder(Math.min(segmentRows, 1024));
   }
 
   private void define(String name, ColumnType type) {
