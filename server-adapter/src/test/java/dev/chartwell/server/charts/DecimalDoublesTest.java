@@ -41,6 +41,15 @@ class DecimalDoublesTest {
         .check(DecimalDoublesTest::agrees);
   }
 
+  /** 19 digits past a signed long (up to 9,999,999,999,999,999,999): the mantissa is unsigned. */
+  @Test
+  void agreesOnMantissasPastASignedLong() {
+    long nineteenNines = Long.parseUnsignedLong("9999999999999999999");
+    qt().withExamples(100_000)
+        .forAll(longs().between(0, nineteenNines - Long.MAX_VALUE), integers().between(-40, 20))
+        .check((offset, power) -> agrees(Long.MAX_VALUE + offset, power));
+  }
+
   /**
    * Values half-way between two doubles and one unit of the last decimal digit beside them: the
    * cases the algorithm must either get right or decline.
