@@ -328,11 +328,18 @@ public final class SideBySide {
           Locale.ROOT,
           "Chartwell: warming up on the first %,d events, into another source (not measured)%n",
           warmRows);
-      new Loader(connections, flags.integer("request-mb", Loader.DEFAULT_REQUEST_MB) << 20L)
-          .load(
-              cw.url() + "/api/v2/sources/" + warmSource + "/events", cw.token(), warm, out, true);
-      cw.awaitSealed(warmSource);
-      Files.delete(warm);
+      try {
+        new Loader(connections, flags.integer("request-mb", Loader.DEFAULT_REQUEST_MB) << 20L)
+            .load(
+                cw.url() + "/api/v2/sources/" + warmSource + "/events",
+                cw.token(),
+                warm,
+                out,
+                true);
+        cw.awaitSealed(warmSource);
+      } finally {
+        Files.delete(warm);
+      }
     }
     out.printf(
         Locale.ROOT, "Chartwell at %s: loading over %d connections ...%n", cw.url(), connections);
