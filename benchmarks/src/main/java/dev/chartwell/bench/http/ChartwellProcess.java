@@ -36,6 +36,7 @@ final class ChartwellProcess implements AutoCloseable {
   private String token;
   private String sourceId;
   private String tableId;
+  private String serviceId;
 
   private ChartwellProcess(
       Process process, Path dataDir, String url, String org, String admin, Http http) {
@@ -194,33 +195,57 @@ final class ChartwellProcess implements AutoCloseable {
    *     the events lack leaves the segments without a token index
    */
   void setUp(String implicitColumn) throws IOException, InterruptedException {
-    String services = url + "/v1/organizations/" + org + "/services";
     String[] service = service("bench");
-    String serviceId = service[0];
+    serviceId = service[0];
     token = service[1];
-    JsonNode table =
-        http.json(
+    tableId = declare(TABLE, implicitColumn);
+    sourceId = source("bench-logs", TABLE);
+  }
+
+  /**
+   * Declares a second table like the bench one, and a log source reading it, in the service of
+   * {@link #setUp}: somewhere to load events that warm the server's code up before a measured load.
+   *
+   * @param implicitColumn as for {@link #setUp}
+   * @return the source's id
+   */
+  String warmUpSource(String implicitColumn) throws IOException, InterruptedException {
+    declare(TABLE + "_warmup", implicitColumn);
+    return source("bench-logs warm-up", TABLE + "_warmup");
+  }
+
+  /** Declares a table (the implicit column, {@code status} a long, {@code Duration} a double). */
+  private String declare(String table, String implicitColumn)
+      throws IOException, InterruptedException {
+    return http.json(
             "PUT",
-            url + "/api/v2/tables/default/" + TABLE,
+            url + "/api/v2/tables/default/" + table,
             "Bearer " + token,
             "{\"implicitColumn\":"
                 + TextNode.valueOf(implicitColumn) // quoted and escaped as JSON
                 + ",\"bodyColumn\":\"Body\",\"columns\":["
                 + "{\"name\":\"status\",\"type\":\"long\"},"
-                + "{\"name\":\"Duration\",\"type\":\"double\"}]}");
-    tableId = table.path("data").path("id").asText();
-    sourceId =
-        http.json(
-                "POST",
-                services + "/" + serviceId + "/clickstack/sources",
-                admin,
-                "{\"name\":\"bench-logs\",\"kind\":\"log\",\"from\":{\"databaseName\":\"default\","
-                    + "\"tableName\":\""
-                    + TABLE
-                    + "\"}}")
-            .path("result")
-            .path("id")
-            .asText();
+                + "{\"name\":\"Duration\",\"type\":\"double\"}]}")
+        .path("data")
+        .path("id")
+        .asText();
+  }
+
+  /** A log source reading a table. */
+  private String source(String name, String table) throws IOException, InterruptedException {
+    return http.json(
+            "POST",
+            url + "/v1/organizations/" + org + "/services/" + serviceId + "/clickstack/sources",
+            admin,
+            "{\"name\":\""
+                + name
+                + "\",\"kind\":\"log\",\"from\":{\"databaseName\":\"default\","
+                + "\"tableName\":\""
+                + table
+                + "\"}}")
+        .path("result")
+        .path("id")
+        .asText();
   }
 
   /**
@@ -265,15 +290,19 @@ final class ChartwellProcess implements AutoCloseable {
    * @return the source's entry of {@code GET /api/v2/stats}
    */
   JsonNode stats() throws IOException, InterruptedException {
+    return stats(sourceId);
+  }
+
+  private JsonNode stats(String id) throws IOException, InterruptedException {
     for (JsonNode s :
         http.json("GET", url + "/api/v2/stats", "Bearer " + token, null)
             .path("data")
             .path("sources")) {
-      if (s.path("id").asText().equals(sourceId)) {
+      if (s.path("id").asText().equals(id)) {
         return s;
       }
     }
-    throw new IllegalStateException("GET /api/v2/stats does not list source " + sourceId);
+    throw new IllegalStateException("GET /api/v2/stats does not list source " + id);
   }
 
   /**
@@ -282,8 +311,18 @@ final class ChartwellProcess implements AutoCloseable {
    * @return the stats then
    */
   JsonNode awaitSealed() throws IOException, InterruptedException {
+    return awaitSealed(sourceId);
+  }
+
+  /**
+   * Waits until no head of a source waits to be sealed.
+   *
+   * @param id the source
+   * @return its stats then
+   */
+  JsonNode awaitSealed(String id) throws IOException, InterruptedException {
     while (true) {
-      JsonNode s = stats();
+      JsonNode s = stats(id);
       if (s.path("sealBacklog").asInt() == 0) {
         return s;
       }

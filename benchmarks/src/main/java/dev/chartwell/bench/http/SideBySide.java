@@ -196,6 +196,19 @@ public final class SideBySide {
     return file;
   }
 
+  /** Copies the first lines of an NDJSON file (all of them when it has fewer) to another. */
+  private static Path firstLines(Path file, int lines, Path to) throws IOException {
+    try (java.io.BufferedReader in = Files.newBufferedReader(file);
+        java.io.BufferedWriter w = Files.newBufferedWriter(to)) {
+      String line;
+      for (int i = 0; i < lines && (line = in.readLine()) != null; i++) {
+        w.write(line);
+        w.write('\n');
+      }
+    }
+    return to;
+  }
+
   /** Events in an NDJSON file: its lines (a last line without a newline counts). */
   private static long lines(Path file) throws IOException {
     long lines = 0;
@@ -307,6 +320,27 @@ public final class SideBySide {
 
   private Loaded loadChartwell(ChartwellProcess cw, Path file, long events, int connections)
       throws Exception {
+    int warmRows = flags.integer("warm-rows", 0);
+    if (warmRows > 0) {
+      Path warm = firstLines(file, warmRows, Files.createTempFile("chartwell-warm-up", ".ndjson"));
+      String warmSource = cw.warmUpSource(flags.get("implicit-column", "Body"));
+      out.printf(
+          Locale.ROOT,
+          "Chartwell: warming up on the first %,d events, into another source (not measured)%n",
+          warmRows);
+      try {
+        new Loader(connections, flags.integer("request-mb", Loader.DEFAULT_REQUEST_MB) << 20L)
+            .load(
+                cw.url() + "/api/v2/sources/" + warmSource + "/events",
+                cw.token(),
+                warm,
+                out,
+                true);
+        cw.awaitSealed(warmSource);
+      } finally {
+        Files.delete(warm);
+      }
+    }
     out.printf(
         Locale.ROOT, "Chartwell at %s: loading over %d connections ...%n", cw.url(), connections);
     CpuUse cpu = CpuUse.start(cw.pid());

@@ -356,6 +356,14 @@ public final class LineParser {
         return false;
       }
     }
+    if (i == length) {
+      return true;
+    }
+    if (aFrom + i + 8 <= a.length && bFrom + i + 8 <= b.length) {
+      // The last 1-7 bytes in one word each, the bytes past them masked off (little-endian: low).
+      long mask = -1L >>> (8 * (8 - (length - i)));
+      return (((long) LONG.get(a, aFrom + i) ^ (long) LONG.get(b, bFrom + i)) & mask) == 0;
+    }
     for (; i < length; i++) {
       if (a[aFrom + i] != b[bFrom + i]) {
         return false;
@@ -601,8 +609,9 @@ public final class LineParser {
   /**
    * A number, by JSON's grammar: an integer that fits a long, or a finite double. A decimal whose
    * digits make an integer below 2^53 and whose power of ten is at most 22 either way is one
-   * correctly rounded multiplication or division of two exact doubles (Clinger's fast path); any
-   * other goes through Jackson's double parser.
+   * correctly rounded multiplication or division of two exact doubles (Clinger's fast path); one of
+   * up to 19 digits otherwise is converted by {@link DecimalDoubles}, unless it declines; any other
+   * goes through Jackson's double parser.
    */
   private void number(int nameEnd) throws GiveUp {
     int start = pos;
@@ -616,6 +625,7 @@ public final class LineParser {
     long mantissa = 0;
     int significant = 0; // digits in the mantissa, from the first non-zero one
     int scale = 0; // the mantissa's power of ten
+    boolean dropped = false; // digits past the 19th, not in the mantissa
     if (line[pos] == '0') {
       pos++;
     } else if (line[pos] >= '1' && line[pos] <= '9') {
@@ -627,6 +637,7 @@ public final class LineParser {
         } else {
           scale++;
           significant++;
+          dropped = true;
         }
       }
     } else {
@@ -645,6 +656,8 @@ public final class LineParser {
           }
           mantissa = mantissa * 10 + d;
           scale--;
+        } else {
+          dropped = true;
         }
       }
       if (pos == digitsFrom) {
@@ -684,8 +697,14 @@ public final class LineParser {
     }
     long power = scale + exp;
     double d;
-    if (significant <= 19 && mantissa >= 0 && mantissa < (1L << 53) && Math.abs(power) <= 22) {
+    long bits;
+    if (!dropped && mantissa >= 0 && mantissa < (1L << 53) && Math.abs(power) <= 22) {
       d = power >= 0 ? mantissa * POWERS[(int) power] : mantissa / POWERS[(int) -power];
+    } else if (mantissa == 0) {
+      d = 0; // the digits were zeros (a dropped digit is not: it follows 19 significant ones)
+    } else if (!dropped
+        && (bits = DecimalDoubles.toDouble(mantissa, power)) != DecimalDoubles.UNDECIDED) {
+      d = Double.longBitsToDouble(bits);
     } else {
       d = slowDouble(start);
     }

@@ -390,38 +390,25 @@ public final class SegmentBuilder {
           sorted[i] = min; // keeps the packed range tight
         }
       }
-      LongColumn.ValueIndex index = valueIndex(sorted, rows, order);
+      int[] positions = new int[rows];
+      LongColumn.ValueIndex index = valueIndex(sorted, rows, order, positions);
       if (index != null) {
         for (int i = 0; i < rows; i++) {
-          sorted[i] =
-              bit(present, source(order, i))
-                  ? Math.max(0, indexOf(index.values(), sorted[i]))
-                  : 0; // positions in the index
+          sorted[i] = Math.max(0, positions[i]); // positions in the index (0 where absent)
         }
       }
       return new LongColumn(
           PackedLongs.pack(sorted, rows), p.bitmap(), p.count(), min, max, index, index != null);
     }
 
-    private static int indexOf(java.nio.LongBuffer values, long v) {
-      int lo = 0;
-      int hi = values.capacity() - 1;
-      while (lo <= hi) {
-        int mid = (lo + hi) >>> 1;
-        long m = values.get(mid);
-        if (m < v) {
-          lo = mid + 1;
-        } else if (m > v) {
-          hi = mid - 1;
-        } else {
-          return mid;
-        }
-      }
-      return -1;
-    }
-
-    /** Postings per distinct value when there are at most {@link LongColumn#MAX_INDEXED_VALUES}. */
-    private LongColumn.ValueIndex valueIndex(long[] sorted, int rows, int[] order) {
+    /**
+     * Postings per distinct value when there are at most {@link LongColumn#MAX_INDEXED_VALUES}.
+     *
+     * @param positions receives each row's position among the distinct values, -1 where absent (set
+     *     only when the index is made)
+     */
+    private LongColumn.ValueIndex valueIndex(
+        long[] sorted, int rows, int[] order, int[] positions) {
       long[] distinct = new long[LongColumn.MAX_INDEXED_VALUES];
       int n = 0;
       for (int i = 0; i < rows; i++) {
@@ -441,7 +428,6 @@ public final class SegmentBuilder {
         }
       }
       long[] values = java.util.Arrays.copyOf(distinct, n);
-      int[] positions = new int[rows];
       for (int i = 0; i < rows; i++) {
         positions[i] =
             bit(present, source(order, i)) ? java.util.Arrays.binarySearch(values, sorted[i]) : -1;

@@ -170,11 +170,12 @@ final class Utf8Sort {
     int start = bounds[item] + depth;
     int available = Math.min(bounds[item + 1] - start, digits);
     long key = 0;
-    if (available == digits && start + 8 <= data.length) {
+    if (start + 8 <= data.length) {
       long word = (long) BIG_ENDIAN_LONG.get(data, start);
-      if ((word & 0x8080808080808080L) == 0) { // ASCII: each byte is its own rank
+      long mine = available >= 8 ? -1L : ~(-1L >>> (8 * available)); // the string's bytes
+      if ((word & mine & 0x8080808080808080L) == 0) { // ASCII: each byte is its own rank
         for (int d = 0; d < digits; d++) {
-          key = key << DIGIT_BITS | (((word >>> (56 - 8 * d)) & 0xFF) + 1);
+          key = key << DIGIT_BITS | (d < available ? ((word >>> (56 - 8 * d)) & 0xFF) + 1 : 0);
         }
         return key;
       }
