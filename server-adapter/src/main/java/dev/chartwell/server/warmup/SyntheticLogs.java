@@ -8,7 +8,11 @@ import java.util.SplittableRandom;
  * Log events made up for the warm-up, as NDJSON request bodies: the fields of an OpenTelemetry log
  * (time, service, severity, body, trace id, attributes) with the value shapes real logs have: a few
  * skewed services, a thousand hosts, HTTP status codes, log-normal durations, random trace ids,
- * bodies from templates with numbers in them, and some fields absent from some events. The same
+ * bodies from templates with numbers in them. The first {@link #ORDERED} of the events come in time
+ * order over the first half of the time range, every field present: their segments each span a
+ * stretch of time alone. The rest fall anywhere in the second half, some without a duration or a
+ * status: their segments overlap, so that a query merges the partial results of several segments
+ * per bucket. Queries over the whole range so meet both kinds, as they do on real data. The same
  * seed gives the same events.
  */
 final class SyntheticLogs {
@@ -25,6 +29,9 @@ final class SyntheticLogs {
     "worker %d picked job %d from the queue",
     "upstream returned 503, retrying in %d ms (attempt %d)",
   };
+
+  /** The share of events in time order, all fields present. */
+  static final double ORDERED = 0.6;
 
   private final SplittableRandom random;
   private final long start;
@@ -49,10 +56,15 @@ final class SyntheticLogs {
    */
   byte[] body(int from, int count, int total) {
     StringBuilder b = new StringBuilder(count * 260);
-    double step = (double) (end - start) / Math.max(1, total);
+    long half = (end - start) / 2;
+    int ordered = (int) (total * ORDERED);
+    double step = (double) half / Math.max(1, ordered);
     for (int i = from; i < from + count; i++) {
-      long late = random.nextInt(50) == 0 ? random.nextLong(300_000) : 0; // a few arrive late
-      long ts = Math.max(start, start + (long) (i * step) - late);
+      boolean dense = i < ordered;
+      long ts =
+          dense
+              ? start + (long) (i * step) // in order over the first half
+              : start + half + random.nextLong(end - start - half + 1); // anywhere in the second
       int service = Math.min(9, (int) Math.floor(-Math.log(1 - random.nextDouble()) * 2.5));
       int sev = random.nextInt(100);
       String severity = SEVERITIES[sev < 20 ? 0 : sev < 85 ? 1 : sev < 95 ? 2 : 3];
@@ -63,7 +75,7 @@ final class SyntheticLogs {
       hex(b, random.nextLong());
       hex(b, random.nextLong());
       b.append('"');
-      if (random.nextInt(20) != 0) { // a few events carry no duration
+      if (dense || random.nextInt(20) != 0) { // a few events carry no duration
         b.append(",\"Duration\":").append(Math.exp(random.nextGaussian() * 1.5 + 3));
       }
       String template = TEMPLATES[random.nextInt(TEMPLATES.length)];
@@ -72,7 +84,7 @@ final class SyntheticLogs {
               String.format(Locale.ROOT, template, random.nextInt(100_000), random.nextInt(1_000)))
           .append('"');
       b.append(",\"SeverityText\":\"").append(severity).append('"');
-      if (random.nextInt(10) != 0) { // and a few no status
+      if (dense || random.nextInt(10) != 0) { // and a few no status
         b.append(",\"status\":").append(STATUS[random.nextInt(STATUS.length)]);
       }
       b.append(",\"LogAttributes\":{\"http.method\":\"")
