@@ -2,7 +2,10 @@ package dev.chartwell.server.warmup;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.chartwell.engine.EngineClosedException;
+import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.Source;
+import dev.chartwell.engine.internal.agg.ValueReader;
+import dev.chartwell.engine.internal.segment.BucketRows;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.Snapshots;
 import dev.chartwell.engine.internal.source.SourceCore;
@@ -36,17 +39,17 @@ import java.util.function.Supplier;
  * (HTTP, JSON, ingestion, the query engine over memory-mapped segment files and over the head of
  * unsealed events) are made ready before users ask.
  *
- * <p>On a thread of its own it first prepares, for each source of the server holding unsealed
- * events (after a restart: those replayed from the write-ahead log), the query view of those events
- * that the source's first query would otherwise build, only reading them. Then it starts a
- * throwaway server in the same JVM (a temporary data directory, a free loopback port, the real
- * server's query threads), creates a service, a table and a log source there, sends it synthetic
- * log events over HTTP as NDJSON (sealed into several segment files, the rest left in the head),
- * asks it each chart request of {@link WarmUpQueries} a few rounds, stops it and deletes its
- * directory. No service, source, event, query count or metric of the real server changes. Before
- * each step the warm-up waits while the real server runs queries, so that it never holds one up; it
- * ends after its rounds or its time budget, and a failure inside it is reported in one line and
- * ends only the warm-up.
+ * <p>On a thread of its own it first prepares, for each source of the server, what its first query
+ * would otherwise build: the query view of its unsealed events (after a restart, those replayed
+ * from the write-ahead log) and the summaries aggregation derives from each segment, only reading.
+ * Then it starts a throwaway server in the same JVM (a temporary data directory, a free loopback
+ * port, the real server's query threads), creates a service, a table and a log source there, sends
+ * it synthetic log events over HTTP as NDJSON (sealed into several segment files, the rest left in
+ * the head), asks it each chart request of {@link WarmUpQueries} a few rounds, stops it and deletes
+ * its directory. No service, source, event, query count or metric of the real server changes.
+ * Before each step the warm-up waits while the real server runs queries, so that it never holds one
+ * up; it ends after its rounds or its time budget, and a failure inside it is reported in one line
+ * and ends only the warm-up.
  */
 public final class WarmUp implements AutoCloseable {
   /** Events per ingestion request. */
@@ -151,15 +154,16 @@ public final class WarmUp implements AutoCloseable {
           tempParent == null
               ? Files.createTempDirectory("chartwell-warm-up-")
               : Files.createTempDirectory(tempParent, "chartwell-warm-up-");
-      int heads = prepareHeads();
+      int[] prepared = prepareSources();
       int[] rounds = warm(dir);
       report(
           String.format(
               Locale.ROOT,
-              "warm-up done in %.1f s: the unsealed events of %,d sources prepared for queries,"
+              "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries,"
                   + " %,d synthetic events sent, %d query shapes × %d rounds",
               seconds(started),
-              heads,
+              prepared[0],
+              prepared[1],
               budget.events(),
               rounds[0],
               rounds[1]));
@@ -184,31 +188,41 @@ public final class WarmUp implements AutoCloseable {
   }
 
   /**
-   * Prepares what the first query of each real source would otherwise build: the query view of its
-   * unsealed events (after a restart, those replayed from the write-ahead log), with their
-   * full-text index, and each segment's small index of timestamps. Only reads: the events, the
-   * sources and their figures stay as they were.
+   * Prepares what the first query over each real source would otherwise build: the query view of
+   * its unsealed events (after a restart, those replayed from the write-ahead log) with their
+   * full-text index, and for every segment the summaries aggregation derives from it and keeps (a
+   * small index of timestamps, the rows of each bucket of every granularity a request may name, the
+   * block summaries of dense double columns and of string columns of few values). Only reads: the
+   * events, the sources and their figures stay as they were.
    *
-   * @return how many sources hold unsealed events
+   * @return how many sources and segments were prepared
    */
-  private int prepareHeads() throws InterruptedException {
-    int withHead = 0;
+  private int[] prepareSources() throws InterruptedException {
+    int sources = 0;
+    int segments = 0;
     for (Source source : realSources.get()) {
       pace(Long.MAX_VALUE);
-      if (source.stats().headRows() == 0) {
-        continue;
-      }
       try (SourceCore.Snapshot snapshot = Snapshots.of(source)) {
         for (Segment segment : snapshot.segments()) {
+          if (closed) {
+            throw new InterruptedException();
+          }
           segment.tokenIndex();
           segment.firstRowAtOrAfter(Long.MIN_VALUE);
+          for (Granularity g : Granularity.REQUESTABLE) {
+            BucketRows.of(segment, g.millis());
+          }
+          for (String field : segment.columns().keySet()) {
+            ValueReader.of(segment, field).prepareSummaries();
+          }
+          segments++;
         }
-        withHead++;
+        sources++;
       } catch (EngineClosedException | IllegalStateException e) {
         // dropped or closed meanwhile: nothing to prepare
       }
     }
-    return withHead;
+    return new int[] {sources, segments};
   }
 
   /**

@@ -7,7 +7,7 @@ import java.util.List;
  * distinct counts, quantiles), each kind of filter (Lucene fields, ranges, boolean operators,
  * wildcards and bare terms; SQL comparisons, {@code IN} and {@code LIKE}), with and without
  * group-by over one and two fields, over a day, six hours and the last hour, at the granularities
- * dashboards use, in both answer shapes.
+ * dashboards use, and a ratio of two series.
  */
 final class WarmUpQueries {
   private static final long HOUR = 3_600_000L;

@@ -71,7 +71,7 @@ class WarmUpIntegrationTest {
       assertNotNull(outcome, "the warm-up did not end");
       assertTrue(
           outcome.matches(
-              "warm-up done in [0-9.]+ s: the unsealed events of 1 sources prepared for queries,"
+              "warm-up done in [0-9.]+ s: 1 sources \\(1 segments\\) prepared for queries,"
                   + " 20,000 synthetic events sent, [0-9]+ query shapes × 2 rounds"),
           outcome);
       assertEquals(
