@@ -207,6 +207,9 @@ public final class WarmUp implements AutoCloseable {
           if (closed) {
             throw new InterruptedException();
           }
+          if (segment.rows() == 0) {
+            continue;
+          }
           segment.tokenIndex();
           segment.firstRowAtOrAfter(Long.MIN_VALUE);
           for (Granularity g : Granularity.REQUESTABLE) {
