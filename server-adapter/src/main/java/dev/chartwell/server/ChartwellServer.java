@@ -673,6 +673,13 @@ public final class ChartwellServer implements AutoCloseable {
   }
 
   /**
+   * @return the engine the server reads and writes (the application's, when embedded)
+   */
+  public Engine engine() {
+    return engine;
+  }
+
+  /**
    * @return how many chart queries run now, and how many completed, were stopped or refused
    */
   public QueryCounters queryCounters() {

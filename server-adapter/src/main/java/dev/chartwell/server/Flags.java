@@ -47,6 +47,12 @@ final class Flags {
               "off",
               "create the service 'default' with a log source and print how to send to it"),
           new Flag("threads", "N", "cores", "query worker threads"),
+          new Flag(
+              "warm-up",
+              "BOOL",
+              "true",
+              "after start, run the query and ingestion paths on synthetic events in the"
+                  + " background, so that first queries are fast"),
           new Flag("max-request-bytes", "SIZE", "1m", "body limit of every route but ingestion"),
           new Flag("max-ingest-bytes", "SIZE", "64m", "body limit of the ingestion route"),
           new Flag("query-timeout", "DURATION", "30s", "longest a chart query may run"),

@@ -2,6 +2,7 @@ package dev.chartwell.server;
 
 import dev.chartwell.server.backup.BackupCommand;
 import dev.chartwell.server.http.FatalErrors;
+import dev.chartwell.server.warmup.WarmUp;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -142,10 +143,15 @@ public final class Main {
     }
     out.flush();
     onStarted.run();
+    PrintStream progress = err;
+    WarmUp warmUp = WarmUp.start(config, server, line -> progress.println("chartwell: " + line));
     try {
       stop.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (warmUp != null) {
+      warmUp.close();
     }
     try {
       server.close();

@@ -57,6 +57,8 @@ import java.util.OptionalLong;
  * @param lokiTable the table Loki pushes write to in each service's warehouse ({@code
  *     --loki-table}; a push's {@code X-Scope-OrgID} tenant {@code T} writes to {@code
  *     <lokiTable>_t})
+ * @param warmUp whether the server warms its query and ingestion paths up on synthetic events after
+ *     it starts ({@code --warm-up}; see {@code dev.chartwell.server.warmup.WarmUp})
  */
 public record ServerConfig(
     String host,
@@ -89,7 +91,8 @@ public record ServerConfig(
     Optional<Path> backupDir,
     TenantLimits tenants,
     Optional<String> metricsToken,
-    String lokiTable) {
+    String lokiTable,
+    boolean warmUp) {
 
   /** How the server's lines are written. */
   public enum LogFormat {
@@ -291,7 +294,8 @@ public record ServerConfig(
             v.intValue("max-queries-per-service", Math.max(1, httpThreads / 4), 1, 10_000),
             v.intValue("max-ingests-per-service", Math.max(1, httpThreads / 4), 1, 10_000)),
         v.metricsToken(),
-        v.lokiTable());
+        v.lokiTable(),
+        v.bool("warm-up", true));
   }
 
   /**

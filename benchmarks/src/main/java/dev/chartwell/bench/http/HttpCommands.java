@@ -56,7 +56,7 @@ public final class HttpCommands {
     long end = Long.parseLong(f.get("end", Long.toString(BenchLogs.END)));
     out.println(
         "query  client median (min - max)          engine    read   write  server   client-engine"
-            + "  runs");
+            + "  runs     first      last");
     try (PlainHttp connection = new PlainHttp(URI.create(url))) {
       for (BenchQueries.Query q : BenchQueries.all(f.required("source"), "-", end)) {
         Timings client = new Timings();
@@ -76,7 +76,7 @@ public final class HttpCommands {
         }
         out.printf(
             Locale.ROOT,
-            "%-5s  %9.2f ms (%8.2f - %8.2f)  %8.2f %7.2f %7.2f %7.2f  %13.2f  %4d%n",
+            "%-5s  %9.2f ms (%8.2f - %8.2f)  %8.2f %7.2f %7.2f %7.2f  %13.2f  %4d  %8.2f  %8.2f%n",
             q.name(),
             client.median(),
             client.min(),
@@ -86,12 +86,15 @@ public final class HttpCommands {
             write.median(),
             server.median(),
             client.median() - engine.median(),
-            client.count());
+            client.count(),
+            client.first(),
+            client.last());
       }
     }
     out.println(
         "(milliseconds; engine, read (the request body), write (the JSON answer) and server from"
             + " the Server-Timing header, medians; client-engine: what HTTP, JSON and the client"
-            + " add to the engine)");
+            + " add to the engine; first and last: the client's time of the first and the last measured"
+            + " run)");
   }
 }

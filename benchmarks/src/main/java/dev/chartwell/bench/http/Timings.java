@@ -24,6 +24,20 @@ final class Timings {
   }
 
   /**
+   * @return the first run's duration, {@code NaN} when empty
+   */
+  double first() {
+    return millis.isEmpty() ? Double.NaN : millis.get(0);
+  }
+
+  /**
+   * @return the last run's duration, {@code NaN} when empty
+   */
+  double last() {
+    return millis.isEmpty() ? Double.NaN : millis.get(millis.size() - 1);
+  }
+
+  /**
    * @return the median (the mean of the two middle values for an even count), {@code NaN} when
    *     empty
    */

@@ -113,6 +113,16 @@ public final class ValueReader {
   }
 
   /**
+   * Builds now the block summaries of this reader's column that aggregation would otherwise build
+   * on its first use (and keep with the segment): for a server warming up, so that the first query
+   * over the field does not pay for them. Does nothing for columns without summaries.
+   */
+  public void prepareSummaries() {
+    doubleBlocks();
+    idBlocks();
+  }
+
+  /**
    * @return the block summaries of a dense double column, or {@code null} for other columns and
    *     readers made without their segment
    */

@@ -1,0 +1,398 @@
+package dev.chartwell.server.warmup;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.chartwell.engine.EngineClosedException;
+import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.Source;
+import dev.chartwell.engine.internal.agg.ValueReader;
+import dev.chartwell.engine.internal.segment.BucketRows;
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.source.Snapshots;
+import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.server.ChartwellServer;
+import dev.chartwell.server.ServerConfig;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Warms a server up after it starts listening, so that the first request of each shape answers
+ * nearly as fast as later ones: the classes, lazily built state and compiled code a request needs
+ * (HTTP, JSON, ingestion, the query engine over memory-mapped segment files and over the head of
+ * unsealed events) are made ready before users ask.
+ *
+ * <p>On a thread of its own it first prepares, for each source of the server, what its first query
+ * would otherwise build: the query view of its unsealed events (after a restart, those replayed
+ * from the write-ahead log) and the summaries aggregation derives from each segment, only reading.
+ * Then it starts a throwaway server in the same JVM (a temporary data directory, a free loopback
+ * port, the real server's query threads), creates a service, a table and a log source there, sends
+ * it synthetic log events over HTTP as NDJSON (sealed into several segment files, the rest left in
+ * the head), asks it each chart request of {@link WarmUpQueries} a few rounds, stops it and deletes
+ * its directory. No service, source, event, query count or metric of the real server changes.
+ * Before each step the warm-up waits while the real server runs queries, so that it never holds one
+ * up; it ends after its rounds or its time budget, and a failure inside it is reported in one line
+ * and ends only the warm-up.
+ */
+public final class WarmUp implements AutoCloseable {
+  /** Events per ingestion request. */
+  private static final int EVENTS_PER_REQUEST = 10_000;
+
+  /**
+   * The throwaway server's memory for unsealed events: its heads are sealed at a sixteenth of it,
+   * so the events end up in several segment files (whose partial results a query merges) plus a
+   * head, as a real source's do.
+   */
+  private static final String MAX_MEMORY = "64m";
+
+  /**
+   * How much it may run.
+   *
+   * @param events how many synthetic events are sent
+   * @param rounds rounds of every query shape
+   * @param maxTime the longest the warm-up runs (it stops after the request under way)
+   */
+  record Budget(int events, int rounds, Duration maxTime) {
+    /** What a server runs. */
+    static final Budget DEFAULT = new Budget(200_000, 10, Duration.ofSeconds(60));
+  }
+
+  private final int threads;
+  private final Supplier<List<Source>> realSources;
+  private final BooleanSupplier realQueriesRunning;
+  private final Consumer<String> progress;
+  private final Budget budget;
+  private final Path tempParent; // null: the system's temporary directory
+  private final CountDownLatch done = new CountDownLatch(1);
+  private final Thread thread;
+  private volatile boolean closed;
+  private volatile String outcome;
+
+  WarmUp(
+      int threads,
+      Supplier<List<Source>> realSources,
+      BooleanSupplier realQueriesRunning,
+      Consumer<String> progress,
+      Budget budget,
+      Path tempParent) {
+    this.threads = threads;
+    this.realSources = realSources;
+    this.realQueriesRunning = realQueriesRunning;
+    this.progress = progress;
+    this.budget = budget;
+    this.tempParent = tempParent;
+    this.thread = new Thread(this::run, "chartwell-warm-up");
+    thread.setDaemon(true);
+    thread.setPriority(Thread.MIN_PRIORITY);
+  }
+
+  /**
+   * Starts the warm-up of a server that listens, unless {@code --warm-up false}.
+   *
+   * @param config the server's configuration (its query threads are the throwaway server's)
+   * @param server the running server, whose running queries the warm-up gives way to
+   * @param progress where the progress lines go
+   * @return the warm-up under way, or {@code null} when turned off
+   */
+  public static WarmUp start(
+      ServerConfig config, ChartwellServer server, Consumer<String> progress) {
+    if (!config.warmUp()) {
+      return null;
+    }
+    WarmUp w =
+        new WarmUp(
+            config.threads(),
+            () -> server.engine().sources(),
+            () -> server.queryCounters().running() > 0,
+            progress,
+            Budget.DEFAULT,
+            null);
+    w.thread.start();
+    return w;
+  }
+
+  /** Starts the thread (for tests, which build the warm-up themselves). */
+  void begin() {
+    thread.start();
+  }
+
+  /**
+   * @param timeout the longest to wait
+   * @param unit its unit
+   * @return the last progress line (how it ended), or {@code null} if it has not ended in time
+   * @throws InterruptedException when interrupted while waiting
+   */
+  String await(long timeout, TimeUnit unit) throws InterruptedException {
+    return done.await(timeout, unit) ? outcome : null;
+  }
+
+  private void run() {
+    long started = System.nanoTime();
+    progress.accept(
+        "warming up the ingestion and query paths on synthetic events in the background"
+            + " (--warm-up false turns it off)");
+    Path dir = null;
+    try {
+      dir =
+          tempParent == null
+              ? Files.createTempDirectory("chartwell-warm-up-")
+              : Files.createTempDirectory(tempParent, "chartwell-warm-up-");
+      int[] prepared = prepareSources();
+      int[] rounds = warm(dir);
+      report(
+          String.format(
+              Locale.ROOT,
+              "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries,"
+                  + " %,d synthetic events sent, %d query shapes × %d rounds",
+              seconds(started),
+              prepared[0],
+              prepared[1],
+              budget.events(),
+              rounds[0],
+              rounds[1]));
+    } catch (InterruptedException e) {
+      report(String.format(Locale.ROOT, "warm-up stopped after %.1f s", seconds(started)));
+    } catch (Exception | LinkageError | AssertionError e) {
+      report(
+          String.format(
+              Locale.ROOT,
+              "warm-up stopped after %.1f s: %s (serving is not affected)",
+              seconds(started),
+              closed ? "the server is stopping" : oneLine(e)));
+    } finally {
+      deleteQuietly(dir);
+      done.countDown();
+    }
+  }
+
+  private void report(String line) {
+    outcome = line;
+    progress.accept(line);
+  }
+
+  /**
+   * Prepares what the first query over each real source would otherwise build: the query view of
+   * its unsealed events (after a restart, those replayed from the write-ahead log) with their
+   * full-text index, and for every segment the summaries aggregation derives from it and keeps (a
+   * small index of timestamps, the rows of each bucket of every granularity a request may name, the
+   * block summaries of dense double columns and of string columns of few values). Only reads: the
+   * events, the sources and their figures stay as they were.
+   *
+   * @return how many sources and segments were prepared
+   */
+  private int[] prepareSources() throws InterruptedException {
+    int sources = 0;
+    int segments = 0;
+    for (Source source : realSources.get()) {
+      pace(Long.MAX_VALUE);
+      try (SourceCore.Snapshot snapshot = Snapshots.of(source)) {
+        for (Segment segment : snapshot.segments()) {
+          if (closed) {
+            throw new InterruptedException();
+          }
+          if (segment.rows() == 0) {
+            continue;
+          }
+          segment.tokenIndex();
+          segment.firstRowAtOrAfter(Long.MIN_VALUE);
+          for (Granularity g : Granularity.REQUESTABLE) {
+            BucketRows.of(segment, g.millis());
+          }
+          for (String field : segment.columns().keySet()) {
+            ValueReader.of(segment, field).prepareSummaries();
+          }
+          segments++;
+        }
+        sources++;
+      } catch (EngineClosedException | IllegalStateException e) {
+        // dropped or closed meanwhile: nothing to prepare
+      }
+    }
+    return new int[] {sources, segments};
+  }
+
+  /**
+   * @return the number of query shapes and of rounds run
+   */
+  private int[] warm(Path dir) throws Exception {
+    String secret = UUID.randomUUID().toString();
+    String org = UUID.randomUUID().toString();
+    ServerConfig config =
+        ServerConfig.parse(
+            new String[] {
+              "--host", "127.0.0.1",
+              "--port", "0",
+              "--data-dir", dir.toString(),
+              "--org-id", org,
+              "--api-key", "warm-up:" + secret,
+              "--key-hash-iterations", "1000",
+              "--threads", Integer.toString(threads),
+              "--http-threads", "8",
+              "--fsync", "never",
+              "--max-memory", MAX_MEMORY,
+              "--warm-up", "false"
+            },
+            Map.of());
+    long deadline = System.nanoTime() + budget.maxTime().toNanos();
+    try (ChartwellServer s =
+        ChartwellServer.start(
+            config,
+            new PrintStream(OutputStream.nullOutputStream()),
+            new ChartwellServer.Overrides(Clock.systemUTC(), false, Duration.ZERO, null))) {
+      Loopback http = new Loopback(s.port());
+      String admin =
+          "Basic "
+              + Base64.getEncoder()
+                  .encodeToString(("warm-up:" + secret).getBytes(StandardCharsets.UTF_8));
+      String[] source = source(http, admin, org);
+      String bearer = "Bearer " + source[1];
+      long end = System.currentTimeMillis();
+      SyntheticLogs logs = new SyntheticLogs(42, end - 24 * 3_600_000L, end);
+      int events = budget.events();
+      for (int from = 0; from < events; from += EVENTS_PER_REQUEST) {
+        if (!pace(deadline)) {
+          throw new IOException("out of time while sending the synthetic events");
+        }
+        int n = Math.min(EVENTS_PER_REQUEST, events - from);
+        http.send(
+            "POST",
+            "/api/v2/sources/" + source[0] + "/events",
+            bearer,
+            "application/x-ndjson",
+            logs.body(from, n, events));
+      }
+      List<String> queries = WarmUpQueries.bodies(source[0], end);
+      int round = 0;
+      rounds:
+      for (; round < budget.rounds(); round++) {
+        for (String q : queries) {
+          if (!pace(deadline)) {
+            break rounds;
+          }
+          http.json("POST", "/api/v2/charts/series", bearer, q);
+        }
+      }
+      return new int[] {queries.size(), round};
+    }
+  }
+
+  /** Creates a service, a table and a log source; returns the source's id and the token. */
+  private static String[] source(Loopback http, String admin, String org) throws Exception {
+    String services = "/v1/organizations/" + org + "/services";
+    JsonNode created =
+        http.json(
+            "POST",
+            services,
+            admin,
+            "{\"name\":\"warm up\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
+    String service = created.path("result").path("service").path("id").asText();
+    String token = created.path("result").path("password").asText();
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!http.json("GET", services + "/" + service, admin, null)
+        .path("result")
+        .path("state")
+        .asText()
+        .equals("running")) {
+      if (System.nanoTime() > until) {
+        throw new IOException("the warm-up's service did not start within 30 s");
+      }
+      Thread.sleep(20);
+    }
+    http.json(
+        "PUT",
+        "/api/v2/tables/default/warm_up_logs",
+        "Bearer " + token,
+        "{\"implicitColumn\":\"Body\",\"bodyColumn\":\"Body\",\"columns\":["
+            + "{\"name\":\"status\",\"type\":\"long\"},"
+            + "{\"name\":\"Duration\",\"type\":\"double\"}]}");
+    String id =
+        http.json(
+                "POST",
+                services + "/" + service + "/clickstack/sources",
+                admin,
+                "{\"name\":\"warm-up\",\"kind\":\"log\",\"from\":{\"databaseName\":\"default\","
+                    + "\"tableName\":\"warm_up_logs\"}}")
+            .path("result")
+            .path("id")
+            .asText();
+    return new String[] {id, token};
+  }
+
+  /**
+   * Waits while the real server runs queries, giving way to them.
+   *
+   * @return whether there is time left for the next request
+   * @throws InterruptedException when the warm-up is closed
+   */
+  private boolean pace(long deadline) throws InterruptedException {
+    while (realQueriesRunning.getAsBoolean() && !closed && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    if (closed || Thread.currentThread().isInterrupted()) {
+      throw new InterruptedException();
+    }
+    return System.nanoTime() < deadline;
+  }
+
+  /** Stops the warm-up if it still runs, and waits until its throwaway server is gone. */
+  @Override
+  public void close() {
+    closed = true; // seen before the next request: a request under way is short
+    try {
+      done.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static double seconds(long since) {
+    return (System.nanoTime() - since) / 1e9;
+  }
+
+  private static String oneLine(Throwable e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return m.replaceAll("\\s+", " ");
+  }
+
+  private static void deleteQuietly(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try {
+      Files.walkFileTree(
+          dir,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
+              Files.deleteIfExists(f);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+              Files.deleteIfExists(d);
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException e) {
+      // a temporary directory: the system cleans what is left
+    }
+  }
+}
