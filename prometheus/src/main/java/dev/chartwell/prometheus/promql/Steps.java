@@ -4,7 +4,9 @@ import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.SeriesData;
 import dev.chartwell.prometheus.SeriesSource;
 import dev.chartwell.prometheus.promql.Expr.At;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 
 /** The evaluation times of one query and what every part of its evaluation shares. */
 final class Steps {
@@ -50,24 +52,44 @@ final class Steps {
     return t - vs.offsetMs();
   }
 
-  /** Loads a selector's series for the reference times of all steps, back by {@code back} ms. */
-  List<SeriesData> load(Expr.VectorSelector vs, long back) {
+  /**
+   * Loads a selector's series for the reference times of all steps, back by {@code back} ms. The
+   * series are taken from the source's list one at a time as the caller iterates (once), so that a
+   * source may make each only when it is asked for; the samples of all count against the limit.
+   */
+  Iterable<SeriesData> load(Expr.VectorSelector vs, long back) {
     long first = refTime(vs, 0);
     long last = refTime(vs, n - 1);
     List<LabelMatcher> matchers = vs.matchers();
     List<SeriesData> series =
         source.select(matchers, Math.min(first, last) - back, Math.max(first, last));
-    for (SeriesData s : series) {
-      samplesLoaded += s.size();
-    }
-    if (samplesLoaded > settings.maxSamples()) {
-      throw PromQlException.execution(
-          "query processing would load too many samples into memory in query execution (limit "
-              + settings.maxSamples()
-              + ")");
-    }
     checkCancelled();
-    return series;
+    return () ->
+        new Iterator<>() {
+          private int next;
+
+          @Override
+          public boolean hasNext() {
+            return next < series.size();
+          }
+
+          @Override
+          public SeriesData next() {
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            SeriesData s = series.get(next++);
+            samplesLoaded += s.size();
+            if (samplesLoaded > settings.maxSamples()) {
+              throw PromQlException.execution(
+                  "query processing would load too many samples into memory in query execution"
+                      + " (limit "
+                      + settings.maxSamples()
+                      + ")");
+            }
+            return s;
+          }
+        };
   }
 
   void checkCancelled() {
