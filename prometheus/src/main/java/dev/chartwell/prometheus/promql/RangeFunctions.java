@@ -55,43 +55,9 @@ final class RangeFunctions {
 
   private static Selectors.WindowFunction extrapolated(
       MatrixSelector ms, boolean counter, boolean rate) {
-    return new Extrapolated(ms.rangeMs() / 1000.0, counter, rate);
-  }
-
-  /**
-   * {@code rate}, {@code increase} and {@code delta}: the change over a window, extrapolated to its
-   * edges as Prometheus does. Regular samples make the same few gaps and durations at every step,
-   * so each division remembers its last inputs and result and is done again only when they change:
-   * the same operations on the same operands, so the same bits, without most of the divisions.
-   */
-  private static final class Extrapolated implements Selectors.WindowFunction {
-    private final double rangeSeconds;
-    private final boolean counter;
-    private final boolean rate;
-    private final ResetIndex resets;
-
-    private long toStartMs = Long.MIN_VALUE;
-    private double toStart;
-    private long toEndMs = Long.MIN_VALUE;
-    private double toEnd;
-    private long sampledMs = Long.MIN_VALUE;
-    private int sampledN;
-    private double sampled;
-    private double avgGap;
-    private long intervalBits;
-    private double factorSampled = Double.NaN;
-    private double factor;
-
-    Extrapolated(double rangeSeconds, boolean counter, boolean rate) {
-      this.rangeSeconds = rangeSeconds;
-      this.counter = counter;
-      this.rate = rate;
-      this.resets = counter ? new ResetIndex() : null;
-    }
-
-    @Override
-    public double apply(
-        long[] ts, double[] v, int lo, int hi, long rangeStart, long rangeEnd, int step) {
+    double rangeSeconds = ms.rangeMs() / 1000.0;
+    ResetIndex resets = counter ? new ResetIndex() : null;
+    return (ts, v, lo, hi, rangeStart, rangeEnd, step) -> {
       int n = hi - lo;
       if (n < 2) {
         return Val.ABSENT;
@@ -108,22 +74,10 @@ final class RangeFunctions {
           prev = v[k];
         }
       }
-      if (ts[lo] - rangeStart != toStartMs) {
-        toStartMs = ts[lo] - rangeStart;
-        toStart = toStartMs / 1000.0;
-      }
-      if (rangeEnd - ts[hi - 1] != toEndMs) {
-        toEndMs = rangeEnd - ts[hi - 1];
-        toEnd = toEndMs / 1000.0;
-      }
-      if (ts[hi - 1] - ts[lo] != sampledMs || n != sampledN) {
-        sampledMs = ts[hi - 1] - ts[lo];
-        sampledN = n;
-        sampled = sampledMs / 1000.0;
-        avgGap = sampled / (n - 1);
-      }
-      double durationToStart = toStart;
-      double durationToEnd = toEnd;
+      double durationToStart = (ts[lo] - rangeStart) / 1000.0;
+      double durationToEnd = (rangeEnd - ts[hi - 1]) / 1000.0;
+      double sampled = (ts[hi - 1] - ts[lo]) / 1000.0;
+      double avgGap = sampled / (n - 1);
       if (counter && result > 0 && first >= 0) {
         double durationToZero = sampled * (first / result);
         if (durationToZero < durationToStart) {
@@ -135,17 +89,12 @@ final class RangeFunctions {
       interval += durationToStart < threshold ? durationToStart : avgGap / 2;
       interval += durationToEnd < threshold ? durationToEnd : avgGap / 2;
       // The factor first, then one multiplication: Prometheus' order, to the last bit.
-      if (Double.doubleToRawLongBits(interval) != intervalBits
-          || Double.doubleToRawLongBits(sampled) != Double.doubleToRawLongBits(factorSampled)) {
-        intervalBits = Double.doubleToRawLongBits(interval);
-        factorSampled = sampled;
-        factor = interval / sampled;
-        if (rate) {
-          factor /= rangeSeconds;
-        }
+      double factor = interval / sampled;
+      if (rate) {
+        factor /= rangeSeconds;
       }
       return result * factor;
-    }
+    };
   }
 
   private static double instant(long[] ts, double[] v, int lo, int hi, boolean rate) {
