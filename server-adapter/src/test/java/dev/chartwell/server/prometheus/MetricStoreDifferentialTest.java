@@ -374,6 +374,51 @@ class MetricStoreDifferentialTest {
     assertTrue(cache.hits() > 0, "the sealed segments were read from the cache");
   }
 
+  /**
+   * A full cache lets the least recently used entry go: six metrics of one segment, each entry 392
+   * bytes (8 samples, one series), in a cache of 1,600 bytes keep the last four read; the first is
+   * decoded again, the last is found, and every selection is whole.
+   */
+  @Test
+  void aFullCacheLetsTheLeastRecentlyUsedGo() {
+    Map<OtelTable, Source> tables = tenants.writing("evicting").tables();
+    Source gauge = tables.get(OtelTable.GAUGE);
+    List<Event> events = new ArrayList<>();
+    for (int metric = 1; metric <= 6; metric++) {
+      for (int i = 0; i < 8; i++) {
+        Map<String, Object> f = new HashMap<>();
+        f.put("MetricName", "x" + metric);
+        f.put("ScopeName", MetricStore.REMOTE_WRITE_SCOPE);
+        f.put("Attributes.job", "j");
+        f.put("Value", (double) i);
+        f.put("TimeUnixNanos", (T0 + i * 1000L) * 1_000_000L);
+        events.add(new Event(T0 + i * 1000L, f));
+      }
+    }
+    gauge.appendBatch(events);
+    gauge.seal();
+    SeriesCache cache = new SeriesCache(1600, 1);
+    MetricStore cached = new MetricStore(tables::get, Long.MAX_VALUE, SeriesKeys.DIRECT, cache);
+    for (int metric = 1; metric <= 6; metric++) {
+      assertEquals(8, whole(cached, "x" + metric));
+    }
+    assertEquals(4, cache.entries());
+    assertEquals(4 * 392, cache.bytes());
+    assertEquals(6, cache.misses());
+    assertEquals(8, whole(cached, "x6"));
+    assertEquals(1, cache.hits(), "the newest entry is kept");
+    assertEquals(8, whole(cached, "x1"));
+    assertEquals(7, cache.misses(), "the eldest entry went");
+    assertEquals(4, cache.entries());
+  }
+
+  /** The samples of the one series named {@code name}, all joined. */
+  private static int whole(MetricStore store, String name) {
+    List<SeriesData> got = store.select(List.of(eq(Labels.NAME, name)), T0, Long.MAX_VALUE);
+    assertEquals(1, got.size(), name);
+    return got.get(0).size();
+  }
+
   /** The series {@code x{job="j"}} with samples 0 .. n - 1, one a second from T0, as text. */
   private static List<String> wholeSeries(int n) {
     long[] t = new long[n];
