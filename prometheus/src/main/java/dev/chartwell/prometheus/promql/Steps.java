@@ -4,9 +4,9 @@ import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.SeriesData;
 import dev.chartwell.prometheus.SeriesSource;
 import dev.chartwell.prometheus.promql.Expr.At;
-import java.util.Iterator;
+import java.util.AbstractList;
 import java.util.List;
-import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** The evaluation times of one query and what every part of its evaluation shares. */
 final class Steps {
@@ -16,7 +16,7 @@ final class Steps {
   final int n;
   final EvalSettings settings;
   private final SeriesSource source;
-  private long samplesLoaded;
+  private final AtomicLong samplesLoaded = new AtomicLong();
 
   Steps(SeriesSource source, EvalSettings settings, long start, long end, long step) {
     this.source = source;
@@ -53,43 +53,37 @@ final class Steps {
   }
 
   /**
-   * Loads a selector's series for the reference times of all steps, back by {@code back} ms. The
-   * series are taken from the source's list one at a time as the caller iterates (once), so that a
-   * source may make each only when it is asked for; the samples of all count against the limit.
+   * Loads a selector's series for the reference times of all steps, back by {@code back} ms. Each
+   * series is taken from the source's list only when asked for, so that a source may make each one
+   * then; every series asked for counts against the sample limit (ask each once; several threads
+   * may ask).
    */
-  Iterable<SeriesData> load(Expr.VectorSelector vs, long back) {
+  List<SeriesData> load(Expr.VectorSelector vs, long back) {
     long first = refTime(vs, 0);
     long last = refTime(vs, n - 1);
     List<LabelMatcher> matchers = vs.matchers();
     List<SeriesData> series =
         source.select(matchers, Math.min(first, last) - back, Math.max(first, last));
     checkCancelled();
-    return () ->
-        new Iterator<>() {
-          private int next;
+    return new AbstractList<>() {
+      @Override
+      public SeriesData get(int i) {
+        SeriesData s = series.get(i);
+        if (samplesLoaded.addAndGet(s.size()) > settings.maxSamples()) {
+          throw PromQlException.execution(
+              "query processing would load too many samples into memory in query execution"
+                  + " (limit "
+                  + settings.maxSamples()
+                  + ")");
+        }
+        return s;
+      }
 
-          @Override
-          public boolean hasNext() {
-            return next < series.size();
-          }
-
-          @Override
-          public SeriesData next() {
-            if (!hasNext()) {
-              throw new NoSuchElementException();
-            }
-            SeriesData s = series.get(next++);
-            samplesLoaded += s.size();
-            if (samplesLoaded > settings.maxSamples()) {
-              throw PromQlException.execution(
-                  "query processing would load too many samples into memory in query execution"
-                      + " (limit "
-                      + settings.maxSamples()
-                      + ")");
-            }
-            return s;
-          }
-        };
+      @Override
+      public int size() {
+        return series.size();
+      }
+    };
   }
 
   void checkCancelled() {

@@ -25,7 +25,8 @@ import java.util.function.Function;
  * of its identity columns ({@link SeriesKeys}), so no object is made per row, and the labels of
  * each series are built ({@link SeriesLabels}) and matched once per segment. Samples of one series
  * from several segments are put in time order; of two samples at the same millisecond the later
- * write is kept. A row flagged "no recorded value" is a staleness marker.
+ * write is kept. A row flagged "no recorded value" is a staleness marker. A selector naming its
+ * metric reads the larger segments through a {@link SeriesCache} of their decoded series.
  */
 public final class MetricStore implements SeriesSource {
   /** The {@code ScopeName} of the rows remote write stores. */

@@ -1,11 +1,12 @@
 package dev.chartwell.server.prometheus;
 
 /**
- * One segment's part of a selection of samples, read in two passes so that each series' arrays are
- * sized once for every segment: {@link #count} adds each selected series' samples to its {@link
- * SampleBuffer#expected}, and after every segment was counted and the buffers {@link
- * SampleBuffer#reserve reserved}, {@link #fill} appends them. Segments are filled oldest first, so
- * that of two samples at one millisecond the later write is kept.
+ * One segment's part of a selection of samples, in two passes: {@link #count} counts the selected
+ * samples (a scan adds them to each series' {@link SampleBuffer#expected}, so that its own arrays
+ * are sized once for every segment), and after every segment was counted and the buffers {@link
+ * SampleBuffer#reserve reserved}, {@link #fill} appends them to their series (a scan copies its
+ * rows, a kept segment's decoded series are referred to). Segments are filled oldest first, so that
+ * of two samples at one millisecond the later write is kept.
  */
 interface SegmentRead {
   /**
@@ -15,6 +16,6 @@ interface SegmentRead {
    */
   void count();
 
-  /** Appends the samples counted into the room reserved for them. */
+  /** Appends the samples counted to their series. */
   void fill();
 }
