@@ -91,16 +91,20 @@ class SelectSpeedTest {
       Evaluator evaluator = new Evaluator(store, EvalSettings.DEFAULTS);
       Expr query = PromQl.parse("sum by (job) (rate(x[5m]))");
       long queryCpu = Long.MAX_VALUE;
+      // the process's CPU: a large range function shares its series with a helper thread
+      var process =
+          (com.sun.management.OperatingSystemMXBean)
+              java.lang.management.ManagementFactory.getOperatingSystemMXBean();
       for (int run = 0; run < 5; run++) {
-        long cpu = threads.getCurrentThreadCpuTime();
+        long cpu = process.getProcessCpuTime();
         QueryResult r = evaluator.range(query, T0, T0 + samples * 15_000L, 60_000);
-        queryCpu = Math.min(queryCpu, threads.getCurrentThreadCpuTime() - cpu);
+        queryCpu = Math.min(queryCpu, process.getProcessCpuTime() - cpu);
         assertEquals(10, ((QueryResult.Matrix) r).series().size());
       }
       System.out.printf(
           Locale.ROOT,
           "SelectSpeedTest: sum by (job) (rate(x[5m])) at 1 m steps over the day, in process:"
-              + " CPU best of 5 %.0f ms%n",
+              + " process CPU best of 5 %.0f ms%n",
           queryCpu / 1e6);
       System.out.printf(
           Locale.ROOT,
