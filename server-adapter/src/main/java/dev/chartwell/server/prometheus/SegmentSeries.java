@@ -16,7 +16,7 @@ import java.util.Map;
  * samples of series {@code i} are {@code times[start[i] .. start[i + 1])} (strictly increasing; of
  * two rows at one millisecond the later is kept) and the same range of {@code values}. A segment
  * never changes, so neither does this: {@link SeriesCache} keeps it for the next query, which then
- * copies the ranges it needs instead of decoding and scattering the segment's rows again.
+ * refers to the ranges it needs instead of decoding and scattering the segment's rows again.
  */
 final class SegmentSeries {
   /** Bytes counted per series besides its samples: its labels and the arrays' headers. */
