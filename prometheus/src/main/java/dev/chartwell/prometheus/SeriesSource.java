@@ -11,7 +11,9 @@ public interface SeriesSource {
 
   /**
    * Every series whose labels satisfy all matchers, with its samples in {@code [minTime, maxTime]}
-   * (both inclusive), sorted by time; series without a sample in the range may be left out.
+   * (both inclusive), sorted by time; series without a sample in the range may be left out. The
+   * evaluator reads each element of the list once, possibly from several threads at once (a large
+   * selection is shared with a helper thread), so a list may make each series when asked for it.
    *
    * @param matchers the selector (at least one matcher that does not match the empty string)
    * @param minTime the first millisecond wanted

@@ -55,9 +55,35 @@ final class RangeFunctions {
 
   private static Selectors.WindowFunction extrapolated(
       MatrixSelector ms, boolean counter, boolean rate) {
-    double rangeSeconds = ms.rangeMs() / 1000.0;
-    ResetIndex resets = counter ? new ResetIndex() : null;
-    return (ts, v, lo, hi, rangeStart, rangeEnd, step) -> {
+    return new Extrapolated(ms.rangeMs() / 1000.0, counter, rate);
+  }
+
+  /**
+   * {@code rate}, {@code increase} and {@code delta}: the change over a window, extrapolated to its
+   * edges as Prometheus does. It keeps the reset index of the series it last read, so each thread
+   * has its own.
+   */
+  private static final class Extrapolated implements Selectors.WindowFunction {
+    private final double rangeSeconds;
+    private final boolean counter;
+    private final boolean rate;
+    private final ResetIndex resets;
+
+    Extrapolated(double rangeSeconds, boolean counter, boolean rate) {
+      this.rangeSeconds = rangeSeconds;
+      this.counter = counter;
+      this.rate = rate;
+      this.resets = counter ? new ResetIndex() : null;
+    }
+
+    @Override
+    public Selectors.WindowFunction forAnotherThread() {
+      return new Extrapolated(rangeSeconds, counter, rate);
+    }
+
+    @Override
+    public double apply(
+        long[] ts, double[] v, int lo, int hi, long rangeStart, long rangeEnd, int step) {
       int n = hi - lo;
       if (n < 2) {
         return Val.ABSENT;
@@ -94,7 +120,7 @@ final class RangeFunctions {
         factor /= rangeSeconds;
       }
       return result * factor;
-    };
+    }
   }
 
   private static double instant(long[] ts, double[] v, int lo, int hi, boolean rate) {

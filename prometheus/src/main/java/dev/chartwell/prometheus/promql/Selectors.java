@@ -79,56 +79,80 @@ final class Selectors {
      * @return the value, or {@link Val#ABSENT} for none
      */
     double apply(long[] ts, double[] v, int lo, int hi, long rangeStart, long rangeEnd, int step);
+
+    /**
+     * @return the function to use on another thread: this one, unless it keeps state between calls
+     */
+    default WindowFunction forAnotherThread() {
+      return this;
+    }
   }
 
   /**
    * A function of a range vector, per series and step over the window {@code [ref - range, ref]}.
+   * Large selections are shared with a helper thread ({@link Parallel}); the rows keep the series'
+   * order, so the answer is the same to the bit.
    *
    * @param keepName keep {@code __name__} (last_over_time); the others drop it
    */
   static Val.Vec range(Expr.MatrixSelector ms, Steps steps, boolean keepName, WindowFunction f) {
-    Expr.VectorSelector vs = ms.selector();
-    long range = ms.rangeMs();
-    List<Row> rows = new ArrayList<>();
-    for (SeriesData raw : steps.load(vs, range)) {
-      steps.checkCancelled();
-      SeriesData s = withoutStale(raw);
-      long[] ts = s.timestamps();
-      double[] v = s.values();
-      double[] out = Val.absentArray(steps.n);
-      boolean any = false;
-      int lo = 0;
-      int hi = 0;
-      for (int i = 0; i < steps.n; i++) {
-        long ref = steps.refTime(vs, i);
-        long from = ref - range;
-        if (lo > 0 && ts[lo - 1] >= from) {
-          lo = 0;
-          hi = 0;
-        }
-        while (lo < ts.length && ts[lo] < from) {
-          lo++;
-        }
-        if (hi < lo) {
-          hi = lo;
-        }
-        while (hi < ts.length && ts[hi] <= ref) {
-          hi++;
-        }
-        if (hi == lo) {
-          continue;
-        }
-        double r = f.apply(ts, v, lo, hi, from, ref, i);
-        if (!Val.absent(r)) {
-          out[i] = r;
-          any = true;
-        }
-      }
-      if (any) {
-        rows.add(new Row(keepName ? s.labels() : Rows.dropName(s.labels()), out));
+    List<SeriesData> loaded = steps.load(ms.selector(), ms.rangeMs());
+    Row[] rows = new Row[loaded.size()];
+    Parallel.forEach(
+        rows.length,
+        (long) rows.length * steps.n,
+        () -> {
+          WindowFunction own = f.forAnotherThread();
+          return k -> rows[k] = rangeRow(ms, steps, keepName, own, loaded.get(k));
+        });
+    List<Row> out = new ArrayList<>(rows.length);
+    for (Row r : rows) {
+      if (r != null) {
+        out.add(r);
       }
     }
-    return new Val.Vec(Rows.merge(rows));
+    return new Val.Vec(Rows.merge(out));
+  }
+
+  /** One series' row of {@link #range}, or null when no step has a value. */
+  private static Row rangeRow(
+      Expr.MatrixSelector ms, Steps steps, boolean keepName, WindowFunction f, SeriesData raw) {
+    Expr.VectorSelector vs = ms.selector();
+    long range = ms.rangeMs();
+    steps.checkCancelled();
+    SeriesData s = withoutStale(raw);
+    long[] ts = s.timestamps();
+    double[] v = s.values();
+    double[] out = Val.absentArray(steps.n);
+    boolean any = false;
+    int lo = 0;
+    int hi = 0;
+    for (int i = 0; i < steps.n; i++) {
+      long ref = steps.refTime(vs, i);
+      long from = ref - range;
+      if (lo > 0 && ts[lo - 1] >= from) {
+        lo = 0;
+        hi = 0;
+      }
+      while (lo < ts.length && ts[lo] < from) {
+        lo++;
+      }
+      if (hi < lo) {
+        hi = lo;
+      }
+      while (hi < ts.length && ts[hi] <= ref) {
+        hi++;
+      }
+      if (hi == lo) {
+        continue;
+      }
+      double r = f.apply(ts, v, lo, hi, from, ref, i);
+      if (!Val.absent(r)) {
+        out[i] = r;
+        any = true;
+      }
+    }
+    return any ? new Row(keepName ? s.labels() : Rows.dropName(s.labels()), out) : null;
   }
 
   /** The raw samples of a range vector selector at one time (an instant query of {@code x[5m]}). */

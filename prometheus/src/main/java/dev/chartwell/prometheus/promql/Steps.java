@@ -4,7 +4,9 @@ import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.SeriesData;
 import dev.chartwell.prometheus.SeriesSource;
 import dev.chartwell.prometheus.promql.Expr.At;
+import java.util.AbstractList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** The evaluation times of one query and what every part of its evaluation shares. */
 final class Steps {
@@ -14,7 +16,7 @@ final class Steps {
   final int n;
   final EvalSettings settings;
   private final SeriesSource source;
-  private long samplesLoaded;
+  private final AtomicLong samplesLoaded = new AtomicLong();
 
   Steps(SeriesSource source, EvalSettings settings, long start, long end, long step) {
     this.source = source;
@@ -50,24 +52,38 @@ final class Steps {
     return t - vs.offsetMs();
   }
 
-  /** Loads a selector's series for the reference times of all steps, back by {@code back} ms. */
+  /**
+   * Loads a selector's series for the reference times of all steps, back by {@code back} ms. Each
+   * series is taken from the source's list only when asked for, so that a source may make each one
+   * then; every series asked for counts against the sample limit (ask each once; several threads
+   * may ask).
+   */
   List<SeriesData> load(Expr.VectorSelector vs, long back) {
     long first = refTime(vs, 0);
     long last = refTime(vs, n - 1);
     List<LabelMatcher> matchers = vs.matchers();
     List<SeriesData> series =
         source.select(matchers, Math.min(first, last) - back, Math.max(first, last));
-    for (SeriesData s : series) {
-      samplesLoaded += s.size();
-    }
-    if (samplesLoaded > settings.maxSamples()) {
-      throw PromQlException.execution(
-          "query processing would load too many samples into memory in query execution (limit "
-              + settings.maxSamples()
-              + ")");
-    }
     checkCancelled();
-    return series;
+    return new AbstractList<>() {
+      @Override
+      public SeriesData get(int i) {
+        SeriesData s = series.get(i);
+        if (samplesLoaded.addAndGet(s.size()) > settings.maxSamples()) {
+          throw PromQlException.execution(
+              "query processing would load too many samples into memory in query execution"
+                  + " (limit "
+                  + settings.maxSamples()
+                  + ")");
+        }
+        return s;
+      }
+
+      @Override
+      public int size() {
+        return series.size();
+      }
+    };
   }
 
   void checkCancelled() {

@@ -257,4 +257,30 @@ class EvaluatorTest {
     // 120 more over the two minutes sampled (no extrapolation past the counter's zero), per 300 s.
     assertEquals(0.4, only.values()[0], 1e-12);
   }
+
+  /**
+   * The sample limit counts every series a selection loads, also when the source makes each series
+   * only as the evaluator comes to it: the 13 samples of {@code c} (a 10 minute lookback or range
+   * reads all) pass a limit of 13 and fail one of 12, whichever function reads them.
+   */
+  @Test
+  void theSampleLimitCountsEverySeriesLoaded() {
+    SeriesSource source =
+        new MemorySeriesSource(
+            List.of(
+                series(Labels.of("__name__", "c", "i", "1"), 0, 10, 20, 5, 15, 25),
+                series(Labels.of("__name__", "c", "i", "2"), 1, 2, 3, 4, 5, 6, 7)));
+    for (String q : List.of("c", "rate(c[10m])", "c[10m]")) {
+      Expr expr = PromQl.parse(q);
+      new Evaluator(source, new EvalSettings(10 * M, 13, () -> false)).instant(expr, 6 * M);
+      PromQlException e =
+          assertThrows(
+              PromQlException.class,
+              () ->
+                  new Evaluator(source, new EvalSettings(10 * M, 12, () -> false))
+                      .instant(expr, 6 * M),
+              q);
+      assertTrue(e.getMessage().contains("too many samples"), e.getMessage());
+    }
+  }
 }

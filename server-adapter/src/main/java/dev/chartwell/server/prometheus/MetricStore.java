@@ -9,6 +9,7 @@ import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.Labels;
 import dev.chartwell.prometheus.SeriesData;
 import dev.chartwell.prometheus.SeriesSource;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +25,8 @@ import java.util.function.Function;
  * of its identity columns ({@link SeriesKeys}), so no object is made per row, and the labels of
  * each series are built ({@link SeriesLabels}) and matched once per segment. Samples of one series
  * from several segments are put in time order; of two samples at the same millisecond the later
- * write is kept. A row flagged "no recorded value" is a staleness marker.
+ * write is kept. A row flagged "no recorded value" is a staleness marker. A selector naming its
+ * metric reads the larger segments through a {@link SeriesCache} of their decoded series.
  */
 public final class MetricStore implements SeriesSource {
   /** The {@code ScopeName} of the rows remote write stores. */
@@ -36,6 +38,7 @@ public final class MetricStore implements SeriesSource {
   private final Function<OtelTable, Source> tables;
   private final long maxSamples;
   private final long direct;
+  private final SeriesCache cache;
 
   /** A selection would read more samples than allowed. */
   public static final class TooManySamples extends RuntimeException {
@@ -51,7 +54,7 @@ public final class MetricStore implements SeriesSource {
    * @param maxSamples the most samples one {@link #select} may read
    */
   public MetricStore(Function<OtelTable, Source> tables, long maxSamples) {
-    this(tables, maxSamples, SeriesKeys.DIRECT);
+    this(tables, maxSamples, SeriesKeys.DIRECT, null);
   }
 
   /**
@@ -59,24 +62,46 @@ public final class MetricStore implements SeriesSource {
    * @param maxSamples the most samples one {@link #select} may read
    * @param direct the most series keys made by arithmetic alone ({@link SeriesKeys#DIRECT}; tests
    *     make it small to exercise the hash table)
+   * @param cache where the decoded series of segments are kept between queries, or null to read
+   *     every segment anew
    */
-  MetricStore(Function<OtelTable, Source> tables, long maxSamples, long direct) {
+  MetricStore(Function<OtelTable, Source> tables, long maxSamples, long direct, SeriesCache cache) {
     this.tables = tables;
     this.maxSamples = maxSamples;
     this.direct = direct;
+    this.cache = cache;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Each series is joined from its pieces ({@link SampleBuffer#finish}) when the list is asked
+   * for it, and again if asked again: a caller going through the list once holds one joined series
+   * at a time, not all of them.
+   */
   @Override
   public List<SeriesData> select(List<LabelMatcher> matchers, long minTime, long maxTime) {
     Map<Labels, SampleBuffer> found = scan(List.of(matchers), minTime, maxTime, true);
-    List<SeriesData> out = new ArrayList<>(found.size());
+    List<Labels> labels = new ArrayList<>(found.size());
+    List<SampleBuffer> buffers = new ArrayList<>(found.size());
     found.forEach(
-        (labels, s) -> {
-          if (s.size() > 0) { // rows without a value of any kind make no sample
-            out.add(s.finish(labels));
+        (l, s) -> {
+          if (s.samples() > 0) { // rows without a value of any kind make no sample
+            labels.add(l);
+            buffers.add(s);
           }
         });
-    return out;
+    return new AbstractList<>() {
+      @Override
+      public SeriesData get(int i) {
+        return buffers.get(i).finish(labels.get(i));
+      }
+
+      @Override
+      public int size() {
+        return labels.size();
+      }
+    };
   }
 
   @Override
@@ -132,26 +157,34 @@ public final class MetricStore implements SeriesSource {
     Map<Labels, SampleBuffer> found = new HashMap<>();
     SegmentScan.Gathered into =
         new SegmentScan.Gathered(selectors, samples, found, maxSamples, direct, new long[1]);
+    String cached = samples && cache != null ? metricName(selectors) : null;
     for (OtelTable t : List.of(OtelTable.GAUGE, OtelTable.SUM)) {
       Source source = tables.apply(t);
       if (source == null) {
         continue;
       }
       try (SourceCore.Snapshot snap = Snapshots.of(source)) {
-        List<SegmentScan> scans = new ArrayList<>();
+        List<SegmentRead> reads = new ArrayList<>();
         for (Segment s : snap.segments()) {
           if (s.rows() > 0 && s.maxTimestamp() >= minTime && s.minTimestamp() <= maxTime) {
+            if (cached != null && cache.keeps(s)) {
+              SegmentRead read =
+                  cache.series(t, s, cached, direct).read(selectors.get(0), minTime, maxTime, into);
+              read.count();
+              reads.add(read);
+              continue;
+            }
             SegmentScan scan = new SegmentScan(t, s, into, minTime, maxTime);
             if (samples) {
               scan.count();
-              scans.add(scan);
+              reads.add(scan);
             } else {
               scan.newest();
             }
           }
         }
         found.values().forEach(SampleBuffer::reserve);
-        scans.forEach(SegmentScan::fill);
+        reads.forEach(SegmentRead::fill);
       }
     }
     OtlpHistograms.Sink otlp =
@@ -167,6 +200,19 @@ public final class MetricStore implements SeriesSource {
     OtlpHistograms.scan(tables, selectors, minTime, maxTime, samples, otlp);
     TargetInfo.scan(tables, selectors, minTime, maxTime, otlp);
     return found;
+  }
+
+  /** The metric name of a lone selector that names it ({@code __name__="..."}), else null. */
+  private static String metricName(List<List<LabelMatcher>> selectors) {
+    if (selectors.size() != 1) {
+      return null;
+    }
+    for (LabelMatcher m : selectors.get(0)) {
+      if (m.name().equals(Labels.NAME) && m.type() == LabelMatcher.Type.EQUAL) {
+        return m.value();
+      }
+    }
+    return null;
   }
 
   static double parseSpecial(String text) {

@@ -32,7 +32,7 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * postings); otherwise every row of the range is, and the other metrics' rows fall to series the
  * selectors do not match.
  */
-final class SegmentScan {
+final class SegmentScan implements SegmentRead {
   private static final int RUN = 4096;
   private static final int NO_RECORDED_VALUE = 1;
 
@@ -120,7 +120,8 @@ final class SegmentScan {
    *
    * @throws MetricStore.TooManySamples when the selection grows past its limit
    */
-  void count() {
+  @Override
+  public void count() {
     restart();
     int[] counts = new int[Math.max(1, localCount)];
     long total = 0;
@@ -146,7 +147,8 @@ final class SegmentScan {
   }
 
   /** Appends the counted rows to their series, into the room {@link #count} reserved. */
-  void fill() {
+  @Override
+  public void fill() {
     restart();
     Values values = new Values(lo, hi);
     long[][] seriesTimes = new long[localCount][];

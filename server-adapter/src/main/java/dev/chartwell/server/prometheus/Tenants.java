@@ -24,12 +24,24 @@ final class Tenants {
   private final Catalog catalog;
   private final ObjectMapper mapper;
   private final long maxSamples;
+  private final SeriesCache cache;
   private final Map<String, Tenant> byWarehouse = new ConcurrentHashMap<>();
 
-  Tenants(Catalog catalog, ObjectMapper mapper, long maxSamples) {
+  /**
+   * @param catalog the tables
+   * @param mapper reads and writes JSON
+   * @param maxSamples the most samples one selection may read
+   * @param cache the decoded series of segments, shared by every warehouse
+   */
+  Tenants(Catalog catalog, ObjectMapper mapper, long maxSamples, SeriesCache cache) {
     this.catalog = catalog;
     this.mapper = mapper;
     this.maxSamples = maxSamples;
+    this.cache = cache;
+  }
+
+  Tenants(Catalog catalog, ObjectMapper mapper, long maxSamples) {
+    this(catalog, mapper, maxSamples, SeriesCache.ofHeap());
   }
 
   /**
@@ -70,7 +82,7 @@ final class Tenants {
     }
 
     MetricStore store() {
-      return new MetricStore(this::table, maxSamples);
+      return new MetricStore(this::table, maxSamples, SeriesKeys.DIRECT, cache);
     }
 
     private Source table(OtelTable t) {

@@ -22,6 +22,7 @@ import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.Labels;
 import dev.chartwell.prometheus.SeriesData;
 import dev.chartwell.prometheus.remote.RemoteWrite;
+import dev.chartwell.server.Await;
 import dev.chartwell.server.catalog.Catalog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -106,8 +107,14 @@ class MetricStoreDifferentialTest {
     long min = T0 + range * 20_000L;
     long max = range == 3 ? Long.MAX_VALUE : T0 + 50_000L + range * 10_000L;
     Map<Labels, List<long[]>> want = naive(tables, selector, min, max);
-    for (long direct : new long[] {SeriesKeys.DIRECT, 2}) { // 2: every part through the hash table
-      MetricStore store = new MetricStore(tables::get, Long.MAX_VALUE, direct);
+    // Keys by arithmetic, then every part through the hash table (direct 2); each read directly,
+    // then through a cache of every segment's series twice (the second reads what the first kept).
+    SeriesCache cache = null;
+    for (int variant = 0; variant < 6; variant++) {
+      long direct = variant < 3 ? SeriesKeys.DIRECT : 2;
+      cache = variant % 3 == 0 ? null : variant % 3 == 1 ? new SeriesCache(1 << 20, 1) : cache;
+      String how = "direct " + direct + (cache == null ? ", not cached" : ", cached");
+      MetricStore store = new MetricStore(tables::get, Long.MAX_VALUE, direct, cache);
       List<SeriesData> got = new ArrayList<>(store.select(selector, min, max));
       got.sort(Comparator.comparing(SeriesData::labels));
       assertEquals(want.keySet().stream().toList(), got.stream().map(SeriesData::labels).toList());
@@ -118,7 +125,7 @@ class MetricStoreDifferentialTest {
             java.util.stream.IntStream.range(0, s.size())
                 .mapToObj(i -> s.timestamps()[i] + "=" + s.values()[i])
                 .toList(),
-            s.labels() + " with hash-table keys only: " + (direct == 2));
+            s.labels() + " " + how);
         for (int i = 0; i < s.size(); i++) {
           assertEquals(samples.get(i)[0], s.timestamps()[i], s.labels() + " sample " + i);
           assertEquals(
@@ -291,6 +298,170 @@ class MetricStoreDifferentialTest {
 
   private static LabelMatcher eq(String name, String value) {
     return new LabelMatcher(name, LabelMatcher.Type.EQUAL, value);
+  }
+
+  /**
+   * One cache kept while rows keep arriving (some sealed into segments of their own, some left in
+   * the head) and small segments are merged: after every write, a selection through the cache gives
+   * exactly what a selection reading every segment anew gives, so a kept entry never hides an
+   * accepted write nor serves a merged segment's samples twice. A cache of 4 KB also evicts.
+   */
+  @Test
+  void aKeptCacheNeverServesStaleSeries() {
+    qt().withExamples(12)
+        .withShrinkCycles(10)
+        .forAll(
+            lists().of(batch()).ofSizeBetween(1, 12),
+            integers().between(0, 1),
+            integers().between(0, 3))
+        .checkAssert(this::cachedAsPlainWhileWriting);
+  }
+
+  private void cachedAsPlainWhileWriting(List<List<Row>> batches, int small, int range) {
+    String warehouse = "w" + warehouses++;
+    Map<OtelTable, Source> tables = tenants.writing(warehouse).tables();
+    SeriesCache cache = new SeriesCache(small == 1 ? 4096 : 1 << 20, 1);
+    MetricStore cached = new MetricStore(tables::get, Long.MAX_VALUE, SeriesKeys.DIRECT, cache);
+    MetricStore plain = new MetricStore(tables::get, Long.MAX_VALUE, SeriesKeys.DIRECT, null);
+    long min = T0 + range * 20_000L;
+    long max = range == 3 ? Long.MAX_VALUE : T0 + 50_000L + range * 10_000L;
+    for (int b = 0; b < batches.size(); b++) {
+      for (OtelTable t : List.of(OtelTable.GAUGE, OtelTable.SUM)) {
+        List<Event> events =
+            batches.get(b).stream().filter(r -> r.table == t).map(Row::event).toList();
+        if (!events.isEmpty()) {
+          tables.get(t).appendBatch(events);
+        }
+      }
+      if (b % 3 != 2) { // every third batch stays in the head, behind kept segments
+        tables.values().forEach(Source::seal);
+      }
+      sameThroughCache(plain, cached, min, max, "after batch " + b);
+    }
+    sameThroughCache(plain, cached, min, max, "after the merges done by now");
+    assertTrue(cache.bytes() <= (small == 1 ? 4096 : 1 << 20), cache.bytes() + " bytes kept");
+  }
+
+  /**
+   * Four small segments, each selected through the cache as soon as it is sealed, merged into one:
+   * the merged segment's samples are read once, none twice, none lost.
+   */
+  @Test
+  void aMergeReplacesKeptSegmentsWithoutLossOrRepeat() throws Exception {
+    Map<OtelTable, Source> tables = tenants.writing("merging").tables();
+    Source gauge = tables.get(OtelTable.GAUGE);
+    SeriesCache cache = new SeriesCache(1 << 20, 1);
+    MetricStore cached = new MetricStore(tables::get, Long.MAX_VALUE, SeriesKeys.DIRECT, cache);
+    List<LabelMatcher> x = List.of(eq(Labels.NAME, "x"));
+    for (int segment = 0; segment < 4; segment++) {
+      List<Event> events = new ArrayList<>();
+      for (int i = segment * 8; i < segment * 8 + 8; i++) {
+        Map<String, Object> f = new HashMap<>();
+        f.put("MetricName", "x");
+        f.put("ScopeName", MetricStore.REMOTE_WRITE_SCOPE);
+        f.put("Attributes.job", "j");
+        f.put("Value", (double) i);
+        f.put("TimeUnixNanos", (T0 + i * 1000L) * 1_000_000L);
+        events.add(new Event(T0 + i * 1000L, f));
+      }
+      gauge.appendBatch(events);
+      gauge.seal();
+      assertEquals(
+          wholeSeries(8 * segment + 8), samples(cached.select(x, T0, Long.MAX_VALUE)), "sealed");
+    }
+    Await.until("four small segments merged into one", () -> gauge.stats().segments() == 1);
+    assertEquals(wholeSeries(32), samples(cached.select(x, T0, Long.MAX_VALUE)), "merged");
+    assertTrue(cache.hits() > 0, "the sealed segments were read from the cache");
+  }
+
+  /**
+   * A full cache lets the least recently used entry go: six metrics of one segment, each entry 392
+   * bytes (8 samples, one series), in a cache of 1,600 bytes keep the last four read; the first is
+   * decoded again, the last is found, and every selection is whole.
+   */
+  @Test
+  void aFullCacheLetsTheLeastRecentlyUsedGo() {
+    Map<OtelTable, Source> tables = tenants.writing("evicting").tables();
+    Source gauge = tables.get(OtelTable.GAUGE);
+    List<Event> events = new ArrayList<>();
+    for (int metric = 1; metric <= 6; metric++) {
+      for (int i = 0; i < 8; i++) {
+        Map<String, Object> f = new HashMap<>();
+        f.put("MetricName", "x" + metric);
+        f.put("ScopeName", MetricStore.REMOTE_WRITE_SCOPE);
+        f.put("Attributes.job", "j");
+        f.put("Value", (double) i);
+        f.put("TimeUnixNanos", (T0 + i * 1000L) * 1_000_000L);
+        events.add(new Event(T0 + i * 1000L, f));
+      }
+    }
+    gauge.appendBatch(events);
+    gauge.seal();
+    SeriesCache cache = new SeriesCache(1600, 1);
+    MetricStore cached = new MetricStore(tables::get, Long.MAX_VALUE, SeriesKeys.DIRECT, cache);
+    for (int metric = 1; metric <= 6; metric++) {
+      assertEquals(8, whole(cached, "x" + metric));
+    }
+    assertEquals(4, cache.entries());
+    assertEquals(4 * 392, cache.bytes());
+    assertEquals(6, cache.misses());
+    assertEquals(8, whole(cached, "x6"));
+    assertEquals(1, cache.hits(), "the newest entry is kept");
+    assertEquals(8, whole(cached, "x1"));
+    assertEquals(7, cache.misses(), "the eldest entry went");
+    assertEquals(4, cache.entries());
+  }
+
+  /** The samples of the one series named {@code name}, all joined. */
+  private static int whole(MetricStore store, String name) {
+    List<SeriesData> got = store.select(List.of(eq(Labels.NAME, name)), T0, Long.MAX_VALUE);
+    assertEquals(1, got.size(), name);
+    return got.get(0).size();
+  }
+
+  /** The series {@code x{job="j"}} with samples 0 .. n - 1, one a second from T0, as text. */
+  private static List<String> wholeSeries(int n) {
+    long[] t = new long[n];
+    double[] v = new double[n];
+    for (int i = 0; i < n; i++) {
+      t[i] = T0 + i * 1000L;
+      v[i] = i;
+    }
+    return samples(List.of(new SeriesData(Labels.of("__name__", "x", "job", "j"), t, v)));
+  }
+
+  private static void sameThroughCache(
+      MetricStore plain, MetricStore cached, long min, long max, String when) {
+    for (String name : METRICS_BY_PROM_NAME) {
+      List<LabelMatcher> selector = List.of(eq(Labels.NAME, name));
+      assertEquals(
+          samples(plain.select(selector, min, max)),
+          samples(cached.select(selector, min, max)),
+          name + " " + when);
+    }
+  }
+
+  /** Prometheus names of the generated rows' metrics (translated names for OTLP rows). */
+  private static final List<String> METRICS_BY_PROM_NAME =
+      List.of("x", "up", "http_server_duration_seconds", "queue_size_bytes_total", "y_total");
+
+  /** A selection as text, bit for bit, in label order. */
+  private static List<String> samples(List<SeriesData> selected) {
+    List<String> out = new ArrayList<>();
+    selected.stream()
+        .sorted(Comparator.comparing(SeriesData::labels))
+        .forEach(
+            s -> {
+              StringBuilder b = new StringBuilder(s.labels().toString());
+              for (int i = 0; i < s.size(); i++) {
+                b.append(' ')
+                    .append(s.timestamps()[i])
+                    .append('=')
+                    .append(Long.toHexString(Double.doubleToRawLongBits(s.values()[i])));
+              }
+              out.add(b.toString());
+            });
+    return out;
   }
 
   /**

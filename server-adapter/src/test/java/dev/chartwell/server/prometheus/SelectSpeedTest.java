@@ -79,24 +79,32 @@ class SelectSpeedTest {
         long start = System.nanoTime();
         long cpu = threads.getCurrentThreadCpuTime();
         List<SeriesData> got = store.select(x, T0 - 300_000, T0 + samples * 15_000L);
+        long read = 0;
+        for (SeriesData s : got) { // each series is joined when asked for
+          read += s.size();
+        }
         best = Math.min(best, System.nanoTime() - start);
         bestCpu = Math.min(bestCpu, threads.getCurrentThreadCpuTime() - cpu);
         assertEquals(series, got.size());
-        assertEquals(samples, got.get(0).size());
+        assertEquals((long) series * samples, read);
       }
       Evaluator evaluator = new Evaluator(store, EvalSettings.DEFAULTS);
       Expr query = PromQl.parse("sum by (job) (rate(x[5m]))");
       long queryCpu = Long.MAX_VALUE;
+      // the process's CPU: a large range function shares its series with a helper thread
+      var process =
+          (com.sun.management.OperatingSystemMXBean)
+              java.lang.management.ManagementFactory.getOperatingSystemMXBean();
       for (int run = 0; run < 5; run++) {
-        long cpu = threads.getCurrentThreadCpuTime();
+        long cpu = process.getProcessCpuTime();
         QueryResult r = evaluator.range(query, T0, T0 + samples * 15_000L, 60_000);
-        queryCpu = Math.min(queryCpu, threads.getCurrentThreadCpuTime() - cpu);
+        queryCpu = Math.min(queryCpu, process.getProcessCpuTime() - cpu);
         assertEquals(10, ((QueryResult.Matrix) r).series().size());
       }
       System.out.printf(
           Locale.ROOT,
           "SelectSpeedTest: sum by (job) (rate(x[5m])) at 1 m steps over the day, in process:"
-              + " CPU best of 5 %.0f ms%n",
+              + " process CPU best of 5 %.0f ms%n",
           queryCpu / 1e6);
       System.out.printf(
           Locale.ROOT,
