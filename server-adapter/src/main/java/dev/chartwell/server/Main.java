@@ -124,6 +124,9 @@ public final class Main {
       err.println("chartwell: cannot start: " + oneLine(e));
       return EXIT_START_FAILED;
     }
+    // Before the banner names the port: a signal sent as soon as a client sees it must stop the
+    // server cleanly (stores closed), not through the JVM's default handling.
+    onStarted.run();
     for (String line : server.banner()) {
       if (config.logFormat() == ServerConfig.LogFormat.TEXT) {
         out.println(line);
@@ -142,7 +145,6 @@ public final class Main {
       }
     }
     out.flush();
-    onStarted.run();
     PrintStream progress = err;
     WarmUp warmUp = WarmUp.start(config, server, line -> progress.println("chartwell: " + line));
     try {

@@ -63,6 +63,13 @@ public final class WarmUp implements AutoCloseable {
   private static final String MAX_MEMORY = "64m";
 
   /**
+   * The least heap the synthetic part runs in: its throwaway server and events would otherwise take
+   * memory the real server's first requests need (a 128 MiB server refused a 64 MiB ingestion while
+   * it ran). Below it only the real sources are prepared.
+   */
+  static final long MIN_HEAP_BYTES = 1L << 30;
+
+  /**
    * How much it may run.
    *
    * @param events how many synthetic events are sent
@@ -155,6 +162,20 @@ public final class WarmUp implements AutoCloseable {
               ? Files.createTempDirectory("chartwell-warm-up-")
               : Files.createTempDirectory(tempParent, "chartwell-warm-up-");
       int[] prepared = prepareSources();
+      long heap = Runtime.getRuntime().maxMemory();
+      if (heap < MIN_HEAP_BYTES) {
+        report(
+            String.format(
+                Locale.ROOT,
+                "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries; the"
+                    + " synthetic events were skipped, the heap (%d MiB) being under %d MiB",
+                seconds(started),
+                prepared[0],
+                prepared[1],
+                heap >> 20,
+                MIN_HEAP_BYTES >> 20));
+        return;
+      }
       int[] rounds = warm(dir);
       report(
           String.format(
