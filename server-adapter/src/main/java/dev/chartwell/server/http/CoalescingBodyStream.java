@@ -33,8 +33,19 @@ final class CoalescingBodyStream extends InputStream {
   private long fetched = SMALL; // bytes read since the last wait or pause; no pause before a wait
   private long pauses;
 
+  private final Runnable pause;
+
   CoalescingBodyStream(Content.Source source) {
+    this(source, () -> LockSupport.parkNanos(PAUSE_NANOS));
+  }
+
+  /**
+   * @param source the body
+   * @param pause what a pause does (tests script the bytes arriving meanwhile)
+   */
+  CoalescingBodyStream(Content.Source source, Runnable pause) {
     this.source = source;
+    this.pause = pause;
   }
 
   /**
@@ -55,32 +66,40 @@ final class CoalescingBodyStream extends InputStream {
     if (len == 0) {
       return 0;
     }
+    int copied = 0; // from chunks already there: a read fills what it can without waiting
     while (true) {
       if (chunk != null) {
         if (Content.Chunk.isFailure(chunk)) {
+          if (copied > 0) {
+            return copied; // the failure is the next read's
+          }
           throw new IOException("the request body failed", chunk.getFailure());
         }
         ByteBuffer buffer = chunk.getByteBuffer();
-        if (buffer.hasRemaining()) {
-          int n = Math.min(len, buffer.remaining());
-          buffer.get(b, off, n);
-          fetched += n;
-          return n;
+        int n = Math.min(len - copied, buffer.remaining());
+        buffer.get(b, off + copied, n);
+        copied += n;
+        fetched += n;
+        if (copied == len) {
+          return copied;
         }
         boolean last = chunk.isLast();
         chunk.release();
         if (last) {
           chunk = Content.Chunk.EOF;
-          return -1;
+          return copied > 0 ? copied : -1;
         }
         chunk = null;
       }
       chunk = source.read();
       if (chunk == null) {
+        if (copied > 0) {
+          return copied;
+        }
         // A pause that brought nothing ends the batching: the sender has stopped for now.
         if (fetched > 0 && fetched < SMALL) {
           pauses++;
-          LockSupport.parkNanos(PAUSE_NANOS);
+          pause.run();
         } else {
           awaitContent();
         }

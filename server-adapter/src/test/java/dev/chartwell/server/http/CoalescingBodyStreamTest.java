@@ -34,14 +34,24 @@ class CoalescingBodyStreamTest {
 
     @Override
     public Content.Chunk read() {
-      Object next = steps.poll();
-      return next == GAP ? null : (Content.Chunk) next;
+      return steps.peek() == GAP ? null : (Content.Chunk) steps.poll();
     }
 
     @Override
     public void demand(Runnable ready) {
       demands++;
+      passGap();
       ready.run();
+    }
+
+    void passGap() {
+      if (steps.peek() == GAP) {
+        steps.poll();
+      }
+    }
+
+    CoalescingBodyStream stream() {
+      return new CoalescingBodyStream(this, this::passGap);
     }
 
     @Override
@@ -69,7 +79,7 @@ class CoalescingBodyStreamTest {
         new Script()
             .add(GAP, bytes(10, (byte) 1), GAP, bytes(10, (byte) 2), GAP, bytes(10, (byte) 3))
             .add(GAP, Content.Chunk.EOF);
-    CoalescingBodyStream in = new CoalescingBodyStream(s);
+    CoalescingBodyStream in = s.stream();
     byte[] body = readAll(in);
     assertEquals(30, body.length);
     assertEquals(3, body[29]);
@@ -83,7 +93,7 @@ class CoalescingBodyStreamTest {
         new Script()
             .add(bytes(CoalescingBodyStream.SMALL, (byte) 1), GAP)
             .add(bytes(CoalescingBodyStream.SMALL * 2, (byte) 2), GAP, Content.Chunk.EOF);
-    CoalescingBodyStream in = new CoalescingBodyStream(s);
+    CoalescingBodyStream in = s.stream();
     assertEquals(CoalescingBodyStream.SMALL * 3, readAll(in).length);
     assertEquals(0, in.pauses());
     assertEquals(2, s.demands);
@@ -94,10 +104,23 @@ class CoalescingBodyStreamTest {
     Script s =
         new Script()
             .add(GAP, bytes(10, (byte) 1), GAP, GAP, bytes(10, (byte) 2), GAP, Content.Chunk.EOF);
-    CoalescingBodyStream in = new CoalescingBodyStream(s);
+    CoalescingBodyStream in = s.stream();
     assertEquals(20, readAll(in).length);
     assertEquals(2, in.pauses(), "one after each small read");
     assertEquals(2, s.demands, "the first wait, and the one after the pause that found nothing");
+  }
+
+  @Test
+  void aReadTakesEveryChunkAlreadyThereWithoutWaiting() throws IOException {
+    Script s = new Script().add(bytes(10, (byte) 1), bytes(20, (byte) 2), bytes(30, (byte) 3));
+    s.add(GAP, bytes(5, (byte) 4), Content.Chunk.EOF);
+    CoalescingBodyStream in = s.stream();
+    byte[] buffer = new byte[1000];
+    assertEquals(60, in.read(buffer, 0, 1000), "three chunks in one read");
+    assertEquals(0, s.demands, "and no wait for the fourth");
+    assertEquals(3, buffer[59]);
+    assertEquals(5, in.read(buffer, 0, 1000));
+    assertEquals(-1, in.read(buffer, 0, 1000));
   }
 
   @Test
@@ -115,7 +138,7 @@ class CoalescingBodyStreamTest {
     }
     s.add(Content.Chunk.from(ByteBuffer.wrap(new byte[] {7}), true));
     sent.write(7);
-    CoalescingBodyStream in = new CoalescingBodyStream(s);
+    CoalescingBodyStream in = s.stream();
     ByteArrayOutputStream got = new ByteArrayOutputStream();
     for (int b; (b = in.read()) >= 0; ) {
       got.write(b);
@@ -128,7 +151,7 @@ class CoalescingBodyStreamTest {
   void aFailedBodyIsAnIOExceptionCarryingTheCause() {
     TimeoutException stalled = new TimeoutException("idle");
     Script s = new Script().add(bytes(10, (byte) 1), Content.Chunk.from(stalled, true));
-    CoalescingBodyStream in = new CoalescingBodyStream(s);
+    CoalescingBodyStream in = s.stream();
     IOException e = assertThrows(IOException.class, () -> readAll(in));
     assertSame(stalled, e.getCause());
   }
