@@ -30,7 +30,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -468,72 +467,21 @@ public final class ChartwellServer implements AutoCloseable {
                 boot.organization().id(), boot.keyId(), secret, service.id(), service.token());
       }
 
-      List<String> banner = new ArrayList<>();
-      String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
-      String scheme = tls == null ? "http://" : "https://";
-      banner.add("Chartwell listening on " + scheme + host + ":" + api.port());
-      if (otlp != null) {
-        banner.add("OTLP/HTTP listening on " + scheme + host + ":" + otlp.port());
-      }
-      if (elastic != null) {
-        banner.add("Elasticsearch API listening on " + scheme + host + ":" + elastic.port());
-      }
-      if (tls != null) {
-        banner.add("TLS certificate SHA-256 fingerprint: " + tls.fingerprint());
-        if (config.tls().get().selfSigned()) {
-          banner.add(
-              "self-signed certificate: "
-                  + dir.root().resolve(SelfSigned.CERTIFICATE)
-                  + " (trust it, e.g. curl --cacert, or check the fingerprint)");
-        }
-      }
-      banner.add("organization id: " + boot.organization().id());
-      banner.add("admin key id: " + boot.keyId());
-      boot.generatedSecret()
-          .ifPresent(s -> banner.add("admin key secret (shown once, store it now): " + s));
-      if (config.demo()) {
-        try {
-          banner.addAll(
-              Demo.ensure(
-                  boot.organization(),
-                  services,
-                  catalog,
-                  resources,
-                  json.mapper(),
-                  scheme + host + ":" + api.port(),
-                  line -> log.println("chartwell: " + line)));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted while loading the demo data", e);
-        }
-      }
-      if (config.quickstart()) {
-        try {
-          banner.addAll(
-              QuickStart.ensure(
-                  boot.organization(),
-                  services,
-                  catalog,
-                  json.mapper(),
-                  dir.root(),
-                  config.dataDir(),
-                  scheme + host + ":" + api.port()));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted while starting the quickstart service", e);
-        }
-      }
-      banner.add(
-          "web UI: "
-              + scheme
-              + host
-              + ":"
-              + api.port()
-              + "/ (sign in with an API key id and secret)");
-      if (access != null) {
-        banner.add("embedded service id: " + access.serviceId());
-        banner.add("embedded service token (Bearer, for the chart API): " + access.serviceToken());
-      }
+      List<String> banner =
+          StartupBanner.lines(
+              config,
+              tls,
+              dir,
+              api.port(),
+              otlp == null ? -1 : otlp.port(),
+              elastic == null ? -1 : elastic.port(),
+              boot,
+              services,
+              catalog,
+              resources,
+              json,
+              log,
+              access);
       recovery.line().ifPresent(banner::add);
       ExternalQueries external = tenancy.external();
       ServerMeters ownMeters = meters;
