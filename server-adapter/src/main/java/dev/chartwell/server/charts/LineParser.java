@@ -84,15 +84,15 @@ public final class LineParser {
    * nothing; from the first name that differs, the line's names so far are copied into {@link
    * #next}, which becomes the record once the line is read.
    */
-  private Names names = new Names();
+  private LineNames names = new LineNames();
 
-  private Names next = new Names();
+  private LineNames next = new LineNames();
 
   /** Whether this line has named, so far, exactly what the line before did. */
   private boolean predicting;
 
   /** The record ({@link #names} or {@link #next}) and place of the name read last. */
-  private Names keys;
+  private LineNames keys;
 
   private int key;
 
@@ -104,55 +104,6 @@ public final class LineParser {
   private final int[] seenHash = new int[SEEN_SLOTS];
   private final int[] seenGeneration = new int[SEEN_SLOTS];
   private int generation;
-
-  /** A line's member names in order: as written, with their depth, flattened hash and field. */
-  private static final class Names {
-    byte[] text = new byte[1024];
-    int[] ends = new int[32];
-    int[] depths = new int[32];
-    int[] hashes = new int[32];
-    int[] fields = new int[32];
-    int count;
-
-    int start(int k) {
-      return k == 0 ? 0 : ends[k - 1];
-    }
-
-    int add(byte[] bytes, int from, int length, int depth, int hash, int field) {
-      int k = count++;
-      if (k == ends.length) {
-        ends = Arrays.copyOf(ends, 2 * k);
-        depths = Arrays.copyOf(depths, 2 * k);
-        hashes = Arrays.copyOf(hashes, 2 * k);
-        fields = Arrays.copyOf(fields, 2 * k);
-      }
-      int at = start(k);
-      if (at + length > text.length) {
-        text = Arrays.copyOf(text, Math.max(2 * text.length, at + length));
-      }
-      System.arraycopy(bytes, from, text, at, length);
-      ends[k] = at + length;
-      depths[k] = depth;
-      hashes[k] = hash;
-      fields[k] = field;
-      return k;
-    }
-
-    /** Makes this the first {@code count} names of another record. */
-    void copy(Names other, int count) {
-      this.count = 0;
-      for (int k = 0; k < count; k++) {
-        int from = other.start(k);
-        add(
-            other.text,
-            from,
-            other.ends[k] - from,
-            other.depths[k],
-            other.hashes[k],
-            other.fields[k]);
-      }
-    }
-  }
 
   /**
    * @param timestampField the name (flattened) of the field that holds the event's time
@@ -234,7 +185,7 @@ public final class LineParser {
         if (predicting) {
           next.copy(names, key + 1); // the line named fewer than the one before
         }
-        Names swap = names;
+        LineNames swap = names;
         names = next;
         next = swap;
       }
@@ -290,7 +241,7 @@ public final class LineParser {
       int length = names.ends[k] - known;
       if (start + length < end
           && line[start + length] == '"'
-          && same(line, start, names.text, known, length)) {
+          && LineNames.same(line, start, names.text, known, length)) {
         pos = start + length + 1;
         keyStart = start;
         keyLength = length;
@@ -346,30 +297,6 @@ public final class LineParser {
     next.add(line, start, length, depth, h, UNKNOWN);
     keys = next;
     return nameEnd;
-  }
-
-  /** Whether {@code a[aFrom, aFrom + length)} and {@code b[bFrom, bFrom + length)} are equal. */
-  private static boolean same(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
-    int i = 0;
-    for (; i + 8 <= length; i += 8) {
-      if ((long) LONG.get(a, aFrom + i) != (long) LONG.get(b, bFrom + i)) {
-        return false;
-      }
-    }
-    if (i == length) {
-      return true;
-    }
-    if (aFrom + i + 8 <= a.length && bFrom + i + 8 <= b.length) {
-      // The last 1-7 bytes in one word each, the bytes past them masked off (little-endian: low).
-      long mask = -1L >>> (8 * (8 - (length - i)));
-      return (((long) LONG.get(a, aFrom + i) ^ (long) LONG.get(b, bFrom + i)) & mask) == 0;
-    }
-    for (; i < length; i++) {
-      if (a[aFrom + i] != b[bFrom + i]) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Puts the name read last after the prefix in {@link #name}; returns where it ends. */
