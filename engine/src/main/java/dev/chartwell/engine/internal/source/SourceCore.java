@@ -724,14 +724,8 @@ public final class SourceCore {
         }
         nextId = nextSegmentId;
       }
-      try {
-        storage.publish(next, publishedPosition, nextId, schema);
-      } catch (IOException | RuntimeException e) {
-        storage.fail("publishing source " + id + " without " + gone.size() + " segments", e);
+      if (!publishSealed(next, nextId, "without " + gone.size() + " segments")) {
         return 0;
-      }
-      synchronized (lock) {
-        setSealed(next);
       }
     }
     for (Segment s : gone) {
@@ -811,15 +805,8 @@ public final class SourceCore {
           return false;
         }
       }
-      try {
-        storage.publish(next, publishedPosition, nextId, schema);
-      } catch (IOException | RuntimeException e) {
-        // Unlisted unless the manifest made it: the next start keeps or deletes its file.
-        storage.fail("publishing source " + id + " with a merged segment", e);
-        return false;
-      }
-      synchronized (lock) {
-        setSealed(next);
+      if (!publishSealed(next, nextId, "with a merged segment")) {
+        return false; // unlisted unless the manifest made it: the next start keeps or deletes it
       }
     }
     for (Segment s : inputs) {
@@ -986,6 +973,27 @@ public final class SourceCore {
         lock.notifyAll(); // appenders held back by the backlog look again
       }
     }
+  }
+
+  /**
+   * Under the commit lock: publishes the source's state with {@code next} as its sealed segments
+   * (one manifest), then lists them for queries; a failure to publish is reported and changes
+   * nothing.
+   *
+   * @param what how {@code next} differs, for the failure's message
+   * @return whether it was published
+   */
+  private boolean publishSealed(List<Segment> next, long nextId, String what) {
+    try {
+      storage.publish(next, publishedPosition, nextId, schema);
+    } catch (IOException | RuntimeException e) {
+      storage.fail("publishing source " + id + " " + what, e);
+      return false;
+    }
+    synchronized (lock) {
+      setSealed(next);
+    }
+    return true;
   }
 
   private void setSealed(List<Segment> segments) {
