@@ -5,11 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.chartwell.server.Await;
-import dev.chartwell.server.ChartwellServer;
-import dev.chartwell.server.TestServers;
-import dev.chartwell.server.http.HttpTestClient;
 import dev.chartwell.server.hyperdx.OtlpTraces;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -39,49 +34,21 @@ import org.openqa.selenium.WebElement;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ExploreBrowserTest extends BrowserPage {
-  static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
-  static final ObjectMapper MAPPER = new ObjectMapper();
-  static final String SERVICES = "/v1/organizations/" + TestServers.ORG + "/services";
+class ExploreBrowserTest extends ServiceBrowserPage {
   static final String BIG = "5b8efff798038103d269b633813fc60c";
   static final String SMALL = "0af7651916cd43dd8448eb211c80319c";
   static final int BIG_SPANS = 10_000;
 
   @TempDir static Path dir;
-  ChartwellServer server;
-  HttpTestClient http;
-  String serviceId;
-  String token;
   String logs;
   String traces;
   long t0; // the events' time, epoch ms
-  String missing;
 
   @BeforeAll
   void start() throws Exception {
-    Optional<Path[]> chromium = Chromium.find();
-    if (chromium.isEmpty()) {
-      missing =
-          "SKIPPED: the web UI's browser tests need Debian's Chromium and its driver: apt-get"
-              + " install -y "
-              + Chromium.PACKAGES
-              + " (or set CHROMIUM_BIN and CHROMEDRIVER_BIN)";
-      System.err.println("\n*** " + missing + " ***\n");
+    if (!startWithService(dir, "Explore")) {
       return;
     }
-    server = TestServers.start(dir);
-    http = new HttpTestClient(server.port());
-    JsonNode created =
-        cloud(
-            "POST",
-            SERVICES,
-            "{\"name\":\"Explore\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
-    serviceId = created.get("service").get("id").textValue();
-    token = created.get("password").textValue();
-    Await.until(
-        "the service running",
-        () ->
-            cloud("GET", SERVICES + "/" + serviceId, null).get("state").asText().equals("running"));
     t0 = System.currentTimeMillis() - 10 * 60_000L;
     otlp("/v1/logs", logRecords());
     long nanos = t0 * 1_000_000L;
@@ -99,7 +66,7 @@ class ExploreBrowserTest extends BrowserPage {
         logs = s.get("id").asText();
       }
     }
-    browser = Chromium.start(chromium.get(), 1280, 800);
+    browser = Chromium.start(chromium, 1280, 800);
     recordPolicyViolations();
   }
 
@@ -130,12 +97,6 @@ class ExploreBrowserTest extends BrowserPage {
               body));
     }
     return "{\"resourceLogs\":[" + String.join(",", records) + "]}";
-  }
-
-  private JsonNode cloud(String method, String path, String body) throws Exception {
-    HttpResponse<String> r = http.send(method, path, body, "Authorization", ADMIN);
-    assertEquals(200, r.statusCode(), r.body());
-    return MAPPER.readTree(r.body()).get("result");
   }
 
   private void otlp(String path, String body) throws Exception {

@@ -6,18 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.chartwell.server.Await;
-import dev.chartwell.server.ChartwellServer;
-import dev.chartwell.server.TestServers;
-import dev.chartwell.server.http.HttpTestClient;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,42 +33,16 @@ import org.openqa.selenium.WebElement;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class LiveBrowserTest extends BrowserPage {
-  static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
-  static final ObjectMapper MAPPER = new ObjectMapper();
-  static final String SERVICES = "/v1/organizations/" + TestServers.ORG + "/services";
+class LiveBrowserTest extends ServiceBrowserPage {
 
   @TempDir static Path dir;
-  ChartwellServer server;
-  HttpTestClient http;
-  String serviceId;
-  String token;
   String logs;
-  String missing;
 
   @BeforeAll
   void start() throws Exception {
-    Optional<Path[]> chromium = Chromium.find();
-    if (chromium.isEmpty()) {
-      missing =
-          "SKIPPED: the web UI's browser tests need Debian's Chromium and its driver: apt-get"
-              + " install -y "
-              + Chromium.PACKAGES
-              + " (or set CHROMIUM_BIN and CHROMEDRIVER_BIN)";
-      System.err.println("\n*** " + missing + " ***\n");
+    if (!startWithService(dir, "Live")) {
       return;
     }
-    server = TestServers.start(dir);
-    http = new HttpTestClient(server.port());
-    JsonNode created =
-        cloud(
-            "POST", SERVICES, "{\"name\":\"Live\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
-    serviceId = created.get("service").get("id").textValue();
-    token = created.get("password").textValue();
-    Await.until(
-        "the service running",
-        () ->
-            cloud("GET", SERVICES + "/" + serviceId, null).get("state").asText().equals("running"));
     for (String service : List.of("api", "db", "web")) {
       ingest(service, "warm-up", 3 + service.length());
     }
@@ -83,7 +51,7 @@ class LiveBrowserTest extends BrowserPage {
         logs = s.get("id").asText();
       }
     }
-    browser = Chromium.start(chromium.get(), 1280, 800);
+    browser = Chromium.start(chromium, 1280, 800);
     recordPolicyViolations();
   }
 
@@ -100,12 +68,6 @@ class LiveBrowserTest extends BrowserPage {
     if (server != null) {
       server.close();
     }
-  }
-
-  private JsonNode cloud(String method, String path, String body) throws Exception {
-    HttpResponse<String> r = http.send(method, path, body, "Authorization", ADMIN);
-    assertEquals(200, r.statusCode(), r.body());
-    return MAPPER.readTree(r.body()).get("result");
   }
 
   /** Sends {@code n} log lines of a service, timestamped now, over OTLP. */

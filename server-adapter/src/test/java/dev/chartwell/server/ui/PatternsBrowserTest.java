@@ -5,11 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.chartwell.server.Await;
-import dev.chartwell.server.ChartwellServer;
-import dev.chartwell.server.TestServers;
-import dev.chartwell.server.http.HttpTestClient;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -34,45 +29,17 @@ import org.openqa.selenium.WebElement;
  * Chromium is missing.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PatternsBrowserTest extends BrowserPage {
-  static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
-  static final ObjectMapper MAPPER = new ObjectMapper();
-  static final String SERVICES = "/v1/organizations/" + TestServers.ORG + "/services";
+class PatternsBrowserTest extends ServiceBrowserPage {
 
   @TempDir static Path dir;
-  ChartwellServer server;
-  HttpTestClient http;
-  String serviceId;
-  String token;
   String logs;
   long t0; // the first line's time, epoch ms
-  String missing;
 
   @BeforeAll
   void start() throws Exception {
-    Optional<Path[]> chromium = Chromium.find();
-    if (chromium.isEmpty()) {
-      missing =
-          "SKIPPED: the web UI's browser tests need Debian's Chromium and its driver: apt-get"
-              + " install -y "
-              + Chromium.PACKAGES
-              + " (or set CHROMIUM_BIN and CHROMEDRIVER_BIN)";
-      System.err.println("\n*** " + missing + " ***\n");
+    if (!startWithService(dir, "Patterns")) {
       return;
     }
-    server = TestServers.start(dir);
-    http = new HttpTestClient(server.port());
-    JsonNode created =
-        cloud(
-            "POST",
-            SERVICES,
-            "{\"name\":\"Patterns\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
-    serviceId = created.get("service").get("id").textValue();
-    token = created.get("password").textValue();
-    Await.until(
-        "the service running",
-        () ->
-            cloud("GET", SERVICES + "/" + serviceId, null).get("state").asText().equals("running"));
     t0 = System.currentTimeMillis() - 10 * 60_000L;
     HttpResponse<String> r =
         http.send(
@@ -89,7 +56,7 @@ class PatternsBrowserTest extends BrowserPage {
         logs = s.get("id").asText();
       }
     }
-    browser = Chromium.start(chromium.get(), 1280, 900);
+    browser = Chromium.start(chromium, 1280, 900);
     recordPolicyViolations();
   }
 
@@ -113,12 +80,6 @@ class PatternsBrowserTest extends BrowserPage {
               body));
     }
     return "{\"resourceLogs\":[" + String.join(",", records) + "]}";
-  }
-
-  private JsonNode cloud(String method, String path, String body) throws Exception {
-    HttpResponse<String> r = http.send(method, path, body, "Authorization", ADMIN);
-    assertEquals(200, r.statusCode(), r.body());
-    return MAPPER.readTree(r.body()).get("result");
   }
 
   @BeforeEach
