@@ -13,12 +13,10 @@ import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ServicePrincipal;
-import dev.chartwell.server.charts.ServiceScope;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
-import dev.chartwell.server.http.Router;
 import dev.chartwell.server.tenancy.Tenancy;
 import java.time.Clock;
 import java.time.Instant;
@@ -47,24 +45,8 @@ final class FacetRoute {
 
   private FacetRoute() {}
 
-  static void register(
-      Router router,
-      ServiceScope scope,
-      Catalog catalog,
-      Engine engine,
-      Json json,
-      Clock clock,
-      long maxBodyBytes,
-      Tenancy tenancy) {
-    router.add(
-        "POST",
-        V2.BASE + "/facets",
-        scope.authenticator(),
-        maxBodyBytes,
-        scope.wrap(req -> facets(req, catalog, engine, json, clock, tenancy)));
-  }
-
-  private static Response facets(
+  /** Answers {@code POST /facets}. */
+  static Response facets(
       Request req, Catalog catalog, Engine engine, Json json, Clock clock, Tenancy tenancy)
       throws java.io.IOException {
     ServicePrincipal p = V2.caller(req, false);

@@ -60,12 +60,37 @@ public final class HyperdxRoutes {
                     req.pathParam("id"),
                     req.queryParam("limit").orElse(null),
                     req.queryParam("before").orElse(null))));
-    SearchRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes, tenancy);
+    post(
+        router,
+        scope,
+        maxBodyBytes,
+        "/search",
+        req -> SearchRoute.search(req, catalog, engine, json, clock, tenancy));
     TraceRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes, tenancy);
-    FacetRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes, tenancy);
+    post(
+        router,
+        scope,
+        maxBodyBytes,
+        "/facets",
+        req -> FacetRoute.facets(req, catalog, engine, json, clock, tenancy));
     ContextRoute.register(router, scope, catalog, engine, json, maxBodyBytes, tenancy);
-    PatternRoute.register(router, scope, catalog, engine, json, clock, maxBodyBytes, tenancy);
+    post(
+        router,
+        scope,
+        maxBodyBytes,
+        "/patterns",
+        req -> PatternRoute.patterns(req, catalog, engine, json, clock, tenancy));
     TailRoute.register(
         router, scope, catalog, engine, json, TailRoute.hub(clock, json), maxBodyBytes);
+  }
+
+  /** A {@code POST} route of the service-scoped API under {@code /api/v2}. */
+  private static void post(
+      Router router,
+      ServiceScope scope,
+      long maxBodyBytes,
+      String path,
+      dev.chartwell.server.http.Handler handler) {
+    router.add("POST", V2.BASE + path, scope.authenticator(), maxBodyBytes, scope.wrap(handler));
   }
 }

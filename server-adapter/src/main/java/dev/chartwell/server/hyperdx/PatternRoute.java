@@ -12,12 +12,10 @@ import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ServicePrincipal;
-import dev.chartwell.server.charts.ServiceScope;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
-import dev.chartwell.server.http.Router;
 import dev.chartwell.server.patterns.PatternWhere;
 import dev.chartwell.server.patterns.WordPicker;
 import dev.chartwell.server.tenancy.Tenancy;
@@ -52,24 +50,8 @@ final class PatternRoute {
 
   private PatternRoute() {}
 
-  static void register(
-      Router router,
-      ServiceScope scope,
-      Catalog catalog,
-      Engine engine,
-      Json json,
-      Clock clock,
-      long maxBodyBytes,
-      Tenancy tenancy) {
-    router.add(
-        "POST",
-        V2.BASE + "/patterns",
-        scope.authenticator(),
-        maxBodyBytes,
-        scope.wrap(req -> patterns(req, catalog, engine, json, clock, tenancy)));
-  }
-
-  private static Response patterns(
+  /** Answers {@code POST /patterns}. */
+  static Response patterns(
       Request req, Catalog catalog, Engine engine, Json json, Clock clock, Tenancy tenancy)
       throws java.io.IOException {
     ServicePrincipal p = V2.caller(req, false);

@@ -23,12 +23,10 @@ import dev.chartwell.server.catalog.SourceApi;
 import dev.chartwell.server.charts.ChartRoutes;
 import dev.chartwell.server.charts.ClickHouseErrors;
 import dev.chartwell.server.charts.ServicePrincipal;
-import dev.chartwell.server.charts.ServiceScope;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Json;
 import dev.chartwell.server.http.Request;
 import dev.chartwell.server.http.Response;
-import dev.chartwell.server.http.Router;
 import dev.chartwell.server.tenancy.Tenancy;
 import java.time.Clock;
 import java.time.Instant;
@@ -67,24 +65,8 @@ final class SearchRoute {
 
   private SearchRoute() {}
 
-  static void register(
-      Router router,
-      ServiceScope scope,
-      Catalog catalog,
-      Engine engine,
-      Json json,
-      Clock clock,
-      long maxBodyBytes,
-      Tenancy tenancy) {
-    router.add(
-        "POST",
-        V2.BASE + "/search",
-        scope.authenticator(),
-        maxBodyBytes,
-        scope.wrap(req -> search(req, catalog, engine, json, clock, tenancy)));
-  }
-
-  private static Response search(
+  /** Answers {@code POST /search}. */
+  static Response search(
       Request req, Catalog catalog, Engine engine, Json json, Clock clock, Tenancy tenancy)
       throws java.io.IOException {
     ServicePrincipal p = V2.caller(req, false);
