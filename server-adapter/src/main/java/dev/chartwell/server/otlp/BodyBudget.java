@@ -5,7 +5,8 @@ import dev.chartwell.server.http.ErrorCode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -19,6 +20,11 @@ import java.util.Map;
  */
 public final class BodyBudget {
   static final int RETRY_AFTER_SECONDS = 1;
+
+  /** The largest block a body of unknown length is read into. */
+  static final int BLOCK = 1 << 20;
+
+  private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
 
   private final long capacity;
   private long used; // guarded by this
@@ -115,25 +121,34 @@ public final class BodyBudget {
    * @throws IOException when reading fails
    */
   public static byte[] read(InputStream in, Held held, long expected) throws IOException {
-    int initial = expected > 0 && expected < Integer.MAX_VALUE - 8 ? (int) expected : 8192;
+    int initial = expected > 0 && expected < MAX_ARRAY ? (int) expected : 8192;
     held.grow(initial); // reserved before it is taken
-    byte[] buf = new byte[initial];
-    int size = 0;
+    // Blocks, each as large as all before it up to BLOCK, joined once at the end: a body of
+    // unknown length (chunked) is copied once, where a doubling array copied it about twice.
+    List<byte[]> full = new ArrayList<>();
+    byte[] block = new byte[initial];
+    int used = 0;
+    long size = 0;
     try {
       while (true) {
-        if (size == buf.length) {
-          int b = in.read(); // the end, or more than said: only then a larger array
+        if (used == block.length) {
+          int b = in.read(); // the end, or more than said: only then another block
           if (b < 0) {
             break;
           }
-          held.grow(buf.length);
-          buf = Arrays.copyOf(buf, buf.length * 2);
-          buf[size++] = (byte) b;
+          full.add(block);
+          int next = (int) Math.min(BLOCK, Math.max(8192, size));
+          held.grow(next);
+          block = new byte[next];
+          block[0] = (byte) b;
+          used = 1;
+          size++;
         }
-        int n = in.read(buf, size, buf.length - size);
+        int n = in.read(block, used, block.length - used);
         if (n < 0) {
           break;
         }
+        used += n;
         size += n;
       }
     } catch (ApiException e) {
@@ -142,7 +157,21 @@ public final class BodyBudget {
       }
       throw e;
     }
-    held.shrink(buf.length - size);
-    return size == buf.length ? buf : Arrays.copyOf(buf, size);
+    if (full.isEmpty() && used == block.length) {
+      return block;
+    }
+    if (size > MAX_ARRAY) {
+      throw new ApiException(
+          ErrorCode.PAYLOAD_TOO_LARGE, "the request body is larger than one array can hold");
+    }
+    byte[] body = new byte[(int) size];
+    int at = 0;
+    for (byte[] f : full) {
+      System.arraycopy(f, 0, body, at, f.length);
+      at += f.length;
+    }
+    System.arraycopy(block, 0, body, at, used);
+    held.shrink(block.length - used); // the blocks are garbage now; the body takes their place
+    return body;
   }
 }

@@ -100,6 +100,20 @@ class CoalescingBodyStreamTest {
   }
 
   @Test
+  void pausesGoOnWhileEachBringsLessThanAFastSenderWould() throws IOException {
+    int some = CoalescingBodyStream.SMALL * 3; // more than a wait must bring, less than a pause
+    Script s =
+        new Script()
+            .add(GAP, bytes(10, (byte) 1), GAP, bytes(some, (byte) 2), GAP, bytes(some, (byte) 3))
+            .add(GAP, bytes(CoalescingBodyStream.FAST, (byte) 4), GAP, bytes(10, (byte) 5))
+            .add(GAP, Content.Chunk.EOF);
+    CoalescingBodyStream in = s.stream();
+    assertEquals(20 + 2 * some + CoalescingBodyStream.FAST, readAll(in).length);
+    assertEquals(4, in.pauses(), "after the small read and after each pause that brought some");
+    assertEquals(2, s.demands, "the first wait, and the one after the pause that brought much");
+  }
+
+  @Test
   void aPauseThatBringsNothingIsFollowedByAWait() throws IOException {
     Script s =
         new Script()

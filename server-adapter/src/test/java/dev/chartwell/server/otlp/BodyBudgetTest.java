@@ -55,6 +55,33 @@ class BodyBudgetTest {
     }
   }
 
+  /**
+   * A body of unknown length, past several blocks and read in uneven pieces as a chunked body is,
+   * comes back whole, and the request then holds the body's size, no more: the next request fits.
+   */
+  @Test
+  void aBodyOfUnknownLengthIsReadWholeAndHoldsItsSize() throws Exception {
+    int size = 3 * BodyBudget.BLOCK + 12_345;
+    byte[] body = new byte[size];
+    new java.util.Random(3).nextBytes(body);
+    long capacity = 2L * size + BodyBudget.BLOCK;
+    BodyBudget budget = new BodyBudget(capacity);
+    java.util.Random pieces = new java.util.Random(4);
+    java.io.InputStream uneven =
+        new java.io.FilterInputStream(new ByteArrayInputStream(body)) {
+          @Override
+          public int read(byte[] b, int off, int len) throws java.io.IOException {
+            return super.read(b, off, Math.min(len, 1 + pieces.nextInt(5_000)));
+          }
+        };
+    try (BodyBudget.Held held = budget.hold()) {
+      assertArrayEquals(body, BodyBudget.read(uneven, held));
+      try (BodyBudget.Held next = budget.hold()) {
+        next.grow(capacity - size); // all that is left when the first holds its size
+      }
+    }
+  }
+
   @Test
   void theBudgetHoldsAtLeastTwoBodiesAtTheLimit() throws Exception {
     BodyBudget budget = BodyBudget.forHeap(Long.MAX_VALUE / 4);

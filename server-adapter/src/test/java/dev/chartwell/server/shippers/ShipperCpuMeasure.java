@@ -44,7 +44,11 @@ import org.xerial.snappy.Snappy;
  * -Dchartwell.shipper.child=true} the server runs in a child JVM and its figure is that process's
  * whole CPU ({@link ChildServer}): the clean comparison for the Java client's route; with {@code
  * -Dchartwell.shipper.nagle=true} that client's connections leave Nagle's algorithm on, so that its
- * small chunks share TCP packets.
+ * small chunks share TCP packets. In the child, each round also splits the CPU by kind of thread
+ * (request handling, sealing, compilation, collection); {@code -Dchartwell.shipper.childJvm="..."}
+ * adds JVM flags to the child (e.g. for {@code perf}), and {@code
+ * -Dchartwell.shipper.chunkedBuffered=true} sends the {@code bulk-chunked} bodies in large writes,
+ * so that the cost of HTTP chunks is seen without that of their packets.
  */
 public final class ShipperCpuMeasure {
   private ShipperCpuMeasure() {}
@@ -167,6 +171,7 @@ public final class ShipperCpuMeasure {
         for (String route : routes) {
           Map<Long, Long> before = threadCpu(threads);
           long c0 = child != null ? child.cpuNanos() : os.getProcessCpuTime();
+          Map<String, Long> kinds0 = child != null ? child.cpuByKind() : Map.of();
           long k0 = child != null ? child.systemNanos() : 0;
           long w0 = System.nanoTime();
           String table =
@@ -247,13 +252,25 @@ public final class ShipperCpuMeasure {
             double events = (double) requests * PER_REQUEST;
             double serverUs = (child.cpuNanos() - c0) / 1000.0 / events;
             double kernelUs = (child.systemNanos() - k0) / 1000.0 / events;
+            StringBuilder kinds = new StringBuilder();
+            child
+                .cpuByKind()
+                .forEach(
+                    (kind, nanos) ->
+                        kinds.append(
+                            String.format(
+                                Locale.ROOT,
+                                " %s %.2f",
+                                kind,
+                                (nanos - kinds0.getOrDefault(kind, 0L)) / 1000.0 / events)));
             System.out.printf(
                 Locale.ROOT,
-                "round %d %-12s server process %.2f us CPU/event (kernel %.2f), %.0f events/s%n",
+                "round %d %-12s server process %.2f us CPU/event (kernel %.2f;%s), %.0f events/s%n",
                 round,
                 route,
                 serverUs,
                 kernelUs,
+                kinds,
                 events / ((System.nanoTime() - w0) / 1e9));
             if (round >= 2) {
               server.computeIfAbsent(route, k -> new ArrayList<>()).add(serverUs);
@@ -336,6 +353,10 @@ public final class ShipperCpuMeasure {
       if (jfr != null) {
         command.add("-XX:StartFlightRecording=dumponexit=true,settings=profile,filename=" + jfr);
       }
+      String extra = System.getProperty("chartwell.shipper.childJvm"); // e.g. flags for perf
+      if (extra != null) {
+        command.addAll(Arrays.asList(extra.trim().split("\\s+")));
+      }
       command.addAll(
           List.of(
               "-Xmx4g",
@@ -384,6 +405,38 @@ public final class ShipperCpuMeasure {
       return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
     }
 
+    /**
+     * The child's CPU so far by kind of thread (request handling, sealing, the JIT's compilers, the
+     * garbage collector, the rest), from {@code /proc/PID/task}: a thread that ended is missing.
+     */
+    Map<String, Long> cpuByKind() throws java.io.IOException {
+      Map<String, Long> cpu = new java.util.TreeMap<>();
+      try (var tasks = Files.list(Path.of("/proc/" + process.pid() + "/task"))) {
+        for (Path task : (Iterable<Path>) tasks::iterator) {
+          String name;
+          String stat;
+          try {
+            name = Files.readString(task.resolve("comm")).trim();
+            stat = Files.readString(task.resolve("stat"));
+          } catch (java.io.IOException ended) {
+            continue;
+          }
+          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          long nanos = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+          String kind =
+              name.startsWith("chartwell-http")
+                  ? "http"
+                  : name.startsWith("chartwell-seal")
+                      ? "seal"
+                      : name.contains("Compiler")
+                          ? "jit"
+                          : name.startsWith("GC") || name.startsWith("G1") ? "gc" : "other";
+          cpu.merge(kind, nanos, Long::sum);
+        }
+      }
+      return cpu;
+    }
+
     /** The child's system (kernel) CPU so far. */
     long systemNanos() throws java.io.IOException {
       return Long.parseLong(stat()[12]) * 10_000_000L;
@@ -409,7 +462,10 @@ public final class ShipperCpuMeasure {
     java.net.URI url = java.net.URI.create(s.url());
     try (java.net.Socket socket = new java.net.Socket(url.getHost(), url.getPort())) {
       socket.setTcpNoDelay(true);
-      java.io.OutputStream out = socket.getOutputStream();
+      java.io.OutputStream out =
+          Boolean.getBoolean("chartwell.shipper.chunkedBuffered")
+              ? new java.io.BufferedOutputStream(socket.getOutputStream(), 1 << 16)
+              : socket.getOutputStream();
       out.write(
           ("POST "
                   + path
