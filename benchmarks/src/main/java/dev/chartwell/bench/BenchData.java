@@ -1,7 +1,7 @@
 package dev.chartwell.bench;
 
 import dev.chartwell.engine.Engine;
-import dev.chartwell.engine.Event;
+import dev.chartwell.engine.EventBatch;
 import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceKind;
@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -147,31 +146,57 @@ final class BenchData {
     long svc3Failures = 0;
     long t0 = System.nanoTime();
     BenchLogs gen = new BenchLogs(rows, 42);
-    List<Event> batch = new ArrayList<>(10_000);
+    BenchLogs.Row row = new BenchLogs.Row();
+    EventBatch batch = new EventBatch();
+    int service = batch.field("ServiceName");
+    int severity = batch.field("SeverityText");
+    int host = batch.field("host");
+    int status = batch.field("status");
+    int duration = batch.field("Duration");
+    int traceId = batch.field("TraceId");
+    int method = batch.field("LogAttributes.http.method");
+    int body = batch.field("Body");
     long n = 0;
     while (gen.hasNext()) {
-      Event e = gen.next();
-      errors += "error".equals(e.fields().get("SeverityText")) ? 1 : 0;
-      timeouts += ((String) e.fields().get("Body")).contains("timeout") ? 1 : 0;
-      if (e.timestamp() >= q4Start
-          && e.timestamp() <= q4End
-          && "svc-3".equals(e.fields().get("ServiceName"))
-          && (Long) e.fields().get("status") >= 500) {
+      gen.next(row);
+      errors += row.error() ? 1 : 0;
+      timeouts += row.timeout ? 1 : 0;
+      if (row.timestamp >= q4Start
+          && row.timestamp <= q4End
+          && row.service == 3
+          && row.status >= 500) {
         svc3Failures++;
       }
-      batch.add(e);
+      batch.startEvent();
+      batch.timestamp(row.timestamp);
+      batch.putString(service, row.serviceName());
+      batch.putString(severity, row.severityText());
+      batch.putString(host, row.host);
+      batch.putLong(status, row.status);
+      batch.putDouble(duration, row.duration);
+      batch.putString(traceId, row.traceId);
+      batch.putString(method, row.method);
+      batch.putString(body, row.body);
+      batch.endEvent();
       if (batch.size() == 10_000) {
-        source.appendBatch(batch);
-        batch.clear();
+        appendAll(source, batch);
       }
       if (++n % 10_000_000 == 0) {
         System.out.printf(
             Locale.ROOT, "loaded %,d events in %.0f s%n", n, (System.nanoTime() - t0) / 1e9);
       }
     }
-    source.appendBatch(batch);
+    appendAll(source, batch);
     source.seal();
     return new Counts(rows, errors, timeouts, svc3Failures);
+  }
+
+  private static void appendAll(Source source, EventBatch batch) {
+    long accepted = source.append(batch).accepted();
+    if (accepted != batch.size()) {
+      throw new IllegalStateException("accepted " + accepted + " of " + batch.size() + " events");
+    }
+    batch.clear();
   }
 
   static void deleteTree(Path root) throws IOException {

@@ -61,6 +61,33 @@ class BenchLogsTest {
     assertTrue(late > 500, "some late events: " + late);
   }
 
+  /** The typed rows the loaders use are the events, value for value, in the same order. */
+  @Test
+  void typedRowsAreTheSameEvents() {
+    BenchLogs events = new BenchLogs(20_000, 42);
+    BenchLogs rows = new BenchLogs(20_000, 42);
+    BenchLogs.Row row = new BenchLogs.Row();
+    while (events.hasNext()) {
+      Event e = events.next();
+      rows.next(row);
+      assertEquals(e.timestamp(), row.timestamp);
+      assertEquals(
+          java.util.Map.of(
+              "ServiceName", row.serviceName(),
+              "SeverityText", row.severityText(),
+              "host", row.host,
+              "status", row.status,
+              "Duration", row.duration,
+              "TraceId", row.traceId,
+              "LogAttributes.http.method", row.method,
+              "Body", row.body),
+          e.fields());
+      assertEquals(row.body.contains("timeout"), row.timeout);
+      assertEquals(row.severityText().equals("error"), row.error());
+    }
+    assertTrue(!rows.hasNext());
+  }
+
   @Test
   void commandFlagsAreReadAfterTheCommand() {
     assertEquals(
