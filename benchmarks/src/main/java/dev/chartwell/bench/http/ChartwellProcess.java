@@ -121,6 +121,34 @@ final class ChartwellProcess implements AutoCloseable {
         "the Chartwell server exited before listening:\n" + String.join("\n", seen));
   }
 
+  /**
+   * Waits until the server's start-up warm-up has ended (its {@code warm-up done} or {@code warm-up
+   * stopped} line), so that it shares the machine with no measured load, and prints that line.
+   *
+   * @param max the longest wait
+   * @throws InterruptedException when interrupted
+   * @throws IllegalStateException when the server printed neither line in time
+   */
+  void awaitWarmUp(java.time.Duration max) throws InterruptedException {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (System.nanoTime() < deadline) {
+      synchronized (output) {
+        for (String line : output) {
+          if (line.startsWith("chartwell: warm-up done")
+              || line.startsWith("chartwell: warm-up stopped")) {
+            System.out.println(line);
+            return;
+          }
+        }
+      }
+      if (!process.isAlive()) {
+        throw new IllegalStateException("the Chartwell server exited during its warm-up");
+      }
+      Thread.sleep(50);
+    }
+    throw new IllegalStateException("the Chartwell server's warm-up did not end within " + max);
+  }
+
   private void drain(BufferedReader out) {
     try {
       String line;

@@ -113,6 +113,7 @@ public final class SideBySide {
                             .split("\\s+")),
                     Files.createDirectories(work.resolve("chartwell")),
                     http)) {
+          cw.awaitWarmUp(java.time.Duration.ofMinutes(10)); // not beside either measured load
           SideLoads.Loaded chLoad =
               ch == null ? null : sides.loadClickHouse(ch, file, events, parallel);
           cw.setUp(flags.get("implicit-column", "Body"));
