@@ -489,7 +489,7 @@ public final class Engine implements AutoCloseable {
 
   /** A segment found damaged is dropped into quarantine, away from the query that found it. */
   private void wire(SourceCore source, SourceFiles storage) {
-    storage.onCorrupt(bad -> maintenance.execute(() -> source.dropSegments(s -> s == bad, true)));
+    storage.onCorrupt(bad -> maintenance.execute(() -> source.sealed().drop(s -> s == bad, true)));
   }
 
   private void afterSeal(SourceCore source) {
@@ -512,7 +512,7 @@ public final class Engine implements AutoCloseable {
 
   private void mergeQuietly(SourceCore source) {
     try {
-      source.mergeSmallSegments();
+      source.sealed().mergeSmall();
     } catch (RuntimeException e) {
       EngineLog.problem(reporter, "merging the small segments of " + source.id() + " failed: " + e);
     }
@@ -526,7 +526,7 @@ public final class Engine implements AutoCloseable {
   int mergeSmallSegments() {
     int merges = 0;
     for (SourceCore s : cores()) {
-      merges += s.mergeSmallSegments();
+      merges += s.sealed().mergeSmall();
     }
     return merges;
   }
