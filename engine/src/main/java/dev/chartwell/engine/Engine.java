@@ -15,11 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
@@ -52,7 +47,7 @@ import java.util.function.ToLongFunction;
  */
 public final class Engine implements AutoCloseable {
   private final int segmentRows;
-  private final ExecutorService workers;
+  private final EngineThreads threads;
   private final int workerThreads;
 
   /**
@@ -65,8 +60,6 @@ public final class Engine implements AutoCloseable {
   static final long MAX_HEAD_BYTES = 512L << 20;
 
   private final QueryEngine queries;
-  private final ScheduledThreadPoolExecutor timer;
-  private final ExecutorService sealers;
   private final EngineMaintenance maintenance;
   private final EngineFiles files;
   private final SourceRegistry sources;
@@ -100,16 +93,15 @@ public final class Engine implements AutoCloseable {
             sources::cores,
             b.tenantOf);
     this.workerThreads = b.workerThreads;
-    this.workers = daemonPool(b.workerThreads, "chartwell-query-");
-    this.timer = new ScheduledThreadPoolExecutor(1, daemon("chartwell-query-deadlines"));
-    timer.setRemoveOnCancelPolicy(true);
+    this.threads = new EngineThreads(b.workerThreads);
     QueryLimits queryLimits =
         b.queryLimits != null ? b.queryLimits : QueryLimits.defaults(b.workerThreads);
-    this.queries = new QueryEngine(sources::core, workers, b.workerThreads, queryLimits, timer);
-    this.sealers = daemonPool(b.workerThreads, "chartwell-sealer-");
+    this.queries =
+        new QueryEngine(
+            sources::core, threads.workers, b.workerThreads, queryLimits, threads.deadlines);
     this.maintenance =
         new EngineMaintenance(
-            new ScheduledThreadPoolExecutor(1, daemon("chartwell-maintenance")),
+            threads.maintenance,
             new StorageLimits(
                 b.retention,
                 b.maxDiskBytes,
@@ -140,21 +132,6 @@ public final class Engine implements AutoCloseable {
 
   private static StorageFailedException cannotOpen(Path dir, IOException e) {
     return StorageFailedException.cannot(dir, "open the data directory", e);
-  }
-
-  private static ExecutorService daemonPool(int threads, String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return Executors.newFixedThreadPool(
-        threads, r -> daemon(prefix + n.incrementAndGet()).newThread(r));
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      t.setUncaughtExceptionHandler(EngineLog::uncaught);
-      return t;
-    };
   }
 
   /**
@@ -433,7 +410,7 @@ public final class Engine implements AutoCloseable {
         maintenance::afterSeal,
         () -> admitWrite(spec.id()),
         storage,
-        sealers);
+        threads.sealers);
   }
 
   /** A segment found damaged is dropped into quarantine, away from the query that found it. */
@@ -657,21 +634,10 @@ public final class Engine implements AutoCloseable {
 
   private void closeQuietly() {
     closed = true;
-    timer.shutdownNow();
-    maintenance.shutdownNow();
+    threads.stopTimers();
     memory.close();
     sources.shutdownAll();
-    for (ExecutorService pool : List.of(sealers, workers)) {
-      pool.shutdown();
-      try {
-        if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
-          pool.shutdownNow();
-        }
-      } catch (InterruptedException e) {
-        pool.shutdownNow();
-        Thread.currentThread().interrupt();
-      }
-    }
+    threads.stopPools();
     EngineFiles f = files;
     if (f != null) {
       try {

@@ -30,7 +30,7 @@ final class EngineMaintenance {
   private final Consumer<String> reporter;
 
   /**
-   * @param executor the maintenance thread
+   * @param executor the maintenance thread (stopped by {@link EngineThreads})
    * @param limits retention and the disk limits
    * @param idleSeals seals idle heads ({@code null}: never)
    * @param memory the memory limits
@@ -112,11 +112,6 @@ final class EngineMaintenance {
    */
   int sealIdleHeads() {
     return idleSeals == null ? 0 : idleSeals.run();
-  }
-
-  /** Stops the thread; work not started yet is dropped. */
-  void shutdownNow() {
-    executor.shutdownNow();
   }
 
   private void mergeQuietly(SourceCore source) {
