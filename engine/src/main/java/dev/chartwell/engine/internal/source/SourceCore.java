@@ -409,11 +409,6 @@ public final class SourceCore {
     return false;
   }
 
-  private static List<AppendResult.Rejection> sortedByIndex(List<AppendResult.Rejection> r) {
-    r.sort(java.util.Comparator.comparingInt(AppendResult.Rejection::index));
-    return r;
-  }
-
   /**
    * Back-pressure: while more than {@link #MAX_PENDING_SEALS} heads wait for the sealing thread, no
    * append goes on (waiting releases the lock, so sealing and queries go on). Then checks that the
