@@ -9,21 +9,12 @@ import dev.chartwell.engine.internal.storage.EngineLog;
 import dev.chartwell.engine.internal.storage.SourceFiles;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
@@ -56,10 +47,8 @@ import java.util.function.ToLongFunction;
  */
 public final class Engine implements AutoCloseable {
   private final int segmentRows;
-  private final ExecutorService workers;
+  private final EngineThreads threads;
   private final int workerThreads;
-  private final Map<String, Source> sources = new ConcurrentHashMap<>();
-  private final SecureRandom random = new SecureRandom();
 
   /**
    * With {@link Builder#maxMemoryBytes}, a source's head is sealed once it holds this fraction of
@@ -71,16 +60,12 @@ public final class Engine implements AutoCloseable {
   static final long MAX_HEAD_BYTES = 512L << 20;
 
   private final QueryEngine queries;
-  private final ScheduledThreadPoolExecutor timer;
-  private final ExecutorService sealers;
-  private final ScheduledThreadPoolExecutor maintenance;
+  private final EngineMaintenance maintenance;
   private final EngineFiles files;
-  private final StorageLimits limits;
+  private final SourceRegistry sources;
   private final Consumer<String> reporter;
-  private final Object creation = new Object();
   private final long maxHeadBytes;
   private final MemoryGuard memory;
-  private final IdleSeals idleSeals;
   private volatile boolean closed;
 
   private Engine(Builder b) {
@@ -90,44 +75,50 @@ public final class Engine implements AutoCloseable {
             ? MAX_HEAD_BYTES
             : Math.min(MAX_HEAD_BYTES, Math.max(1 << 20, b.maxMemoryBytes / HEAD_SHARE));
     this.reporter = b.reporter;
+    try {
+      this.files =
+          b.dataDirectory == null
+              ? null
+              : EngineFiles.open(b.dataDirectory, b.fsyncPolicy, reporter);
+    } catch (IOException e) {
+      throw cannotOpen(b.dataDirectory, e);
+    }
+    this.sources = new SourceRegistry(this, files, this::setup, this::watch);
     this.memory =
         new MemoryGuard(
             b.memoryLimitBytes,
             b.maxMemoryBytes,
             b.maxHeapOccupancy,
-            sources,
-            this::cores,
+            sources.byId(),
+            sources::cores,
             b.tenantOf);
     this.workerThreads = b.workerThreads;
-    this.workers = daemonPool(b.workerThreads, "chartwell-query-");
-    this.timer = new ScheduledThreadPoolExecutor(1, daemon("chartwell-query-deadlines"));
-    timer.setRemoveOnCancelPolicy(true);
+    this.threads = new EngineThreads(b.workerThreads);
     QueryLimits queryLimits =
         b.queryLimits != null ? b.queryLimits : QueryLimits.defaults(b.workerThreads);
-    this.queries = new QueryEngine(this::core, workers, b.workerThreads, queryLimits, timer);
-    this.sealers = daemonPool(b.workerThreads, "chartwell-sealer-");
-    this.maintenance = new ScheduledThreadPoolExecutor(1, daemon("chartwell-maintenance"));
-    this.limits =
-        new StorageLimits(
-            b.retention, b.maxDiskBytes, b.clock, this::cores, memory::tenant, b.diskQuotaOf);
-    this.idleSeals =
-        b.sealIdle == null
-            ? null
-            : new IdleSeals(b.sealIdle, b.clock, this::cores, memory::heldBytes, b.maxMemoryBytes);
-    EngineFiles opened = null;
-    try {
-      if (b.dataDirectory != null) {
-        opened = EngineFiles.open(b.dataDirectory, b.fsyncPolicy, reporter);
-      }
-    } catch (IOException e) {
-      closeQuietly();
-      throw cannotOpen(b.dataDirectory, e);
-    }
-    this.files = opened;
+    this.queries =
+        new QueryEngine(
+            sources::core, threads.workers, b.workerThreads, queryLimits, threads.deadlines);
+    this.maintenance =
+        new EngineMaintenance(
+            threads.maintenance,
+            new StorageLimits(
+                b.retention,
+                b.maxDiskBytes,
+                b.clock,
+                sources::cores,
+                memory::tenant,
+                b.diskQuotaOf),
+            b.sealIdle == null
+                ? null
+                : new IdleSeals(
+                    b.sealIdle, b.clock, sources::cores, memory::heldBytes, b.maxMemoryBytes),
+            memory,
+            sources::cores,
+            reporter);
     try {
       if (files != null) {
-        new SourceLoader(files, reporter)
-            .loadAll(this::restore, s -> sources.put(s.id(), new Source(s, this)));
+        sources.loadAll(reporter);
       }
     } catch (IOException e) {
       closeQuietly();
@@ -136,35 +127,11 @@ public final class Engine implements AutoCloseable {
       closeQuietly();
       throw e;
     }
-    maintenance.scheduleWithFixedDelay(
-        this::enforceStorageLimitsQuietly,
-        StorageLimits.PERIOD.toMillis(),
-        StorageLimits.PERIOD.toMillis(),
-        TimeUnit.MILLISECONDS);
-    if (idleSeals != null) {
-      long period = idleSeals.period().toMillis();
-      maintenance.scheduleWithFixedDelay(
-          this::sealIdleHeadsQuietly, period, period, TimeUnit.MILLISECONDS);
-    }
+    maintenance.schedule();
   }
 
   private static StorageFailedException cannotOpen(Path dir, IOException e) {
     return StorageFailedException.cannot(dir, "open the data directory", e);
-  }
-
-  private static ExecutorService daemonPool(int threads, String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return Executors.newFixedThreadPool(
-        threads, r -> daemon(prefix + n.incrementAndGet()).newThread(r));
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      t.setUncaughtExceptionHandler(EngineLog::uncaught);
-      return t;
-    };
   }
 
   /**
@@ -431,48 +398,7 @@ public final class Engine implements AutoCloseable {
   public Source createSource(SourceSpec spec) {
     Objects.requireNonNull(spec, "spec");
     requireOpen();
-    String id = spec.id() != null ? spec.id() : newId();
-    SourceSpec withId =
-        new SourceSpec(
-            id,
-            spec.name(),
-            spec.kind(),
-            spec.timestampColumn(),
-            spec.bodyColumn(),
-            spec.implicitColumn(),
-            spec.columns());
-    synchronized (creation) {
-      if (sources.containsKey(id)) {
-        throw new IllegalArgumentException("a source with id " + id + " exists");
-      }
-      if (files == null) {
-        Source source =
-            new Source(SourceCore.create(setup(withId, SourceStorage.inMemory())), this);
-        sources.put(id, source);
-        return source;
-      }
-      SourceFiles storage;
-      try {
-        storage = files.create(withId);
-      } catch (IOException e) {
-        throw StorageFailedException.cannot(
-            files.sourcesDirectory(), "create the files of source " + id + " in", e);
-      }
-      SourceCore core = SourceCore.create(setup(withId, storage));
-      wire(core, storage);
-      Source source = new Source(core, this);
-      sources.put(id, source);
-      return source;
-    }
-  }
-
-  /** Creates a source from what was found on disk (at start). */
-  private SourceCore restore(SourceFiles.Opened opened) {
-    SourceFiles storage = opened.files();
-    SourceCore source =
-        SourceCore.restore(setup(opened.manifest().spec(), storage), opened.restored());
-    wire(source, storage);
-    return source;
+    return sources.create(spec);
   }
 
   private SourceCore.Setup setup(SourceSpec spec, SourceStorage storage) {
@@ -481,23 +407,15 @@ public final class Engine implements AutoCloseable {
         spec,
         segmentRows,
         maxHeadBytes,
-        this::afterSeal,
+        maintenance::afterSeal,
         () -> admitWrite(spec.id()),
         storage,
-        sealers);
+        threads.sealers);
   }
 
   /** A segment found damaged is dropped into quarantine, away from the query that found it. */
-  private void wire(SourceCore source, SourceFiles storage) {
-    storage.onCorrupt(bad -> maintenance.execute(() -> source.dropSegments(s -> s == bad, true)));
-  }
-
-  private void afterSeal(SourceCore source) {
-    maintenance.execute(() -> mergeQuietly(source));
-    memory.enforceLimit();
-    if (limits.active()) {
-      maintenance.execute(this::enforceStorageLimitsQuietly);
-    }
+  private void watch(SourceCore source, SourceFiles storage) {
+    maintenance.watch(source, storage);
   }
 
   /**
@@ -507,15 +425,7 @@ public final class Engine implements AutoCloseable {
    */
   public int enforceStorageLimits() {
     requireOpen();
-    return limits.enforce();
-  }
-
-  private void mergeQuietly(SourceCore source) {
-    try {
-      source.mergeSmallSegments();
-    } catch (RuntimeException e) {
-      EngineLog.problem(reporter, "merging the small segments of " + source.id() + " failed: " + e);
-    }
+    return maintenance.enforceStorageLimits();
   }
 
   /**
@@ -524,11 +434,7 @@ public final class Engine implements AutoCloseable {
    * @return how many merges were done
    */
   int mergeSmallSegments() {
-    int merges = 0;
-    for (SourceCore s : cores()) {
-      merges += s.mergeSmallSegments();
-    }
-    return merges;
+    return maintenance.mergeSmallSegments();
   }
 
   /**
@@ -537,23 +443,7 @@ public final class Engine implements AutoCloseable {
    * @return how many heads were handed over for sealing
    */
   int sealIdleHeads() {
-    return idleSeals == null ? 0 : idleSeals.run();
-  }
-
-  private void sealIdleHeadsQuietly() {
-    try {
-      sealIdleHeads();
-    } catch (RuntimeException e) {
-      EngineLog.problem(reporter, "sealing idle heads failed: " + e);
-    }
-  }
-
-  private void enforceStorageLimitsQuietly() {
-    try {
-      limits.enforce();
-    } catch (RuntimeException e) {
-      EngineLog.problem(reporter, "applying retention and the disk limit failed: " + e);
-    }
+    return maintenance.sealIdleHeads();
   }
 
   /**
@@ -563,7 +453,7 @@ public final class Engine implements AutoCloseable {
   public Optional<Source> source(String id) {
     Objects.requireNonNull(id, "id");
     requireOpen();
-    return Optional.ofNullable(sources.get(id));
+    return sources.get(id);
   }
 
   /**
@@ -572,20 +462,7 @@ public final class Engine implements AutoCloseable {
    */
   public List<Source> sources() {
     requireOpen();
-    return List.copyOf(sources.values());
-  }
-
-  private Optional<SourceCore> core(String id) {
-    Source s = sources.get(id);
-    return s == null ? Optional.empty() : Optional.of(s.core());
-  }
-
-  private List<SourceCore> cores() {
-    List<SourceCore> all = new ArrayList<>(sources.size());
-    for (Source s : sources.values()) {
-      all.add(s.core());
-    }
-    return all;
+    return sources.all();
   }
 
   /**
@@ -597,12 +474,7 @@ public final class Engine implements AutoCloseable {
   public boolean dropSource(String id) {
     Objects.requireNonNull(id, "id");
     requireOpen();
-    Source s = sources.remove(id);
-    if (s == null) {
-      return false;
-    }
-    s.core().shutdown(true);
-    return true;
+    return sources.drop(id);
   }
 
   /**
@@ -669,7 +541,8 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     requireOpen();
     SourceCore source =
-        core(query.sourceId())
+        sources
+            .core(query.sourceId())
             .orElseThrow(() -> new UnknownSourceException("sourceId", query.sourceId()));
     return queries.govern(
         options, control -> EventSearch.run(source, query, options.useIndexes(), control));
@@ -689,8 +562,8 @@ public final class Engine implements AutoCloseable {
   public EngineStats stats() {
     requireOpen();
     List<SourceStats> all = new ArrayList<>();
-    for (Source s : sources.values()) {
-      all.add(s.core().stats());
+    for (SourceCore s : sources.cores()) {
+      all.add(s.stats());
     }
     return new EngineStats(all, memory.memoryLimitBytes());
   }
@@ -721,12 +594,6 @@ public final class Engine implements AutoCloseable {
     return memory.heldBytes();
   }
 
-  private String newId() {
-    byte[] b = new byte[12];
-    random.nextBytes(b);
-    return HexFormat.of().formatHex(b);
-  }
-
   /**
    * @throws EngineClosedException once {@link #close()} was called
    */
@@ -743,8 +610,8 @@ public final class Engine implements AutoCloseable {
   public long diskBytes() {
     requireOpen();
     long total = 0;
-    for (Source s : sources.values()) {
-      total += s.core().diskBytes();
+    for (SourceCore s : sources.cores()) {
+      total += s.diskBytes();
     }
     return total;
   }
@@ -767,24 +634,10 @@ public final class Engine implements AutoCloseable {
 
   private void closeQuietly() {
     closed = true;
-    timer.shutdownNow();
-    maintenance.shutdownNow();
+    threads.stopTimers();
     memory.close();
-    for (Source s : sources.values()) {
-      s.core().shutdown(false);
-    }
-    sources.clear();
-    for (ExecutorService pool : List.of(sealers, workers)) {
-      pool.shutdown();
-      try {
-        if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
-          pool.shutdownNow();
-        }
-      } catch (InterruptedException e) {
-        pool.shutdownNow();
-        Thread.currentThread().interrupt();
-      }
-    }
+    sources.shutdownAll();
+    threads.stopPools();
     EngineFiles f = files;
     if (f != null) {
       try {

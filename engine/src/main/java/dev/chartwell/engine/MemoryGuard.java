@@ -176,7 +176,7 @@ final class MemoryGuard {
         if (victim == null) {
           return; // only heads are left; they are never evicted
         }
-        if (victimSource.evict(victim)) {
+        if (victimSource.sealed().evict(victim)) {
           total -= victim.heapBytes();
         } else {
           return; // could not publish the source without it; its storage reported why

@@ -65,7 +65,7 @@ final class StorageLimits {
     if (retention != null) {
       long cutoff = clock.millis() - retention.toMillis();
       for (SourceCore s : sources.get()) {
-        dropped += s.dropSegments(seg -> seg.maxTimestamp() < cutoff, false);
+        dropped += s.sealed().drop(seg -> seg.maxTimestamp() < cutoff, false);
       }
     }
     if (maxDiskBytes == Long.MAX_VALUE && quotaOf == null) {
@@ -143,7 +143,7 @@ final class StorageLimits {
       return -1; // only logs and heads are left; they are never dropped
     }
     Segment victim = oldest;
-    if (owner.dropSegments(seg -> seg == victim, false) == 0) {
+    if (owner.sealed().drop(seg -> seg == victim, false) == 0) {
       return -1; // dropped meanwhile, or the source could not publish (it reported why)
     }
     return victim.bytes();

@@ -2,20 +2,14 @@ package dev.chartwell.server;
 
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.QueryCounters;
-import dev.chartwell.engine.QueryLimits;
 import dev.chartwell.server.alerts.Alerts;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.catalog.TableNames;
-import dev.chartwell.server.clickstack.Resources;
-import dev.chartwell.server.http.ApiServer;
 import dev.chartwell.server.http.FailedAuthLimiter;
 import dev.chartwell.server.http.Json;
-import dev.chartwell.server.http.Router;
 import dev.chartwell.server.http.SelfSigned;
 import dev.chartwell.server.http.Tls;
 import dev.chartwell.server.management.Accounts;
-import dev.chartwell.server.management.SecretHasher;
-import dev.chartwell.server.management.Services;
 import dev.chartwell.server.management.TransitionTimer;
 import dev.chartwell.server.prometheus.ServerMeters;
 import dev.chartwell.server.security.OutboundPolicy;
@@ -31,12 +25,8 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A running Chartwell server: the data directory, the durable stores and the HTTP front, wired
@@ -47,61 +37,31 @@ public final class ChartwellServer implements AutoCloseable {
   /** How long a service takes to provision, start, stop or terminate. */
   static final Duration SERVICE_TRANSITION = Duration.ofSeconds(1);
 
-  /** How often an embedded server looks for engine sources it does not list. */
-  private static final Duration ADOPT_EVERY = Duration.ofSeconds(2);
-
-  /** Ingestion is refused while the heap is fuller than this after garbage collection. */
-  static final double MAX_HEAP_OCCUPANCY = 0.85;
-
   private final DataDirectory dataDirectory;
-  private final Accounts accounts;
-  private final Services services;
-  private final Catalog catalog;
-  private final Resources resources;
-  private final Alerts alerts;
+  private final ServerStores stores;
   private final Engine engine;
-  private final ApiServer api;
-  private final ApiServer otlp; // null without --otlp-port
-  private final ApiServer elastic; // null without --elasticsearch-port
+  private final ServerPorts ports;
   private final List<String> banner;
   private final boolean ownsEngine;
-  private final Access access; // null unless embedded
-  private final SharedEngine shared; // null unless embedded
-  private final ScheduledExecutorService adopter; // null unless embedded
+  private final EmbeddedLink embedded; // null unless embedded
   private final Runnable cleanup;
 
   private ChartwellServer(
       DataDirectory dataDirectory,
-      Accounts accounts,
-      Services services,
-      Catalog catalog,
-      Resources resources,
-      Alerts alerts,
+      ServerStores stores,
       Engine engine,
-      ApiServer api,
-      ApiServer otlp,
-      ApiServer elastic,
+      ServerPorts ports,
       List<String> banner,
       boolean ownsEngine,
-      Access access,
-      SharedEngine shared,
-      ScheduledExecutorService adopter,
+      EmbeddedLink embedded,
       Runnable cleanup) {
     this.dataDirectory = dataDirectory;
-    this.accounts = accounts;
-    this.services = services;
-    this.catalog = catalog;
-    this.resources = resources;
-    this.alerts = alerts;
+    this.stores = stores;
     this.engine = engine;
-    this.api = api;
-    this.otlp = otlp;
-    this.elastic = elastic;
+    this.ports = ports;
     this.banner = banner;
     this.ownsEngine = ownsEngine;
-    this.access = access;
-    this.shared = shared;
-    this.adopter = adopter;
+    this.embedded = embedded;
     this.cleanup = cleanup;
   }
 
@@ -225,6 +185,168 @@ public final class ChartwellServer implements AutoCloseable {
       Runnable cleanup)
       throws IOException {
     allowHostHeader();
+    warnAboutConfig(config, tls, log);
+    OutboundPolicy outbound = config.outboundPolicy();
+    Json json = new Json();
+    // The ports first: a server that cannot listen must not touch the data directory.
+    ServerPorts ports = ServerPorts.bind(config, json, log, tls);
+    DataDirectory dir;
+    try {
+      dir = DataDirectory.open(config.dataDir());
+    } catch (IOException | RuntimeException e) {
+      ports.stopNow();
+      throw e;
+    }
+    Secrets secrets;
+    RecoveryReport recovery;
+    try {
+      secrets = openSecrets(config, tls, dir, log);
+      recovery = RecoveryReport.begin(dir.root());
+    } catch (IOException | RuntimeException e) {
+      ports.stopNow();
+      dir.close();
+      throw e;
+    }
+    Engine engine;
+    DiskQuotas quotas = new DiskQuotas(config.tenants().maxDiskPerService());
+    try {
+      engine =
+          shared != null
+              ? shared
+              : ServerEngine.open(config, log, quotas, TableNames.read(dir.root(), json.mapper()));
+    } catch (IOException | RuntimeException e) {
+      recovery.close();
+      ports.stopNow();
+      dir.close();
+      throw e;
+    }
+    ServerStores stores = null;
+    Accounts.Bootstrap boot = null;
+    Tenancy tenancy = null;
+    ServerMeters meters = null;
+    EmbeddedLink embedded = null;
+    try {
+      stores =
+          ServerStores.open(
+              dir.root(),
+              engine,
+              shared != null,
+              config,
+              overrides,
+              json,
+              outbound,
+              secrets,
+              quotas,
+              log);
+      recovery.close();
+      boot =
+          stores
+              .accounts()
+              .bootstrap(
+                  config.orgId(),
+                  config.apiKey().map(ServerConfig.ApiKeySpec::keyId),
+                  config.apiKey().map(ServerConfig.ApiKeySpec::secret),
+                  config.orgTier(),
+                  config.orgPaid());
+
+      tenancy =
+          new Tenancy(
+              new ServiceLimits(
+                  config.tenants().maxQueriesPerService(), config.tenants().maxIngestsPerService()),
+              new ExternalQueries(
+                  Math.max(8, config.http().maxThreads() / 2), config.queryTimeout()));
+      meters = new ServerMeters(engine, stores.alerts());
+      ServerRoutes routes =
+          ServerRoutes.register(
+              config,
+              dir.root(),
+              stores.accounts(),
+              stores.services(),
+              stores.catalog(),
+              stores.resources(),
+              stores.alerts(),
+              engine,
+              json,
+              quotas,
+              tenancy,
+              meters);
+      // One limiter for every port: failures on one count on the others.
+      ports.start(
+          routes,
+          new FailedAuthLimiter(
+              overrides.clock(),
+              FailedAuthLimiter.Policy.DEFAULT,
+              line -> log.println("chartwell: " + line)));
+      if (overrides.alertThreads()) {
+        stores.alerts().start();
+      }
+      if (shared != null) {
+        embedded =
+            EmbeddedLink.start(
+                boot, stores.services(), stores.catalog(), json, embeddedService, config, log);
+      }
+
+      List<String> banner =
+          StartupBanner.lines(
+              config,
+              tls,
+              dir,
+              ports.port(),
+              ports.otlpPort().orElse(-1),
+              ports.elasticsearchPort().orElse(-1),
+              boot,
+              stores.services(),
+              stores.catalog(),
+              stores.resources(),
+              json,
+              log,
+              embedded == null ? null : embedded.access());
+      recovery.line().ifPresent(banner::add);
+      ExternalQueries external = tenancy.external();
+      ServerMeters ownMeters = meters;
+      return new ChartwellServer(
+          dir,
+          stores,
+          engine,
+          ports,
+          List.copyOf(banner),
+          shared == null,
+          embedded,
+          () -> {
+            external.close();
+            ownMeters.close();
+            cleanup.run();
+          });
+    } catch (IOException | RuntimeException e) {
+      if (meters != null) {
+        meters.close();
+      }
+      if (embedded != null) {
+        embedded.close();
+      }
+      if (tenancy != null) {
+        tenancy.external().close();
+      }
+      recovery.close();
+      if (boot != null) {
+        stores.accounts().undoGeneratedKey(boot);
+      }
+      ports.stopNow();
+      if (stores != null) {
+        stores.close();
+      }
+      if (shared == null) {
+        engine.close();
+      }
+      dir.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Warns about a configuration that works but should change: plain HTTP off loopback, and more.
+   */
+  private static void warnAboutConfig(ServerConfig config, Tls tls, PrintStream log) {
     if (tls == null && !config.loopbackOnly()) {
       log.println(
           "chartwell: warning: serving plain HTTP on "
@@ -239,309 +361,35 @@ public final class ChartwellServer implements AutoCloseable {
               + " ClickHouse connections) are restricted whenever --host is not loopback; with it"
               + " they are restricted on loopback too. Use --allow-outbound to allow ranges.");
     }
-    OutboundPolicy outbound = config.outboundPolicy();
-    Json json = new Json();
-    // The ports first: a server that cannot listen must not touch the data directory.
-    ApiServer api = ApiServer.bind(config.host(), config.port(), config.http(), json, log, tls);
-    ApiServer otlp = null;
-    ApiServer elastic = null;
-    DataDirectory dir;
-    try {
-      if (config.otlpPort().isPresent()) {
-        otlp =
-            ApiServer.bind(
-                config.host(), config.otlpPort().getAsInt(), config.http(), json, log, tls);
-      }
-      if (config.elasticsearchPort().isPresent()) {
-        elastic =
-            ApiServer.bind(
-                config.host(),
-                config.elasticsearchPort().getAsInt(),
-                config.http(),
-                json,
-                log,
-                tls);
-      }
-      dir = DataDirectory.open(config.dataDir());
-    } catch (IOException | RuntimeException e) {
-      stop(api, otlp, elastic);
-      throw e;
-    }
-    try {
-      if (tls != null && config.tls().get().selfSigned()) {
-        tls.useKeyStore(SelfSigned.ensure(dir.root(), config.host()), SelfSigned.password());
-      }
-    } catch (IOException | RuntimeException e) {
-      stop(api, otlp, elastic);
-      dir.close();
-      throw e;
-    }
-    Secrets secrets;
-    try {
-      if (dir.isOpenToOthers()) {
-        log.println(
-            "chartwell: warning: the data directory "
-                + dir.root()
-                + " can be entered by other users; it holds events, hashed keys and encrypted"
-                + " secrets: chmod 700 it");
-      }
-      int tightened = dir.tightenPermissions();
-      if (tightened > 0) {
-        log.println(
-            "chartwell: made "
-                + tightened
-                + " files and folders in the data directory owner-only (0600/0700)");
-      }
-      secrets = Secrets.open(dir.root(), config.secrets().keyFile());
-    } catch (IOException | RuntimeException e) {
-      stop(api, otlp);
-      dir.close();
-      throw e;
-    }
-    RecoveryReport recovery;
-    try {
-      recovery = RecoveryReport.begin(dir.root());
-    } catch (IOException | RuntimeException e) {
-      stop(api, otlp, elastic);
-      dir.close();
-      throw e;
-    }
-    Accounts accounts = null;
-    Services services = null;
-    Catalog catalog = null;
-    Resources resources = null;
-    Alerts alerts = null;
-    Accounts.Bootstrap boot = null;
-    ScheduledExecutorService adopter = null;
-    Tenancy tenancy = null;
-    ServerMeters meters = null;
-    Engine engine;
-    DiskQuotas quotas = new DiskQuotas(config.tenants().maxDiskPerService());
-    try {
-      engine =
-          shared != null
-              ? shared
-              : engine(config, log, quotas, TableNames.read(dir.root(), json.mapper()));
-    } catch (IOException | RuntimeException e) {
-      recovery.close();
-      stop(api, otlp, elastic);
-      dir.close();
-      throw e;
-    }
-    try {
-      SecretHasher hasher = new SecretHasher(config.secrets().keyHashIterations());
-      accounts = Accounts.open(dir.root(), json.mapper(), overrides.clock(), secrets, hasher);
-      catalog =
-          Catalog.open(
-              dir.root(),
-              engine,
-              json.mapper(),
-              Clock.systemUTC(),
-              shared != null,
-              outbound,
-              secrets);
-      Catalog sources = catalog;
-      resources = Resources.open(dir.root(), json.mapper(), Clock.systemUTC(), secrets);
-      Resources owned = resources;
-      Services[] holder = new Services[1];
-      services =
-          Services.open(
-              dir.root(),
-              json.mapper(),
-              Clock.systemUTC(),
-              overrides.serviceTransition(),
-              overrides.timer(),
-              gone -> {
-                // A service's dashboards, alerts and webhooks go with it; a warehouse's sources
-                // and events with its last service.
-                owned.dropService(gone.path("id").asText());
-                String warehouse = gone.path("dataWarehouseId").asText();
-                if (holder[0] == null || !holder[0].warehouseInUse(warehouse)) {
-                  sources.dropWarehouse(warehouse);
-                }
-              },
-              secrets,
-              hasher);
-      holder[0] = services;
-      quotas.attach(catalog, services);
-      alerts =
-          Alerts.open(
-              dir.root(),
-              resources,
-              catalog,
-              services,
-              engine,
-              json.mapper(),
-              overrides.clock(),
-              config.alerts(),
-              outbound,
-              line -> log.println("chartwell: " + line));
-      resources.alertStatus(alerts);
-      recovery.close();
-      boot =
-          accounts.bootstrap(
-              config.orgId(),
-              config.apiKey().map(ServerConfig.ApiKeySpec::keyId),
-              config.apiKey().map(ServerConfig.ApiKeySpec::secret),
-              config.orgTier(),
-              config.orgPaid());
+  }
 
-      tenancy =
-          new Tenancy(
-              new ServiceLimits(
-                  config.tenants().maxQueriesPerService(), config.tenants().maxIngestsPerService()),
-              new ExternalQueries(
-                  Math.max(8, config.http().maxThreads() / 2), config.queryTimeout()));
-      meters = new ServerMeters(engine, alerts);
-      ServerRoutes routes =
-          ServerRoutes.register(
-              config,
-              dir.root(),
-              accounts,
-              services,
-              catalog,
-              resources,
-              alerts,
-              engine,
-              json,
-              quotas,
-              tenancy,
-              meters);
-      Router router = routes.router();
-
-      // One limiter for both ports: failures on one count on the other.
-      FailedAuthLimiter limiter =
-          new FailedAuthLimiter(
-              overrides.clock(),
-              FailedAuthLimiter.Policy.DEFAULT,
-              line -> log.println("chartwell: " + line));
-      api.start(router, limiter);
-      if (otlp != null) {
-        otlp.start(routes.otlpOnly(), limiter);
-      }
-      if (elastic != null) {
-        elastic.start(routes.elasticsearchOnly(), limiter);
-      }
-      if (overrides.alertThreads()) {
-        alerts.start();
-      }
-      Access access = null;
-      SharedEngine adoption = null;
-      if (shared != null) {
-        LocalService service;
-        try {
-          service =
-              LocalService.ensure(
-                  boot.organization(), services, json.mapper(), embeddedService, Optional.empty());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted while starting the embedded service", e);
-        }
-        adoption =
-            SharedEngine.of(
-                catalog, json.mapper(), service.warehouse(), l -> log.println("chartwell: " + l));
-        adoption.adopt();
-        SharedEngine a = adoption;
-        adopter =
-            Executors.newSingleThreadScheduledExecutor(
-                r -> {
-                  Thread t = new Thread(r, "chartwell-embedded-sources");
-                  t.setDaemon(true);
-                  return t;
-                });
-        adopter.scheduleWithFixedDelay(
-            () -> {
-              try {
-                a.adopt();
-              } catch (RuntimeException e) {
-                log.println("chartwell: adopting the engine's new sources failed: " + e);
-              }
-            },
-            ADOPT_EVERY.toMillis(),
-            ADOPT_EVERY.toMillis(),
-            TimeUnit.MILLISECONDS);
-        Optional<String> secret =
-            boot.generatedSecret().or(() -> config.apiKey().map(ServerConfig.ApiKeySpec::secret));
-        access =
-            new Access(
-                boot.organization().id(), boot.keyId(), secret, service.id(), service.token());
-      }
-
-      List<String> banner =
-          StartupBanner.lines(
-              config,
-              tls,
-              dir,
-              api.port(),
-              otlp == null ? -1 : otlp.port(),
-              elastic == null ? -1 : elastic.port(),
-              boot,
-              services,
-              catalog,
-              resources,
-              json,
-              log,
-              access);
-      recovery.line().ifPresent(banner::add);
-      ExternalQueries external = tenancy.external();
-      ServerMeters ownMeters = meters;
-      return new ChartwellServer(
-          dir,
-          accounts,
-          services,
-          catalog,
-          resources,
-          alerts,
-          engine,
-          api,
-          otlp,
-          elastic,
-          List.copyOf(banner),
-          shared == null,
-          access,
-          adoption,
-          adopter,
-          () -> {
-            external.close();
-            ownMeters.close();
-            cleanup.run();
-          });
-    } catch (IOException | RuntimeException e) {
-      if (meters != null) {
-        meters.close();
-      }
-      if (adopter != null) {
-        adopter.shutdownNow();
-      }
-      if (tenancy != null) {
-        tenancy.external().close();
-      }
-      recovery.close();
-      if (boot != null) {
-        accounts.undoGeneratedKey(boot);
-      }
-      stop(api, otlp, elastic);
-      if (alerts != null) {
-        alerts.close();
-      }
-      if (services != null) {
-        services.close();
-      }
-      if (catalog != null) {
-        catalog.close();
-      }
-      if (resources != null) {
-        resources.close();
-      }
-      if (shared == null) {
-        engine.close();
-      }
-      if (accounts != null) {
-        accounts.close();
-      }
-      dir.close();
-      throw e;
+  /**
+   * Readies the data directory for the stores: a self-signed certificate made or read there when
+   * asked for, its permissions checked and tightened to the owner, and the server's key read (made
+   * at the first start).
+   *
+   * @return the server's key, which encrypts stored secrets
+   */
+  private static Secrets openSecrets(
+      ServerConfig config, Tls tls, DataDirectory dir, PrintStream log) throws IOException {
+    if (tls != null && config.tls().get().selfSigned()) {
+      tls.useKeyStore(SelfSigned.ensure(dir.root(), config.host()), SelfSigned.password());
     }
+    if (dir.isOpenToOthers()) {
+      log.println(
+          "chartwell: warning: the data directory "
+              + dir.root()
+              + " can be entered by other users; it holds events, hashed keys and encrypted"
+              + " secrets: chmod 700 it");
+    }
+    int tightened = dir.tightenPermissions();
+    if (tightened > 0) {
+      log.println(
+          "chartwell: made "
+              + tightened
+              + " files and folders in the data directory owner-only (0600/0700)");
+    }
+    return Secrets.open(dir.root(), config.secrets().keyFile());
   }
 
   /**
@@ -564,60 +412,25 @@ public final class ChartwellServer implements AutoCloseable {
     }
   }
 
-  private static void stop(ApiServer api, ApiServer... others) {
-    api.stop(1);
-    for (ApiServer other : others) {
-      if (other != null) {
-        other.stop(1);
-      }
-    }
-  }
-
-  /**
-   * Opens the engine on {@code <data-dir>/engine}: every source the last process kept, with its
-   * logged events replayed (which prints progress lines when there is much to do).
-   */
-  private static Engine engine(
-      ServerConfig config, PrintStream log, DiskQuotas quotas, Map<String, String> names) {
-    Engine.Builder b =
-        Engine.builder()
-            .dataDirectory(config.dataDir().resolve("engine"))
-            .fsyncPolicy(config.fsync())
-            .reporter(line -> log.println("chartwell: " + TableNames.addTo(line, names)))
-            .workerThreads(config.threads())
-            .queryLimits(
-                QueryLimits.defaults(config.threads())
-                    .withTimeout(config.queryTimeout())
-                    .withMemoryBytes(config.queryMemoryBytes()))
-            .maxMemoryBytes(config.maxMemoryBytes())
-            .maxHeapOccupancy(MAX_HEAP_OCCUPANCY)
-            .tenants(quotas::tenantOf)
-            .diskQuota(quotas::quotaOf)
-            .sealIdle(config.tenants().sealIdle());
-    config.retention().ifPresent(b::retention);
-    config.maxDiskBytes().ifPresent(b::maxDiskBytes);
-    return b.build();
-  }
-
   /**
    * @return the bound port
    */
   public int port() {
-    return api.port();
+    return ports.port();
   }
 
   /**
    * @return the bound OTLP/HTTP port, when {@code --otlp-port} was given
    */
   public OptionalInt otlpPort() {
-    return otlp == null ? OptionalInt.empty() : OptionalInt.of(otlp.port());
+    return ports.otlpPort();
   }
 
   /**
    * @return the bound Elasticsearch API port, when {@code --elasticsearch-port} was given
    */
   public OptionalInt elasticsearchPort() {
-    return elastic == null ? OptionalInt.empty() : OptionalInt.of(elastic.port());
+    return ports.elasticsearchPort();
   }
 
   /**
@@ -638,14 +451,14 @@ public final class ChartwellServer implements AutoCloseable {
    * @return the alerts: their evaluation, history and notifications
    */
   public Alerts alerts() {
-    return alerts;
+    return stores.alerts();
   }
 
   /**
    * @return the catalog: tables, sources and the engine sources behind them
    */
   public Catalog catalog() {
-    return catalog;
+    return stores.catalog();
   }
 
   /**
@@ -688,7 +501,7 @@ public final class ChartwellServer implements AutoCloseable {
    * @return how to reach an embedded server; empty for a standalone one
    */
   public Optional<Access> access() {
-    return Optional.ofNullable(access);
+    return embedded == null ? Optional.empty() : Optional.of(embedded.access());
   }
 
   /**
@@ -698,50 +511,22 @@ public final class ChartwellServer implements AutoCloseable {
    * @return how many were found
    */
   public int adoptEngineSources() {
-    return shared == null ? 0 : shared.adopt();
+    return embedded == null ? 0 : embedded.adopt();
   }
 
   @Override
   public void close() throws IOException {
-    if (adopter != null) {
-      adopter.shutdownNow();
+    if (embedded != null) {
+      embedded.close();
     }
     try {
-      // Both ports stop at once, so that the whole stop still takes at most 10 seconds.
-      Thread otlpStop =
-          otlp == null && elastic == null
-              ? null
-              : new Thread(
-                  () -> {
-                    if (otlp != null) {
-                      otlp.stop(10);
-                    }
-                    if (elastic != null) {
-                      elastic.stop(10);
-                    }
-                  },
-                  "second-ports-stop");
-      if (otlpStop != null) {
-        otlpStop.start();
-      }
-      api.stop(10);
-      if (otlpStop != null) {
-        try {
-          otlpStop.join();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
+      ports.stop();
     } finally {
       try {
-        alerts.close();
-        services.close();
-        resources.close();
-        catalog.close();
+        stores.close();
         if (ownsEngine) {
           engine.close();
         }
-        accounts.close();
       } finally {
         dataDirectory.close();
         cleanup.run();

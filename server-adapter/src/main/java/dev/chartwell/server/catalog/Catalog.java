@@ -4,22 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.chartwell.clickhouse.ClickHouseBackend;
-import dev.chartwell.engine.ColumnSpec;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.Source;
-import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.server.http.ApiException;
-import dev.chartwell.server.http.ErrorCode;
 import dev.chartwell.server.security.OutboundPolicy;
 import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
 import dev.chartwell.server.store.Secrets;
-import dev.chartwell.server.validation.Problems;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -37,15 +31,13 @@ public final class Catalog implements AutoCloseable {
   /** The database of a table a source names without one. */
   public static final String DEFAULT_DATABASE = "default";
 
-  /** Marks a stored table that lists a source of the application embedding the server. */
-  private static final String ADOPTED = "_adopted";
-
   private final JsonStore sources;
   private final Tables tables;
+  private final EngineTables engineTables;
+  private final SourceBinding binding;
   private final Connections connections;
   private final ExternalSources external;
   private final Engine engine;
-  private final ObjectMapper mapper;
   private final Clock clock;
   private final java.security.SecureRandom random = new java.security.SecureRandom();
 
@@ -62,8 +54,10 @@ public final class Catalog implements AutoCloseable {
     this.connections = connections;
     this.external = new ExternalSources(connections, outbound);
     this.engine = engine;
-    this.mapper = mapper;
     this.clock = clock;
+    this.engineTables = new EngineTables(tables, engine, mapper, clock, this::readersOf);
+    this.binding =
+        new SourceBinding(sources, tables, engineTables, connections, external, this::newId);
   }
 
   /**
@@ -229,7 +223,7 @@ public final class Catalog implements AutoCloseable {
    */
   public synchronized ObjectNode createSource(String warehouse, JsonNode body, SourceApi api) {
     String now = now();
-    return saveSource(checkedSource(warehouse, body, newId(), now, now), api);
+    return saveSource(binding.checked(warehouse, body, newId(), now, now), api);
   }
 
   /**
@@ -259,7 +253,7 @@ public final class Catalog implements AutoCloseable {
       body = b;
     }
     return saveSource(
-        checkedSource(warehouse, body, id, old.get("createdAt").asText(), now()), api);
+        binding.checked(warehouse, body, id, old.get("createdAt").asText(), now()), api);
   }
 
   /**
@@ -271,118 +265,6 @@ public final class Catalog implements AutoCloseable {
   public synchronized void deleteSource(String warehouse, String id) {
     storedSource(warehouse, id);
     sources.remove(id);
-  }
-
-  /**
-   * Checks a source, binds it to its table and makes it ready to store, creating its table (last,
-   * once nothing can refuse the source any more) when there is none.
-   */
-  private ObjectNode checkedSource(
-      String warehouse, JsonNode body, String id, String createdAt, String updatedAt) {
-    if (!body.isObject()) {
-      throw ApiException.badRequest("request body must be a JSON object");
-    }
-    ObjectNode s = ((ObjectNode) body).deepCopy();
-    Problems p = new Problems();
-    SourceRules.check(s, p);
-    if (p.isEmpty()) {
-      connections.checkUsable(warehouse, "connection", s.get("connection").textValue(), p);
-    }
-    p.throwIfAny();
-    if (external.isExternal(warehouse, s.get("connection").textValue())) {
-      return checkedExternalSource(warehouse, s, id, createdAt, updatedAt);
-    }
-    if (!s.has("from")) {
-      ObjectNode from = s.putObject("from");
-      from.put("databaseName", DEFAULT_DATABASE);
-      from.put("tableName", s.get("name").textValue());
-    }
-    checkReferences(warehouse, s, id, p);
-    String database = s.get("from").get("databaseName").textValue();
-    String table = SourceRules.tableName(s);
-    Optional<ObjectNode> existing =
-        table == null ? Optional.empty() : tables.find(warehouse, database, table);
-    if (table == null) {
-      p.add("from.tableName", "is required when metricTables names no table");
-    } else if (existing.isPresent()) {
-      TableRules.bind(s, existing.get(), p);
-    }
-    SourceRules.fillDefaults(s, existing.isEmpty());
-    if (existing.isEmpty()
-        && s.path("implicitColumnExpression")
-            .asText("")
-            .equals(s.get("timestampValueExpression").asText())) {
-      p.add("implicitColumnExpression", "cannot be the timestamp column");
-    }
-    for (String other : MetricTables.named(s).values()) {
-      tables
-          .find(warehouse, database, other)
-          .filter(t -> !other.equals(table))
-          .ifPresent(t -> TableRules.bind(s.deepCopy(), t, p));
-    }
-    p.throwIfAny();
-    s.put("id", id);
-    s.put("createdAt", createdAt);
-    s.put("updatedAt", updatedAt);
-    s.put("_warehouseId", warehouse);
-    s.put("_tableId", existing.map(t -> t.get("id").asText()).orElseGet(this::newId));
-    // Measured before a new table is made, so that a source too large to store leaves nothing.
-    Collection.SOURCES
-        .sizeProblem(s.toString())
-        .ifPresent(
-            tooLarge -> {
-              throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, tooLarge);
-            });
-    if (existing.isEmpty()) {
-      s.put("_tableId", newTable(warehouse, database, table, s).get("id").asText());
-    }
-    for (String other : MetricTables.named(s).values()) {
-      if (tables.find(warehouse, database, other).isEmpty()) {
-        newTable(warehouse, database, other, s);
-      }
-    }
-    return s;
-  }
-
-  /** A source on an external ClickHouse connection: its table is read there, never created. */
-  private ObjectNode checkedExternalSource(
-      String warehouse, ObjectNode s, String id, String createdAt, String updatedAt) {
-    Problems p = new Problems();
-    s.remove(ExternalSources.COLUMNS);
-    SourceRules.fillDefaults(s, true);
-    checkReferences(warehouse, s, id, p);
-    p.throwIfAny();
-    external.bind(warehouse, s, p);
-    p.throwIfAny();
-    s.put("id", id);
-    s.put("createdAt", createdAt);
-    s.put("updatedAt", updatedAt);
-    s.put("_warehouseId", warehouse);
-    Collection.SOURCES
-        .sizeProblem(s.toString())
-        .ifPresent(
-            tooLarge -> {
-              throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, tooLarge);
-            });
-    return s;
-  }
-
-  private void checkReferences(String warehouse, ObjectNode s, String id, Problems p) {
-    for (Map.Entry<String, String> ref :
-        SourceRules.references(s.get("kind").textValue()).entrySet()) {
-      String other = s.path(ref.getKey()).asText(null);
-      if (other != null && !other.equals(id)) {
-        String otherKind =
-            sources
-                .get(other)
-                .filter(o -> o.path("_warehouseId").asText().equals(warehouse))
-                .map(o -> o.path("kind").asText())
-                .orElse(null);
-        if (!ref.getValue().equals(otherKind)) {
-          p.add(ref.getKey(), "no " + ref.getValue() + " source " + other + " in this service");
-        }
-      }
-    }
   }
 
   private ObjectNode saveSource(ObjectNode s, SourceApi api) {
@@ -449,22 +331,9 @@ public final class Catalog implements AutoCloseable {
    */
   public synchronized Optional<ObjectNode> provision(
       String warehouse, String database, List<NewTable> newTables, JsonNode source) {
-    boolean firstCreated = false;
-    for (int i = 0; i < newTables.size(); i++) {
-      NewTable n = newTables.get(i);
-      if (tables.find(warehouse, database, n.name()).isPresent()) {
-        continue;
-      }
-      Problems p = new Problems();
-      TableRules.DECLARE.checkBody(n.definition(), p);
-      ObjectNode t = blankTable(warehouse, database, n.name(), n.kind());
-      n.definition().fields().forEachRemaining(f -> t.set(f.getKey(), f.getValue()));
-      TableRules.checkColumns(t, p);
-      p.throwIfAny();
-      createTable(t);
-      firstCreated |= i == 0;
-    }
-    return firstCreated ? Optional.of(createSource(warehouse, source)) : Optional.empty();
+    return engineTables.provision(warehouse, database, newTables)
+        ? Optional.of(createSource(warehouse, source))
+        : Optional.empty();
   }
 
   /**
@@ -509,28 +378,7 @@ public final class Catalog implements AutoCloseable {
    */
   public synchronized Optional<ObjectNode> adoptEngineSource(
       String warehouse, String database, Source source) {
-    if (tables.get(source.id()).isPresent()) {
-      return Optional.empty(); // listed meanwhile (a table the server itself just created)
-    }
-    String name = source.id();
-    Problems p = new Problems();
-    p.name("tableName", name);
-    if (!p.isEmpty() || tables.find(warehouse, database, name).isPresent()) {
-      return Optional.empty();
-    }
-    SourceSpec spec = source.spec();
-    ObjectNode t = blankTable(warehouse, database, name, spec.kind().wireName());
-    t.put("timestampColumn", spec.timestampColumn());
-    t.put("implicitColumn", spec.implicitColumn());
-    t.put("bodyColumn", spec.bodyColumn());
-    var columns = t.putArray("columns");
-    spec.columns()
-        .forEach(c -> columns.addObject().put("name", c.name()).put("type", c.type().wireName()));
-    t.put("id", source.id());
-    t.put("createdAt", now());
-    t.put(ADOPTED, true);
-    tables.put(t);
-    return Optional.of(t);
+    return engineTables.adopt(warehouse, database, source);
   }
 
   /**
@@ -538,7 +386,7 @@ public final class Catalog implements AutoCloseable {
    * @return its tables, oldest first
    */
   public List<ObjectNode> tables(String warehouse) {
-    return tables.list(warehouse).stream().map(this::tableView).toList();
+    return tables.list(warehouse).stream().map(engineTables::view).toList();
   }
 
   /**
@@ -549,7 +397,7 @@ public final class Catalog implements AutoCloseable {
    * @throws ApiException 404 when the warehouse has no such table
    */
   public ObjectNode table(String warehouse, String database, String table) {
-    return tableView(storedTable(warehouse, database, table));
+    return engineTables.view(engineTables.stored(warehouse, database, table));
   }
 
   /**
@@ -567,65 +415,7 @@ public final class Catalog implements AutoCloseable {
    */
   public synchronized ObjectNode declareTable(
       String warehouse, String database, String table, JsonNode body) {
-    Problems p = new Problems();
-    TableRules.DECLARE.checkBody(body, p);
-    p.name("databaseName", database);
-    p.name("tableName", table);
-    p.throwIfAny();
-    Optional<ObjectNode> existing = tables.find(warehouse, database, table);
-    ObjectNode t =
-        existing
-            .map(ObjectNode::deepCopy)
-            .orElseGet(() -> blankTable(warehouse, database, table, "log"));
-    body.fields().forEachRemaining(f -> t.set(f.getKey(), f.getValue()));
-    TableRules.checkColumns(t, p);
-    p.throwIfAny();
-    if (existing.isEmpty()) {
-      return tableView(createTable(t));
-    }
-    SourceSpec before = Tables.spec(existing.get());
-    SourceSpec after = Tables.spec(t);
-    if (before.equals(after)) {
-      return tableView(existing.get());
-    }
-    String id = t.get("id").asText();
-    boolean bindingChanged =
-        !before.timestampColumn().equals(after.timestampColumn())
-            || !java.util.Objects.equals(before.implicitColumn(), after.implicitColumn());
-    List<ObjectNode> readers = readersOf(existing.get());
-    if (bindingChanged && !readers.isEmpty()) {
-      throw ApiException.conflict(
-          "table "
-              + Tables.qualifiedName(t)
-              + " is read by "
-              + describe(readers)
-              + ", which "
-              + (readers.size() == 1 ? "uses" : "use")
-              + " its timestamp and implicit columns; change or delete "
-              + (readers.size() == 1 ? "that source" : "those sources")
-              + " first");
-    }
-    if (existing.get().path(ADOPTED).asBoolean(false)) {
-      throw ApiException.conflict(
-          "table "
-              + Tables.qualifiedName(t)
-              + " is a source of the application that embeds this server; its definition is the"
-              + " application's");
-    }
-    long rows = engine.source(id).map(s -> s.stats().rows()).orElse(0L);
-    if (rows > 0) {
-      throw ApiException.conflict(
-          "table "
-              + Tables.qualifiedName(t)
-              + " holds "
-              + rows
-              + " events; its definition is fixed once it holds events (delete the table to start"
-              + " over)");
-    }
-    engine.dropSource(id);
-    engine.createSource(after);
-    tables.put(t);
-    return tableView(t);
+    return engineTables.declare(warehouse, database, table, body);
   }
 
   /**
@@ -637,23 +427,7 @@ public final class Catalog implements AutoCloseable {
    * @throws ApiException 404 when there is no such table, 409 while a source reads it
    */
   public synchronized void deleteTable(String warehouse, String database, String table) {
-    ObjectNode t = storedTable(warehouse, database, table);
-    String id = t.get("id").asText();
-    List<ObjectNode> readers = readersOf(t);
-    if (!readers.isEmpty()) {
-      throw ApiException.conflict(
-          "table "
-              + Tables.qualifiedName(t)
-              + " is read by "
-              + describe(readers)
-              + "; delete "
-              + (readers.size() == 1 ? "that source" : "those sources")
-              + " first");
-    }
-    tables.remove(id);
-    if (!t.path(ADOPTED).asBoolean(false)) {
-      engine.dropSource(id);
-    }
+    engineTables.delete(warehouse, database, table);
   }
 
   /**
@@ -666,45 +440,7 @@ public final class Catalog implements AutoCloseable {
     for (ObjectNode s : sources.list(s -> s.path("_warehouseId").asText().equals(warehouse))) {
       sources.remove(s.get("id").asText());
     }
-    for (ObjectNode t : tables.list(warehouse)) {
-      tables.remove(t.get("id").asText());
-      if (!t.path(ADOPTED).asBoolean(false)) {
-        engine.dropSource(t.get("id").asText());
-      }
-    }
-  }
-
-  private ObjectNode newTable(String warehouse, String database, String table, ObjectNode source) {
-    ObjectNode t = blankTable(warehouse, database, table, source.get("kind").asText());
-    t.put("timestampColumn", source.get("timestampValueExpression").asText());
-    t.put("bodyColumn", source.path("bodyExpression").textValue());
-    t.put("implicitColumn", source.path("implicitColumnExpression").textValue());
-    return createTable(t);
-  }
-
-  private ObjectNode blankTable(String warehouse, String database, String table, String kind) {
-    ObjectNode t = mapper.createObjectNode();
-    t.put("databaseName", database);
-    t.put("tableName", table);
-    t.put("timestampColumn", "Timestamp");
-    t.putNull("implicitColumn");
-    t.putNull("bodyColumn");
-    t.putArray("columns");
-    t.put("_warehouseId", warehouse);
-    t.put("_kind", kind);
-    return t;
-  }
-
-  private ObjectNode createTable(ObjectNode t) {
-    t.put("id", engine.createSource(Tables.spec(t)).id());
-    t.put("createdAt", now());
-    try {
-      tables.put(t);
-    } catch (RuntimeException e) {
-      engine.dropSource(t.get("id").asText());
-      throw e;
-    }
-    return t;
+    engineTables.dropWarehouse(warehouse);
   }
 
   /** The oldest source reading a table (the store lists in no particular order). */
@@ -729,47 +465,8 @@ public final class Catalog implements AutoCloseable {
         .toList();
   }
 
-  /** "source ID ('name')" or "sources ID ('name'), ID ('name')". */
-  private static String describe(List<ObjectNode> sources) {
-    StringBuilder out = new StringBuilder(sources.size() == 1 ? "source " : "sources ");
-    for (int i = 0; i < sources.size(); i++) {
-      ObjectNode s = sources.get(i);
-      out.append(i == 0 ? "" : ", ")
-          .append(s.get("id").asText())
-          .append(" ('")
-          .append(s.path("name").asText())
-          .append("')");
-    }
-    return out.toString();
-  }
-
-  private ObjectNode storedTable(String warehouse, String database, String table) {
-    return tables
-        .find(warehouse, database, table)
-        .orElseThrow(
-            () -> ApiException.notFound("table " + database + "." + table + " does not exist"));
-  }
-
-  /**
-   * @param t a stored table
-   * @return its public view: definition, every column the engine knows with its type (declared or
-   *     learnt from the first value written), and how many events it holds
-   */
-  private ObjectNode tableView(ObjectNode t) {
-    ObjectNode v = t.deepCopy();
-    v.remove(List.of("_warehouseId", "_kind", ADOPTED));
-    Optional<Source> source = engine.source(t.get("id").asText());
-    var schema = v.putArray("schema");
-    schema.addObject().put("name", t.get("timestampColumn").asText()).put("type", "timestamp");
-    for (ColumnSpec c : source.map(Source::columns).orElse(List.of())) {
-      schema.addObject().put("name", c.name()).put("type", c.type().wireName());
-    }
-    v.put("rows", source.map(s -> s.stats().rows()).orElse(0L));
-    return v;
-  }
-
   private String now() {
-    return Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString();
+    return EngineTables.now(clock);
   }
 
   private String newId() {

@@ -8,6 +8,9 @@
  * stored tables, and sources stored by versions before tables existed are migrated. A log or trace
  * source may instead read a table of an external ClickHouse connection ({@code ExternalSources}):
  * its columns are read there when it is saved, and the server queries it through the ClickHouse
- * backend ({@link dev.chartwell.server.catalog.Catalog#clickHouseSourceOf}).
+ * backend ({@link dev.chartwell.server.catalog.Catalog#clickHouseSourceOf}). The {@link
+ * dev.chartwell.server.catalog.Catalog} is the one way in, and its lock: {@code SourceBinding}
+ * checks a source and binds it to its table, and {@code EngineTables} keeps the tables and their
+ * engine sources in step.
  */
 package dev.chartwell.server.catalog;

@@ -11,7 +11,7 @@ import java.math.BigInteger;
  * doubles), or the result would be subnormal or infinite, it declines, and the caller converts the
  * text the slow, exact way.
  *
- * <p>It serves {@link LineParser}: a double written with 17 digits (most doubles printed by a
+ * <p>It serves {@link JsonNumberReader}: a double written with 17 digits (most doubles printed by a
  * program, such as {@code 358.01728757263413}) is past the exact one-operation conversion, which
  * needs a mantissa below 2^53.
  */

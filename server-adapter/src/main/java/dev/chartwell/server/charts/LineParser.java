@@ -1,6 +1,5 @@
 package dev.chartwell.server.charts;
 
-import com.fasterxml.jackson.core.io.NumberInput;
 import dev.chartwell.engine.EventBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -16,7 +15,9 @@ import java.util.Arrays;
  * on anything else (arrays, escapes in names, numbers outside a long, a name given twice, invalid
  * UTF-8, syntax errors, a missing or unusual timestamp ...): the caller then reads the line the
  * general way ({@link EventReader}), which gives the same event or says what is wrong in the same
- * words. So this class never decides that a line is bad; it only makes good lines cheap.
+ * words. So this class never decides that a line is bad; it only makes good lines cheap. It reads
+ * the line's structure and names; the values' bytes are read by a {@link JsonStringReader} and a
+ * {@link JsonNumberReader}, under the same rule.
  *
  * <p>Lines of one producer name the same fields in the same order, so each name is first compared
  * with the name at its place in the line before, whose hash and batch field it then reuses; a line
@@ -48,20 +49,6 @@ public final class LineParser {
   /** Names the duplicate check keeps per line: more go to the general reader. */
   private static final int SEEN_SLOTS = 128;
 
-  /** Exact powers of ten, for numbers that convert with one correctly rounded operation. */
-  private static final double[] POWERS = new double[23];
-
-  static {
-    POWERS[0] = 1;
-    for (int i = 1; i < POWERS.length; i++) {
-      POWERS[i] = POWERS[i - 1] * 10;
-    }
-  }
-
-  private static final java.lang.invoke.VarHandle LONG =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-
   private final byte[] timestampField;
   private final EventBatch batch;
   private byte[] line;
@@ -72,11 +59,11 @@ public final class LineParser {
   /** The flattened name being read: the names of the enclosing objects, each followed by a dot. */
   private byte[] name = new byte[256];
 
-  /** Unescaped strings. */
-  private byte[] scratch = new byte[256];
+  /** Reads the numbers. */
+  private final JsonNumberReader numbers = new JsonNumberReader();
 
-  /** A number's characters, for the general double parser. */
-  private char[] digits = new char[64];
+  /** Reads the strings. */
+  private final JsonStringReader strings = new JsonStringReader();
 
   /**
    * The names of the last line read, each member's name as written with its depth, flattened hash
@@ -112,15 +99,6 @@ public final class LineParser {
   public LineParser(String timestampField, EventBatch batch) {
     this.timestampField = timestampField.getBytes(StandardCharsets.UTF_8);
     this.batch = batch;
-  }
-
-  /** Thrown (without a stack) where the general reader must take over. */
-  private static final class GiveUp extends Exception {
-    static final GiveUp INSTANCE = new GiveUp();
-
-    private GiveUp() {
-      super(null, null, false, false);
-    }
   }
 
   /**
@@ -357,320 +335,21 @@ public final class LineParser {
     }
   }
 
-  /** A string value whose opening quote was read. */
+  /** A string value whose opening quote was read, by the {@link JsonStringReader}. */
   private void string(int nameEnd) throws GiveUp {
-    int start = pos;
-    // Eight bytes at a time while none of them is a quote, a backslash, a control character or
-    // part of a multi-byte character.
-    while (pos + 8 <= end) {
-      long word = (long) LONG.get(line, pos);
-      long quote = word ^ 0x2222222222222222L;
-      long backslash = word ^ 0x5C5C5C5C5C5C5C5CL;
-      long special =
-          ((quote - 0x0101010101010101L) & ~quote)
-              | ((backslash - 0x0101010101010101L) & ~backslash)
-              | ((word - 0x2020202020202020L) & ~word)
-              | word;
-      if ((special & 0x8080808080808080L) != 0) {
-        break;
-      }
-      pos += 8;
-    }
-    while (true) {
-      if (pos >= end) {
-        throw GiveUp.INSTANCE;
-      }
-      byte b = line[pos];
-      if (b == '"') {
-        putString(nameEnd, line, start, pos);
-        pos++;
-        return;
-      }
-      if (b == '\\') {
-        escaped(nameEnd, start);
-        return;
-      }
-      if (b < 0) {
-        pos = utf8(pos);
-      } else if (b < 0x20) {
-        throw GiveUp.INSTANCE; // a control character must be escaped
-      } else {
-        pos++;
-      }
-    }
+    strings.read(line, pos, end);
+    pos = strings.end();
+    putString(nameEnd, strings.bytes(), strings.from(), strings.to());
   }
 
-  /** The rest of a string from its first backslash: unescaped into the scratch buffer. */
-  private void escaped(int nameEnd, int start) throws GiveUp {
-    int n = pos - start;
-    if (n + (end - pos) > scratch.length) {
-      scratch = new byte[Math.max(n + (end - pos), 2 * scratch.length)];
-    }
-    System.arraycopy(line, start, scratch, 0, n);
-    while (true) {
-      if (pos >= end) {
-        throw GiveUp.INSTANCE;
-      }
-      byte b = line[pos];
-      if (b == '"') {
-        pos++;
-        putString(nameEnd, scratch, 0, n);
-        return;
-      }
-      if (b == '\\') {
-        if (pos + 1 >= end) {
-          throw GiveUp.INSTANCE;
-        }
-        byte e = line[pos + 1];
-        pos += 2;
-        switch (e) {
-          case '"', '\\', '/' -> scratch[n++] = e;
-          case 'b' -> scratch[n++] = '\b';
-          case 'f' -> scratch[n++] = '\f';
-          case 'n' -> scratch[n++] = '\n';
-          case 'r' -> scratch[n++] = '\r';
-          case 't' -> scratch[n++] = '\t';
-          case 'u' -> n = unicodeEscape(n);
-          default -> throw GiveUp.INSTANCE;
-        }
-      } else if (b < 0) {
-        int next = utf8(pos);
-        System.arraycopy(line, pos, scratch, n, next - pos);
-        n += next - pos;
-        pos = next;
-      } else if (b < 0x20) {
-        throw GiveUp.INSTANCE;
-      } else {
-        scratch[n++] = b;
-        pos++;
-      }
-    }
-  }
-
-  /** A {@code \}{@code uXXXX} escape (a surrogate pair as two), written as UTF-8. */
-  private int unicodeEscape(int n) throws GiveUp {
-    int c = hex4();
-    if (Character.isHighSurrogate((char) c)) {
-      if (pos + 6 > end || line[pos] != '\\' || line[pos + 1] != 'u') {
-        throw GiveUp.INSTANCE; // an unpaired surrogate: the general reader rejects it
-      }
-      pos += 2;
-      int low = hex4();
-      if (!Character.isLowSurrogate((char) low)) {
-        throw GiveUp.INSTANCE;
-      }
-      int cp = Character.toCodePoint((char) c, (char) low);
-      scratch[n++] = (byte) (0xF0 | (cp >> 18));
-      scratch[n++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-      scratch[n++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-      scratch[n++] = (byte) (0x80 | (cp & 0x3F));
-    } else if (Character.isSurrogate((char) c)) {
-      throw GiveUp.INSTANCE;
-    } else if (c < 0x80) {
-      scratch[n++] = (byte) c;
-    } else if (c < 0x800) {
-      scratch[n++] = (byte) (0xC0 | (c >> 6));
-      scratch[n++] = (byte) (0x80 | (c & 0x3F));
-    } else {
-      scratch[n++] = (byte) (0xE0 | (c >> 12));
-      scratch[n++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-      scratch[n++] = (byte) (0x80 | (c & 0x3F));
-    }
-    return n;
-  }
-
-  private int hex4() throws GiveUp {
-    if (pos + 4 > end) {
-      throw GiveUp.INSTANCE;
-    }
-    int v = 0;
-    for (int i = 0; i < 4; i++) {
-      int d = Character.digit(line[pos++], 16);
-      if (d < 0) {
-        throw GiveUp.INSTANCE;
-      }
-      v = v << 4 | d;
-    }
-    return v;
-  }
-
-  /**
-   * Checks one UTF-8 sequence starting at {@code at} as strictly as Java's decoder does (no
-   * overlong forms, no surrogates, nothing past U+10FFFF).
-   *
-   * @return where the next character starts
-   */
-  private int utf8(int at) throws GiveUp {
-    int b = line[at] & 0xFF;
-    int length;
-    int min;
-    if (b >= 0xC2 && b <= 0xDF) {
-      length = 2;
-      min = 0x80;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      length = 3;
-      min = 0x800;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      length = 4;
-      min = 0x10000;
-    } else {
-      throw GiveUp.INSTANCE;
-    }
-    if (at + length > end) {
-      throw GiveUp.INSTANCE;
-    }
-    int cp = b & (0xFF >> (length + 1));
-    for (int i = 1; i < length; i++) {
-      int c = line[at + i] & 0xFF;
-      if ((c & 0xC0) != 0x80) {
-        throw GiveUp.INSTANCE;
-      }
-      cp = cp << 6 | (c & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      throw GiveUp.INSTANCE;
-    }
-    return at + length;
-  }
-
-  /**
-   * A number, by JSON's grammar: an integer that fits a long, or a finite double. A decimal whose
-   * digits make an integer below 2^53 and whose power of ten is at most 22 either way is one
-   * correctly rounded multiplication or division of two exact doubles (Clinger's fast path); one of
-   * up to 19 digits otherwise is converted by {@link DecimalDoubles}, unless it declines; any other
-   * goes through Jackson's double parser.
-   */
+  /** A number, by the {@link JsonNumberReader}. */
   private void number(int nameEnd) throws GiveUp {
-    int start = pos;
-    boolean negative = line[pos] == '-';
-    if (negative) {
-      pos++;
-    }
-    if (pos >= end) {
-      throw GiveUp.INSTANCE;
-    }
-    long mantissa = 0;
-    int significant = 0; // digits in the mantissa, from the first non-zero one
-    int scale = 0; // the mantissa's power of ten
-    boolean dropped = false; // digits past the 19th, not in the mantissa
-    if (line[pos] == '0') {
-      pos++;
-    } else if (line[pos] >= '1' && line[pos] <= '9') {
-      while (pos < end && line[pos] >= '0' && line[pos] <= '9') {
-        int d = line[pos++] - '0';
-        if (significant < 19) {
-          mantissa = mantissa * 10 + d;
-          significant++;
-        } else {
-          scale++;
-          significant++;
-          dropped = true;
-        }
-      }
+    numbers.read(line, pos, end);
+    pos = numbers.end();
+    if (numbers.isLong()) {
+      putLong(nameEnd, numbers.longValue());
     } else {
-      throw GiveUp.INSTANCE;
-    }
-    boolean whole = true;
-    if (pos < end && line[pos] == '.') {
-      whole = false;
-      pos++;
-      int digitsFrom = pos;
-      while (pos < end && line[pos] >= '0' && line[pos] <= '9') {
-        int d = line[pos++] - '0';
-        if (significant < 19) {
-          if (significant > 0 || d != 0) {
-            significant++;
-          }
-          mantissa = mantissa * 10 + d;
-          scale--;
-        } else {
-          dropped = true;
-        }
-      }
-      if (pos == digitsFrom) {
-        throw GiveUp.INSTANCE;
-      }
-    }
-    long exp = 0;
-    if (pos < end && (line[pos] == 'e' || line[pos] == 'E')) {
-      whole = false;
-      pos++;
-      boolean negativeExp = false;
-      if (pos < end && (line[pos] == '+' || line[pos] == '-')) {
-        negativeExp = line[pos] == '-';
-        pos++;
-      }
-      int digitsFrom = pos;
-      while (pos < end && line[pos] >= '0' && line[pos] <= '9') {
-        if (exp < 100_000) {
-          exp = exp * 10 + (line[pos] - '0');
-        }
-        pos++;
-      }
-      if (pos == digitsFrom) {
-        throw GiveUp.INSTANCE;
-      }
-      exp = negativeExp ? -exp : exp;
-    }
-    if (pos < end && line[pos] >= '0' && line[pos] <= '9') {
-      throw GiveUp.INSTANCE; // a leading zero followed by digits
-    }
-    if (whole) {
-      if (significant > 19 || (significant == 19 && !fitsLong(start + (negative ? 1 : 0)))) {
-        throw GiveUp.INSTANCE; // past a long (or Long.MIN_VALUE): left to the general reader
-      }
-      putLong(nameEnd, negative ? -mantissa : mantissa);
-      return;
-    }
-    long power = scale + exp;
-    double d;
-    long bits;
-    if (!dropped && mantissa >= 0 && mantissa < (1L << 53) && Math.abs(power) <= 22) {
-      d = power >= 0 ? mantissa * POWERS[(int) power] : mantissa / POWERS[(int) -power];
-    } else if (mantissa == 0) {
-      d = 0; // the digits were zeros (a dropped digit is not: it follows 19 significant ones)
-    } else if (!dropped
-        && (bits = DecimalDoubles.toDouble(mantissa, power)) != DecimalDoubles.UNDECIDED) {
-      d = Double.longBitsToDouble(bits);
-    } else {
-      d = slowDouble(start);
-    }
-    if (negative) {
-      d = -d;
-    }
-    if (!Double.isFinite(d)) {
-      throw GiveUp.INSTANCE;
-    }
-    putDouble(nameEnd, d == 0 ? 0.0 : d); // JSON numbers read as decimals have no -0.0
-  }
-
-  /** Whether the 19 digits from {@code from} are at most Long.MAX_VALUE. */
-  private boolean fitsLong(int from) {
-    byte[] max = {
-      '9', '2', '2', '3', '3', '7', '2', '0', '3', '6', '8', '5', '4', '7', '7', '5', '8', '0', '7'
-    };
-    for (int i = 0; i < 19; i++) {
-      if (line[from + i] != max[i]) {
-        return line[from + i] < max[i];
-      }
-    }
-    return true;
-  }
-
-  /** The number from {@code start} to {@code pos} (without its sign) by Jackson's parser. */
-  private double slowDouble(int start) throws GiveUp {
-    int from = line[start] == '-' ? start + 1 : start;
-    int length = pos - from;
-    if (length > digits.length) {
-      digits = new char[Math.max(length, 2 * digits.length)];
-    }
-    for (int i = 0; i < length; i++) {
-      digits[i] = (char) line[from + i];
-    }
-    try {
-      return NumberInput.parseDouble(digits, 0, length, true);
-    } catch (NumberFormatException e) {
-      throw GiveUp.INSTANCE;
+      putDouble(nameEnd, numbers.doubleValue());
     }
   }
 

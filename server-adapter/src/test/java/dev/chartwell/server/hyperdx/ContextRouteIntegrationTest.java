@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,38 +26,7 @@ class ContextRouteIntegrationTest {
   @BeforeAll
   void setUp(@TempDir Path dir) throws Exception {
     f = new V2Fixture(dir);
-    List<String> records = new ArrayList<>();
-    for (int i = 0; i < 30; i++) {
-      String service = i < 15 ? "api" : i < 25 ? "db" : "web";
-      String host =
-          i % 10 == 9
-              ? ""
-              : ",{\"key\":\"host.name\",\"value\":{\"stringValue\":\"host-" + (i % 2) + "\"}}";
-      records.add(
-          String.format(
-              Locale.ROOT,
-              "{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":{\"stringValue\":"
-                  + "\"%s\"}}%s]},\"scopeLogs\":[{\"logRecords\":[{\"timeUnixNano\":\"%d\","
-                  + "\"severityText\":\"%s\",\"body\":{\"stringValue\":\"line %d\"}}]}]}",
-              service,
-              host,
-              (T0 + i * 1000L) * 1_000_000L,
-              i % 5 == 0 ? "ERROR" : "INFO",
-              i));
-    }
-    HttpResponse<String> r =
-        f.http.send(
-            "POST",
-            "/v1/logs",
-            "{\"resourceLogs\":[" + String.join(",", records) + "]}",
-            "Authorization",
-            "Bearer " + f.token,
-            "Content-Type",
-            "application/json");
-    assertEquals(200, r.statusCode(), r.body());
-    for (JsonNode s : f.ok("GET", "/api/v2/sources", null).get("data")) {
-      logs = s.get("id").asText();
-    }
+    logs = f.sendThirtyLogs(T0);
   }
 
   @AfterAll

@@ -10,6 +10,9 @@ import dev.chartwell.server.TestServers;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * A real server on a loopback port with one running service: its Bearer token for {@code /api/v2}
@@ -128,6 +131,52 @@ final class V2Fixture implements AutoCloseable {
         .get("data")
         .get("id")
         .textValue();
+  }
+
+  /**
+   * Sends 30 OTLP log records one second apart from {@code t0}: services {@code api} (15), {@code
+   * db} (10) and {@code web} (5); every tenth without a host, the others on {@code host-0} or
+   * {@code host-1} in turn; every fifth an {@code ERROR}, the others {@code INFO}; bodies {@code
+   * line 0} to {@code line 29}.
+   *
+   * @param t0 the first record's time, in epoch milliseconds
+   * @return the id of the logs source they made
+   */
+  String sendThirtyLogs(long t0) throws Exception {
+    List<String> records = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      String service = i < 15 ? "api" : i < 25 ? "db" : "web";
+      String host =
+          i % 10 == 9
+              ? ""
+              : ",{\"key\":\"host.name\",\"value\":{\"stringValue\":\"host-" + (i % 2) + "\"}}";
+      records.add(
+          String.format(
+              Locale.ROOT,
+              "{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":{\"stringValue\":"
+                  + "\"%s\"}}%s]},\"scopeLogs\":[{\"logRecords\":[{\"timeUnixNano\":\"%d\","
+                  + "\"severityText\":\"%s\",\"body\":{\"stringValue\":\"line %d\"}}]}]}",
+              service,
+              host,
+              (t0 + i * 1000L) * 1_000_000L,
+              i % 5 == 0 ? "ERROR" : "INFO",
+              i));
+    }
+    HttpResponse<String> r =
+        http.send(
+            "POST",
+            "/v1/logs",
+            "{\"resourceLogs\":[" + String.join(",", records) + "]}",
+            "Authorization",
+            "Bearer " + token,
+            "Content-Type",
+            "application/json");
+    assertEquals(200, r.statusCode(), r.body());
+    String logs = null;
+    for (JsonNode s : ok("GET", "/api/v2/sources", null).get("data")) {
+      logs = s.get("id").asText();
+    }
+    return logs;
   }
 
   /** Sends NDJSON lines; all must be accepted. */

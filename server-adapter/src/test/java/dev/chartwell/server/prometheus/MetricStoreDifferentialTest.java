@@ -6,8 +6,6 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.Event;
 import dev.chartwell.engine.Source;
 import dev.chartwell.engine.internal.segment.BoolColumn;
@@ -23,10 +21,8 @@ import dev.chartwell.prometheus.Labels;
 import dev.chartwell.prometheus.SeriesData;
 import dev.chartwell.prometheus.remote.RemoteWrite;
 import dev.chartwell.server.Await;
-import dev.chartwell.server.catalog.Catalog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -54,30 +50,19 @@ class MetricStoreDifferentialTest {
   static final String[] METRICS = {"up", "http.server.duration", "x", "queue_size", "y_total"};
 
   @TempDir Path dir;
-  Engine engine;
-  Catalog catalog;
+  MetricStores stores;
   Tenants tenants;
   int warehouses;
 
   @BeforeEach
   void open() throws Exception {
-    engine = Engine.builder().dataDirectory(dir.resolve("engine")).build();
-    catalog =
-        Catalog.open(
-            dir,
-            engine,
-            new ObjectMapper(),
-            Clock.systemUTC(),
-            false,
-            dev.chartwell.server.security.OutboundPolicy.open(),
-            dev.chartwell.server.store.Secrets.of(new byte[32]));
-    tenants = new Tenants(catalog, new ObjectMapper(), 100_000_000L);
+    stores = new MetricStores(dir);
+    tenants = stores.tenants();
   }
 
   @AfterEach
   void close() throws Exception {
-    catalog.close();
-    engine.close();
+    stores.close();
   }
 
   /** One generated row: which table, and its fields. */

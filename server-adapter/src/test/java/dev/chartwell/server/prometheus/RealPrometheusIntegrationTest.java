@@ -11,7 +11,6 @@ import dev.chartwell.prometheus.Labels;
 import dev.chartwell.prometheus.SeriesData;
 import dev.chartwell.server.Await;
 import dev.chartwell.server.ChartwellServer;
-import dev.chartwell.server.TestServers;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.http.HttpTestClient;
 import java.net.ServerSocket;
@@ -44,10 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
 class RealPrometheusIntegrationTest {
   static final ObjectMapper MAPPER = new ObjectMapper();
   static final String METRICS_TOKEN = "metrics-token-0123456789";
-  static final String BASE = "/v1/organizations/" + TestServers.ORG + "/services";
-  static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
 
   @TempDir Path dir;
+  PromTestServer prom;
   ChartwellServer server;
   HttpTestClient http;
   Process prometheus;
@@ -74,30 +72,12 @@ class RealPrometheusIntegrationTest {
           "SKIPPED RealPrometheusIntegrationTest: no prometheus binary (apt-get install prometheus)");
     }
     Assumptions.assumeTrue(bin != null, "no prometheus binary");
-    server = TestServers.start(dir.resolve("chartwell"), "--metrics-token", METRICS_TOKEN);
-    http = new HttpTestClient(server.port());
-    HttpResponse<String> r =
-        http.send(
-            "POST",
-            BASE,
-            "{\"name\":\"Prom\",\"provider\":\"aws\",\"region\":\"us-east-1\"}",
-            "Authorization",
-            ADMIN);
-    assertEquals(200, r.statusCode(), r.body());
-    JsonNode created = MAPPER.readTree(r.body()).get("result");
-    serviceId = created.get("service").get("id").textValue();
-    token = created.get("password").textValue();
-    warehouse = created.get("service").get("dataWarehouseId").textValue();
-    Await.until(
-        "service running",
-        () ->
-            MAPPER
-                .readTree(
-                    http.send("GET", BASE + "/" + serviceId, null, "Authorization", ADMIN).body())
-                .path("result")
-                .path("state")
-                .asText()
-                .equals("running"));
+    prom = new PromTestServer(dir.resolve("chartwell"), "--metrics-token", METRICS_TOKEN);
+    server = prom.server;
+    http = prom.http;
+    serviceId = prom.serviceId;
+    token = prom.token;
+    warehouse = prom.warehouse;
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       promPort = s.getLocalPort();
     }
@@ -145,8 +125,8 @@ class RealPrometheusIntegrationTest {
     if (prometheus != null && prometheus.isAlive()) {
       prometheus.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }
-    if (server != null) {
-      server.close();
+    if (prom != null) {
+      prom.close();
     }
   }
 

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.chartwell.engine.Engine;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.Labels;
@@ -14,7 +12,6 @@ import dev.chartwell.prometheus.remote.RemoteWrite;
 import dev.chartwell.server.catalog.Catalog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,29 +24,19 @@ class RemoteWriteStoreTest {
   static final String WAREHOUSE = "w1";
 
   @TempDir Path dir;
-  Engine engine;
-  Catalog catalog;
+  MetricStores stores;
   Tenants tenants;
   RemoteWriteRoute route;
 
   @BeforeEach
   void open() throws Exception {
-    engine = Engine.builder().dataDirectory(dir.resolve("engine")).build();
-    catalog =
-        Catalog.open(
-            dir,
-            engine,
-            new ObjectMapper(),
-            Clock.systemUTC(),
-            false,
-            dev.chartwell.server.security.OutboundPolicy.open(),
-            dev.chartwell.server.store.Secrets.of(new byte[32]));
+    stores = new MetricStores(dir);
     restart();
   }
 
   /** New per-warehouse state over the same tables, as after a server restart. */
   void restart() {
-    tenants = new Tenants(catalog, new ObjectMapper(), 100_000_000L);
+    tenants = stores.tenants();
     route =
         new RemoteWriteRoute(
             tenants, () -> T0 + 3_600_000L, new PromMeters(new SimpleMeterRegistry()));
@@ -57,8 +44,7 @@ class RemoteWriteStoreTest {
 
   @AfterEach
   void close() throws Exception {
-    catalog.close();
-    engine.close();
+    stores.close();
   }
 
   static RemoteWrite.Request request(
@@ -146,7 +132,10 @@ class RemoteWriteStoreTest {
   void otlpRowsReadUnderPrometheusNames() {
     tenants.writing(WAREHOUSE);
     var sum =
-        catalog.engineTable(WAREHOUSE, Catalog.DEFAULT_DATABASE, "otel_metrics_sum").orElseThrow();
+        stores
+            .catalog
+            .engineTable(WAREHOUSE, Catalog.DEFAULT_DATABASE, "otel_metrics_sum")
+            .orElseThrow();
     java.util.Map<String, Object> f = new java.util.HashMap<>();
     f.put("MetricName", "http.server.requests");
     f.put("IsMonotonic", true);
@@ -169,7 +158,8 @@ class RemoteWriteStoreTest {
   }
 
   long rows(OtelTable t) {
-    return catalog
+    return stores
+        .catalog
         .engineTable(WAREHOUSE, Catalog.DEFAULT_DATABASE, t.tableName())
         .orElseThrow()
         .stats()

@@ -2,8 +2,6 @@ package dev.chartwell.server.prometheus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.chartwell.engine.Engine;
 import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.Labels;
 import dev.chartwell.prometheus.SeriesData;
@@ -13,10 +11,8 @@ import dev.chartwell.prometheus.promql.Expr;
 import dev.chartwell.prometheus.promql.PromQl;
 import dev.chartwell.prometheus.promql.QueryResult;
 import dev.chartwell.prometheus.remote.RemoteWrite;
-import dev.chartwell.server.catalog.Catalog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,17 +36,8 @@ class SelectSpeedTest {
     Assumptions.assumeTrue(Boolean.getBoolean("chartwell.speed"), "-Dchartwell.speed=true runs it");
     int series = Integer.getInteger("chartwell.speed.series", 1000);
     int samples = 5760;
-    try (Engine engine = Engine.builder().dataDirectory(dir.resolve("e")).build();
-        Catalog catalog =
-            Catalog.open(
-                dir,
-                engine,
-                new ObjectMapper(),
-                Clock.systemUTC(),
-                false,
-                dev.chartwell.server.security.OutboundPolicy.open(),
-                dev.chartwell.server.store.Secrets.of(new byte[32]))) {
-      Tenants tenants = new Tenants(catalog, new ObjectMapper(), 100_000_000L);
+    try (MetricStores stores = new MetricStores(dir)) {
+      Tenants tenants = stores.tenants();
       RemoteWriteRoute route =
           new RemoteWriteRoute(tenants, () -> T0, new PromMeters(new SimpleMeterRegistry()));
       long ingestStart = System.nanoTime();

@@ -42,14 +42,7 @@ class ShipperHostileInputIntegrationTest {
               + ts
               + ",\"message\":\"b\"}\n";
       HttpResponse<byte[]> r =
-          s.send(
-              "POST",
-              "/elasticsearch/_bulk",
-              bulk.getBytes(StandardCharsets.UTF_8),
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              ND);
+          s.post("/elasticsearch/_bulk", bulk.getBytes(StandardCharsets.UTF_8), ND);
       assertEquals(200, r.statusCode(), text(r));
       JsonNode answer = ShipperServer.MAPPER.readTree(r.body());
       assertTrue(answer.get("errors").booleanValue(), text(r));
@@ -64,15 +57,7 @@ class ShipperHostileInputIntegrationTest {
               .asText()
               .contains("1 documents of this request were stored"),
           text(r));
-      r =
-          s.send(
-              "POST",
-              "/elasticsearch/_bulk",
-              bulk.getBytes(StandardCharsets.UTF_8),
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              ND);
+      r = s.post("/elasticsearch/_bulk", bulk.getBytes(StandardCharsets.UTF_8), ND);
       assertEquals(429, r.statusCode(), text(r));
       assertEquals("5", r.headers().firstValue("Retry-After").orElse(""));
       assertEquals("Elasticsearch", r.headers().firstValue("X-Elastic-Product").orElse(""));
@@ -81,15 +66,7 @@ class ShipperHostileInputIntegrationTest {
           ShipperServer.MAPPER.readTree(r.body()).get("error").get("type").asText());
       String push =
           "{\"streams\":[{\"stream\":{\"app\":\"x\"},\"values\":[[\"1764324000000000000\",\"l\"]]}]}";
-      r =
-          s.send(
-              "POST",
-              "/loki/api/v1/push",
-              push.getBytes(StandardCharsets.UTF_8),
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              "application/json");
+      r = s.post("/loki/api/v1/push", push.getBytes(StandardCharsets.UTF_8), "application/json");
       assertEquals(429, r.statusCode(), text(r));
       assertEquals("5", r.headers().firstValue("Retry-After").orElse(""));
       assertEquals(1, s.count("first", null));
@@ -109,14 +86,8 @@ class ShipperHostileInputIntegrationTest {
       }
       body.append("{\"crate\":{}}\n{\"@timestamp\":1764324000000}\n");
       HttpResponse<byte[]> r =
-          s.send(
-              "POST",
-              "/elasticsearch/whole/_bulk",
-              body.toString().getBytes(StandardCharsets.UTF_8),
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              ND);
+          s.post(
+              "/elasticsearch/whole/_bulk", body.toString().getBytes(StandardCharsets.UTF_8), ND);
       assertEquals(400, r.statusCode(), text(r));
       assertTrue(text(r).contains("line " + (2 * (BulkIngest.BATCH_ROWS + 10) + 1)), text(r));
       assertTrue(text(r).contains("unknown bulk action 'crate'"), text(r));
@@ -164,15 +135,7 @@ class ShipperHostileInputIntegrationTest {
       body.writeBytes(
           ("{\"index\":{}}\n{" + ts + ",\"message\":\"good 2\"}\n")
               .getBytes(StandardCharsets.UTF_8));
-      HttpResponse<byte[]> r =
-          s.send(
-              "POST",
-              "/elasticsearch/hostile/_bulk",
-              body.toByteArray(),
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              ND);
+      HttpResponse<byte[]> r = s.post("/elasticsearch/hostile/_bulk", body.toByteArray(), ND);
       assertEquals(200, r.statusCode(), text(r));
       JsonNode items = ShipperServer.MAPPER.readTree(r.body()).get("items");
       int[] expected = {201, 400, 400, 400, 400, 400, 400, 201};
@@ -194,9 +157,7 @@ class ShipperHostileInputIntegrationTest {
     try (ShipperServer s = new ShipperServer(dir, "--max-ingest-bytes", "64k")) {
       byte[] big = new byte[100_000];
       java.util.Arrays.fill(big, (byte) ' ');
-      HttpResponse<byte[]> r =
-          s.send(
-              "POST", "/elasticsearch/_bulk", big, "Authorization", s.bearer(), "Content-Type", ND);
+      HttpResponse<byte[]> r = s.post("/elasticsearch/_bulk", big, ND);
       assertEquals(413, r.statusCode(), text(r));
       assertEquals(
           "content_too_long_exception",
@@ -204,15 +165,7 @@ class ShipperHostileInputIntegrationTest {
       // A snappy body that says it uncompresses past the limit is refused before it is.
       byte[] bomb = Snappy.compress(new byte[1 << 20]);
       assertTrue(bomb.length < 64 << 10, "the compressed body is within the limit");
-      r =
-          s.send(
-              "POST",
-              "/loki/api/v1/push",
-              bomb,
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              "application/x-protobuf");
+      r = s.post("/loki/api/v1/push", bomb, "application/x-protobuf");
       assertEquals(413, r.statusCode(), text(r));
       // A gzip bomb on either route.
       ByteArrayOutputStream gz = new ByteArrayOutputStream();
@@ -220,28 +173,14 @@ class ShipperHostileInputIntegrationTest {
         out.write(new byte[4 << 20]);
       }
       r =
-          s.send(
-              "POST",
+          s.post(
               "/loki/api/v1/push",
               gz.toByteArray(),
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
               "application/json",
               "Content-Encoding",
               "gzip");
       assertEquals(413, r.statusCode(), text(r));
-      r =
-          s.send(
-              "POST",
-              "/elasticsearch/_bulk",
-              gz.toByteArray(),
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              ND,
-              "Content-Encoding",
-              "gzip");
+      r = s.post("/elasticsearch/_bulk", gz.toByteArray(), ND, "Content-Encoding", "gzip");
       assertEquals(413, r.statusCode(), text(r));
     }
   }
@@ -265,41 +204,18 @@ class ShipperHostileInputIntegrationTest {
       int at = asText.indexOf("good");
       proto[at] = (byte) 0xFF;
       HttpResponse<byte[]> r =
-          s.send(
-              "POST",
-              "/loki/api/v1/push",
-              Snappy.compress(proto),
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              "application/x-protobuf");
+          s.post("/loki/api/v1/push", Snappy.compress(proto), "application/x-protobuf");
       assertEquals(400, r.statusCode(), text(r));
       byte[] json =
           "{\"streams\":[{\"stream\":{\"a\":\"\u00ff\"},\"values\":[[\"1\",\"x\"]]}]}"
               .getBytes(StandardCharsets.ISO_8859_1);
-      r =
-          s.send(
-              "POST",
-              "/loki/api/v1/push",
-              json,
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              "application/json");
+      r = s.post("/loki/api/v1/push", json, "application/json");
       assertEquals(400, r.statusCode(), text(r));
       // An overlong encoding of '/', which Jackson alone would decode.
       byte[] overlong =
           "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[\"1\",\"x\u00c0\u00af\"]]}]}"
               .getBytes(StandardCharsets.ISO_8859_1);
-      r =
-          s.send(
-              "POST",
-              "/loki/api/v1/push",
-              overlong,
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              "application/json");
+      r = s.post("/loki/api/v1/push", overlong, "application/json");
       assertEquals(400, r.statusCode(), text(r));
       assertTrue(text(r).contains("not valid UTF-8"), text(r));
       byte[] zero =
@@ -311,15 +227,7 @@ class ShipperHostileInputIntegrationTest {
                           .addEntries(Push.Entry.newBuilder().setLine("no time")))
                   .build()
                   .toByteArray());
-      r =
-          s.send(
-              "POST",
-              "/loki/api/v1/push",
-              zero,
-              "Authorization",
-              s.bearer(),
-              "Content-Type",
-              "application/x-protobuf");
+      r = s.post("/loki/api/v1/push", zero, "application/x-protobuf");
       assertEquals(400, r.statusCode(), text(r));
       assertTrue(text(r).contains("after 1970"), text(r));
       assertTrue(!s.tables().containsKey("loki_logs"));

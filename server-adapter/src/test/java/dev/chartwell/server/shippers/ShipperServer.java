@@ -123,6 +123,22 @@ final class ShipperServer implements AutoCloseable {
     return raw.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
+  /**
+   * POSTs a body with the service's Bearer token and a content type.
+   *
+   * @param more further headers (name, value pairs), such as a content encoding
+   */
+  HttpResponse<byte[]> post(String path, byte[] body, String contentType, String... more)
+      throws Exception {
+    String[] headers = new String[4 + more.length];
+    headers[0] = "Authorization";
+    headers[1] = bearer();
+    headers[2] = "Content-Type";
+    headers[3] = contentType;
+    System.arraycopy(more, 0, headers, 4, more.length);
+    return send("POST", path, body, headers);
+  }
+
   /** The service's sources by name. */
   Map<String, JsonNode> sources() throws Exception {
     Map<String, JsonNode> byName = new TreeMap<>();

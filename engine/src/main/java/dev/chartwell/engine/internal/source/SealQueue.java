@@ -12,7 +12,7 @@ import java.util.concurrent.Executor;
  * size for back-pressure and its bytes for the memory limits, queries read it to see the
  * handed-over rows, and waiting for it to drain has its own rules (a head that finished without
  * being listed means the storage failed). What to do with a head once it is built (persist,
- * publish, list) stays with the source, which owns the sealed segments.
+ * publish, list) is for the source's {@link SealedSegments}.
  *
  * <p>The list is written only under the source's lock (passed in, so that this class keeps the
  * source's single lock rather than adding one) and read without it, as an immutable volatile list.

@@ -13,12 +13,10 @@ import dev.chartwell.engine.UnknownSourceException;
 import dev.chartwell.engine.WritesRefusedException;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentBuilder;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /**
  * The mechanics of a source behind the public {@link dev.chartwell.engine.Source}: a named stream
@@ -32,10 +30,11 @@ import java.util.function.Predicate;
  * that concurrent appends share an fsync).
  *
  * <p>When the head reaches the segment size it is handed to the sealing thread, which builds the
- * time-sorted {@link Segment}, has the storage write and publish it, and then lists it; meanwhile
- * queries see the handed-over rows through that same build. While more than {@link
- * #MAX_PENDING_SEALS} heads wait to be sealed, appends wait before they take any event, so that
- * memory stays bounded when sealing falls behind ingestion (back-pressure, not collapse).
+ * time-sorted {@link Segment}, and its {@link SealedSegments} have the storage write and publish
+ * it, and then list it; meanwhile queries see the handed-over rows through that same build. The
+ * sealed segments' other maintenance (retention drops, evictions, merges) is theirs too. While more
+ * than {@link #MAX_PENDING_SEALS} heads wait to be sealed, appends wait before they take any event,
+ * so that memory stays bounded when sealing falls behind ingestion (back-pressure, not collapse).
  *
  * <p>{@link #snapshot()} gives a query a consistent view: every event acknowledged before the call
  * and none half-written, with a reference on each mapped segment until the snapshot is closed. The
@@ -51,15 +50,14 @@ public final class SourceCore {
   private final String id;
   private final SourceSpec spec;
   private final int segmentRows;
-  private final Consumer<SourceCore> onSealed;
   private final Runnable admission;
   private final long maxHeadBytes;
   private final SourceStorage storage;
   private final SealQueue seals;
+  private final SealedSegments segments;
 
   private final Object lock = new Object();
   private volatile Schema schema = Schema.empty();
-  private volatile List<Segment> sealed = List.of(); // written under lock
   private SegmentBuilder head; // guarded by lock
   private long headLastPosition; // guarded by lock
   private long nextSegmentId; // guarded by lock
@@ -68,19 +66,11 @@ public final class SourceCore {
   private boolean dropped; // guarded by lock
   private HeadParts frozen; // guarded by lock; always the current head's
   private long aheadBuilds; // guarded by lock
-  private long evictedSegments; // guarded by lock
-  private long evictedRows; // guarded by lock
   private volatile long headBytes;
-  private volatile long sealedBytes;
   private long throttledAppends; // guarded by lock
   private long throttledNanos; // guarded by lock
   private final IngestMeter ingested = new IngestMeter();
   private final BuildAhead ahead;
-
-  /** Orders the publications of the source's state (seals, drops) with each other. */
-  private final Object commitLock = new Object();
-
-  private long publishedPosition; // guarded by commitLock
 
   /** Taken by a query bringing the head's parts up to date, before {@link #lock}. */
   private final Object freezeLock = new Object();
@@ -124,11 +114,11 @@ public final class SourceCore {
     this.id = Objects.requireNonNull(setup.id());
     this.spec = setup.spec();
     this.segmentRows = setup.segmentRows();
-    this.onSealed = setup.onSealed();
     this.admission = setup.admission();
     this.maxHeadBytes = setup.maxHeadBytes();
     this.storage = setup.storage();
     this.seals = new SealQueue(lock, setup.sealers());
+    this.segments = new SealedSegments(this, lock, setup);
     this.ahead = new BuildAhead(setup.sealers(), this::buildAheadOnce);
     this.head = newHead();
     this.frozen = HeadParts.none(head);
@@ -170,11 +160,8 @@ public final class SourceCore {
       }
       s.nextSegmentId = restored.nextSegmentId();
       s.headLastPosition = restored.logPosition();
-      s.setSealed(restored.segments());
     }
-    synchronized (s.commitLock) {
-      s.publishedPosition = restored.logPosition();
-    }
+    s.segments.restore(restored.segments(), restored.logPosition());
     return s;
   }
 
@@ -422,11 +409,6 @@ public final class SourceCore {
     return false;
   }
 
-  private static List<AppendResult.Rejection> sortedByIndex(List<AppendResult.Rejection> r) {
-    r.sort(java.util.Comparator.comparingInt(AppendResult.Rejection::index));
-    return r;
-  }
-
   /**
    * Back-pressure: while more than {@link #MAX_PENDING_SEALS} heads wait for the sealing thread, no
    * append goes on (waiting releases the lock, so sealing and queries go on). Then checks that the
@@ -525,7 +507,7 @@ public final class SourceCore {
     ahead.read();
     // One query at a time builds the rows beyond the head's parts; the others then share them.
     synchronized (freezeLock) {
-      List<Segment> segments;
+      List<Segment> listed;
       List<PendingSeal> pending;
       HeadParts parts;
       SegmentBuilder added = null;
@@ -533,8 +515,8 @@ public final class SourceCore {
       int rows;
       long headId;
       synchronized (lock) {
-        segments = sealed;
-        for (Segment s : segments) {
+        listed = segments.list();
+        for (Segment s : listed) {
           if (!s.acquire()) {
             throw new IllegalStateException("a listed segment was released: " + s.id());
           }
@@ -548,8 +530,8 @@ public final class SourceCore {
           added = head.copy(from, rows);
         }
       }
-      List<Segment> all = new ArrayList<>(segments.size() + pending.size() + parts.parts().size());
-      all.addAll(segments);
+      List<Segment> all = new ArrayList<>(listed.size() + pending.size() + parts.parts().size());
+      all.addAll(listed);
       try {
         for (PendingSeal p : pending) {
           all.addAll(p.forQuery());
@@ -566,13 +548,13 @@ public final class SourceCore {
         }
         all.addAll(parts.segments());
       } catch (RuntimeException | Error e) {
-        segments.forEach(Segment::release);
+        listed.forEach(Segment::release);
         throw e;
       }
       if (parts.parts().size() - parts.settled() >= BuildAhead.TAILS) {
         ahead.request();
       }
-      return new Snapshot(schema, List.copyOf(all), segments);
+      return new Snapshot(schema, List.copyOf(all), listed);
     }
   }
 
@@ -679,140 +661,14 @@ public final class SourceCore {
    *     their id, rows and time range without a snapshot
    */
   public List<Segment> sealedSegments() {
-    return sealed;
+    return segments.list();
   }
 
   /**
-   * Drops a sealed heap segment to free memory (in-memory sources; mapped segments take no heap).
-   *
-   * @param segment a sealed segment of this source
-   * @return whether it was still there
+   * @return the sealed segments' maintenance: eviction, retention drops and merges
    */
-  public boolean evict(Segment segment) {
-    if (dropSegments(s -> s == segment, false) == 0) {
-      return false;
-    }
-    synchronized (lock) {
-      evictedSegments++;
-      evictedRows += segment.rows();
-    }
-    return true;
-  }
-
-  /**
-   * Drops the sealed segments that match, publishing the source's state without them; their files
-   * are deleted (or, when corrupt, moved to quarantine) once no query reads them.
-   *
-   * @param which the segments to drop
-   * @param corrupt whether they are dropped because their files do not verify
-   * @return how many were dropped
-   */
-  public int dropSegments(Predicate<Segment> which, boolean corrupt) {
-    List<Segment> gone = new ArrayList<>();
-    synchronized (commitLock) {
-      List<Segment> next = new ArrayList<>();
-      for (Segment s : sealed) {
-        (which.test(s) ? gone : next).add(s);
-      }
-      if (gone.isEmpty()) {
-        return 0;
-      }
-      long nextId;
-      synchronized (lock) {
-        if (closed) {
-          return 0;
-        }
-        nextId = nextSegmentId;
-      }
-      if (!publishSealed(next, nextId, "without " + gone.size() + " segments")) {
-        return 0;
-      }
-    }
-    for (Segment s : gone) {
-      storage.discard(s, corrupt);
-    }
-    return gone.size();
-  }
-
-  /**
-   * Merges small sealed segments, size-tiered ({@link SegmentMerger}), until none are left to
-   * merge. Each merged segment is stored, then the source's state is published with it in place of
-   * its inputs (one atomic manifest), then the inputs go once no query reads them: a query sees
-   * either the inputs or the merged segment, never both, and a crash leaves one of the two states.
-   *
-   * @return how many merges were done
-   */
-  public int mergeSmallSegments() {
-    int merges = 0;
-    while (true) {
-      List<Segment> inputs = SegmentMerger.pick(sealed, segmentRows, maxHeadBytes);
-      if (inputs.isEmpty() || !mergeOnce(inputs)) {
-        return merges;
-      }
-      merges++;
-    }
-  }
-
-  private boolean mergeOnce(List<Segment> inputs) {
-    long mergedId;
-    Schema columns;
-    synchronized (lock) {
-      if (closed) {
-        return false;
-      }
-      mergedId = nextSegmentId++;
-      columns = schema;
-    }
-    List<Segment> held = new ArrayList<>(inputs.size());
-    Segment stored;
-    try {
-      for (Segment s : inputs) {
-        if (!s.acquire()) {
-          return false; // dropped meanwhile
-        }
-        held.add(s);
-      }
-      stored =
-          storage.persist(SegmentMerger.merge(inputs, columns, mergedId, spec.implicitColumn()));
-    } catch (IOException | RuntimeException e) {
-      storage.fail("merging " + inputs.size() + " segments of source " + id, e);
-      return false;
-    } finally {
-      held.forEach(Segment::release);
-    }
-    synchronized (commitLock) {
-      List<Segment> current = sealed;
-      List<Segment> next = new ArrayList<>(current.size());
-      int found = 0;
-      for (Segment s : current) {
-        if (inputs.contains(s)) {
-          if (found++ == 0) {
-            next.add(stored);
-          }
-        } else {
-          next.add(s);
-        }
-      }
-      long nextId;
-      synchronized (lock) {
-        nextId = nextSegmentId;
-        if (closed) {
-          stored.retire(null); // unlisted: its file goes at the next start
-          return false;
-        }
-        if (found != inputs.size()) {
-          storage.discard(stored, false); // an input was dropped meanwhile: the merge is void
-          return false;
-        }
-      }
-      if (!publishSealed(next, nextId, "with a merged segment")) {
-        return false; // unlisted unless the manifest made it: the next start keeps or deletes it
-      }
-    }
-    for (Segment s : inputs) {
-      storage.discard(s, false);
-    }
-    return true;
+  public SealedSegments sealed() {
+    return segments;
   }
 
   /**
@@ -826,7 +682,7 @@ public final class SourceCore {
    * @return the heap bytes of the sealed segments still held (0 for segments mapped from files)
    */
   public long sealedBytes() {
-    return sealedBytes;
+    return segments.heapBytes();
   }
 
   /**
@@ -834,7 +690,7 @@ public final class SourceCore {
    *     dropped segment's file no longer counts, even while a query still reads it
    */
   public long diskBytes() {
-    return SourceStatsReport.diskBytes(storage, sealed);
+    return SourceStatsReport.diskBytes(storage, segments.list());
   }
 
   /**
@@ -842,7 +698,7 @@ public final class SourceCore {
    *     source
    */
   public SourceStats stats() {
-    List<Segment> segments;
+    List<Segment> listed;
     long headRows;
     long headBytes;
     long evSegments;
@@ -852,7 +708,7 @@ public final class SourceCore {
     long heldBack;
     long heldBackNanos;
     synchronized (lock) {
-      segments = sealed;
+      listed = segments.list();
       headRows = head.rows();
       List<PendingSeal> sealing = seals.pending();
       backlog = sealing.size();
@@ -861,8 +717,8 @@ public final class SourceCore {
       }
       headRows += backlogRows;
       headBytes = this.headBytes;
-      evSegments = evictedSegments;
-      evRows = evictedRows;
+      evSegments = segments.evictedSegmentsLocked();
+      evRows = segments.evictedRowsLocked();
       heldBack = throttledAppends;
       heldBackNanos = throttledNanos;
     }
@@ -871,7 +727,7 @@ public final class SourceCore {
             id,
             spec.name(),
             schema,
-            segments,
+            listed,
             headRows,
             headBytes,
             evSegments,
@@ -902,10 +758,7 @@ public final class SourceCore {
       lock.notifyAll();
     }
     seals.shutdown();
-    List<Segment> owned;
-    synchronized (commitLock) {
-      owned = sealed;
-    }
+    List<Segment> owned = segments.closing();
     if (drop) {
       storage.drop();
       owned.forEach(s -> storage.discard(s, false));
@@ -930,79 +783,38 @@ public final class SourceCore {
     version++;
     frozen = HeadParts.none(head);
     storage.headHandedOver();
-    seals.start(p, () -> complete(p));
-  }
-
-  /** On the sealing thread: build, store, publish, list. */
-  private void complete(PendingSeal p) {
-    try {
-      if (p.cancelled()) {
-        return;
-      }
-      Segment stored = storage.persist(p.segment());
-      synchronized (commitLock) {
-        long nextId;
-        synchronized (lock) {
-          if (closed) {
-            stored.retire(null); // its events are still in the log
-            return;
-          }
-          nextId = nextSegmentId;
-        }
-        List<Segment> next = new ArrayList<>(sealed);
-        next.add(stored);
-        long position = Math.max(publishedPosition, p.lastPosition());
-        storage.publish(next, position, nextId, schema);
-        publishedPosition = position;
-        synchronized (lock) {
-          setSealed(next);
-          seals.removeLocked(p);
-          headBytes = head.bytes() + seals.bytes();
-        }
-      }
-      storage.truncateLog(p.lastPosition());
-      onSealed.accept(this);
-    } catch (IOException | RuntimeException e) {
-      storage.fail("sealing segment " + p.id() + " of source " + id, e);
-    } catch (Error e) {
-      storage.fail("sealing segment " + p.id() + " of source " + id, e);
-      throw e;
-    } finally {
-      p.finish();
-      synchronized (lock) {
-        lock.notifyAll(); // appenders held back by the backlog look again
-      }
-    }
+    seals.start(p, () -> segments.publish(p));
   }
 
   /**
-   * Under the commit lock: publishes the source's state with {@code next} as its sealed segments
-   * (one manifest), then lists them for queries; a failure to publish is reported and changes
-   * nothing.
-   *
-   * @param what how {@code next} differs, for the failure's message
-   * @return whether it was published
+   * @return under the lock: whether the source is stopped for good
    */
-  private boolean publishSealed(List<Segment> next, long nextId, String what) {
-    try {
-      storage.publish(next, publishedPosition, nextId, schema);
-    } catch (IOException | RuntimeException e) {
-      storage.fail("publishing source " + id + " " + what, e);
-      return false;
-    }
-    synchronized (lock) {
-      setSealed(next);
-    }
-    return true;
+  boolean closedLocked() {
+    return closed;
   }
 
-  private void setSealed(List<Segment> segments) {
-    long total = 0;
-    for (Segment s : segments) {
-      total += s.heapBytes();
-    }
-    sealed = List.copyOf(segments);
-    sealedBytes = total;
+  /**
+   * @return under the lock: the id the next segment gets
+   */
+  long nextSegmentIdLocked() {
+    return nextSegmentId;
+  }
+
+  /**
+   * @return under the lock: an id for a new segment, taken
+   */
+  long takeSegmentIdLocked() {
+    return nextSegmentId++;
+  }
+
+  /**
+   * Under the lock: the head's segment is listed, so the head leaves the backlog.
+   *
+   * @param p the head handed over
+   */
+  void sealedLocked(PendingSeal p) {
+    seals.removeLocked(p);
+    headBytes = head.bytes() + seals.bytes();
   }
 
   private SegmentBuilder newHead() {
