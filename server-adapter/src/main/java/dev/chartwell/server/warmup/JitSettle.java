@@ -5,13 +5,13 @@ import java.lang.management.ManagementFactory;
 import java.util.function.LongSupplier;
 
 /**
- * Tells when the JIT compiler has settled over the warm-up's rounds: a round of queries that made
- * it compile (almost) nothing, twice in a row. A fixed number of rounds leaves the code that runs
- * once per query, per segment or per point of an answer interpreted or at the first tier: the
- * compiler raises its thresholds while its queue is long (as it is after a start), so such code
- * reaches the optimizing tier only after the queue has drained and the code has run thousands of
- * times more. Without it the first real requests of a shape paid for those compilations (issue 38:
- * the tenth request of a query still 1.2–9× its steady time).
+ * Tells when the JIT compiler has settled over the warm-up's rounds: {@link #QUIET_ROUNDS} rounds
+ * in a row during which it compiled for less than {@link #QUIET_SHARE} of the round's time. A fixed
+ * number of rounds leaves the code that runs once per query, per segment or per point of an answer
+ * interpreted or at the first tier: the compiler raises its thresholds while its queue is long (as
+ * it is after a start), so such code reaches the optimizing tier only after the queue has drained
+ * and the code has run thousands of times more. Without it the first real requests of a shape paid
+ * for those compilations (issue 38: the tenth request of a query still 1.7–9× its steady time).
  */
 final class JitSettle {
   /**

@@ -54,8 +54,7 @@ final class WarmUpQueries {
         body(day, end, "30m", "", lucene(source, "count", null, "timeout", "")),
         body(day, end, "1h", "", lucene(source, "count_distinct", "TraceId", null, "")),
         // real data puts tens of thousands of rows in an hour's bucket: the loops over a bucket's
-        // rows
-        // run over many blocks, as they seldom do over the synthetic events' 5-minute buckets
+        // rows run over many blocks, as they seldom do over the synthetic 5-minute buckets
         body(
             day,
             end,

@@ -108,6 +108,36 @@ class WarmUpIntegrationTest {
   }
 
   @Test
+  void goesOnPastItsLeastRoundsUntilTheCompilerSettles(@TempDir Path dir, @TempDir Path tmp)
+      throws Exception {
+    try (ChartwellServer server = TestServers.start(dir)) {
+      List<String> lines = new CopyOnWriteArrayList<>();
+      WarmUp w =
+          new WarmUp(
+              2,
+              () -> server.engine().sources(),
+              () -> false,
+              lines::add,
+              new WarmUp.Budget(20_000, 1, JitSettle.QUIET_ROUNDS, Duration.ofMinutes(5)),
+              tmp);
+      w.begin();
+      String outcome = w.await(5, TimeUnit.MINUTES);
+      // Settling takes QUIET_ROUNDS quiet rounds, so one least round goes on to the most (where
+      // the JVM measures compilation time; elsewhere every round counts as settled).
+      boolean measured =
+          java.lang.management.ManagementFactory.getCompilationMXBean()
+              .isCompilationTimeMonitoringSupported();
+      int rounds = measured ? JitSettle.QUIET_ROUNDS : 1;
+      assertTrue(
+          outcome.matches(
+              "warm-up done in .* query shapes × "
+                  + rounds
+                  + " rounds \\(the JIT compiler (settled|still compiling)\\)"),
+          outcome);
+    }
+  }
+
+  @Test
   void givesWayWhileTheServerRunsQueries(@TempDir Path dir, @TempDir Path tmp) throws Exception {
     try (ChartwellServer server = TestServers.start(dir)) {
       AtomicInteger asked = new AtomicInteger();
