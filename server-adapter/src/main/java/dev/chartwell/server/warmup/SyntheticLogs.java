@@ -7,17 +7,26 @@ import java.util.SplittableRandom;
 /**
  * Log events made up for the warm-up, as NDJSON request bodies: the fields of an OpenTelemetry log
  * (time, service, severity, body, trace id, attributes) with the value shapes real logs have: a few
- * skewed services, a thousand hosts, HTTP status codes, log-normal durations, random trace ids,
- * bodies from templates with numbers in them. The first {@link #ORDERED} of the events come in time
- * order over the first half of the time range, every field present: their segments each span a
- * stretch of time alone. The rest fall anywhere in the second half, some without a duration or a
- * status: their segments overlap, so that a query merges the partial results of several segments
- * per bucket. Queries over the whole range so meet both kinds, as they do on real data. The same
- * seed gives the same events.
+ * skewed services, a thousand hosts, HTTP status codes, log-normal durations, trace ids, bodies
+ * from templates with numbers in them. The first {@link #ORDERED} of the events come in time order
+ * over the first half of the time range, every field present: their segments each span a stretch of
+ * time alone. The rest fall anywhere in the second half, some without a duration or a status: their
+ * segments overlap, so that a query merges the partial results of three parts or more per bucket.
+ * Queries over the whole range so meet both kinds, as they do on real data. The ordered events and
+ * a quarter of the others fall on whole seconds: several events share a time, and some fall exactly
+ * on a bucket's bounds, as they do in real logs (with times in distinct milliseconds only, the
+ * first real query met both for the first time).
+ *
+ * <p>Trace ids repeat and collide as real ones do: a {@link #SAME_TRACE} share of the events carry
+ * the trace id of one of the last events (a request logged several times, often across segments),
+ * and a {@link #SHARED_PREFIX} share of new ids begin with one of a few prefixes. Distinct counts
+ * over many values so meet equal strings and equal leading bytes of different strings, which they
+ * order by comparing bytes: with unique random ids only, the compiled code of a first real distinct
+ * count over millions of ids met that case for the first time and fell back to the interpreter
+ * (issue 38). The same seed gives the same events.
  */
 final class SyntheticLogs {
   static final String[] SEVERITIES = {"debug", "info", "warn", "error"};
-  private static final int[] STATUS = {200, 200, 200, 201, 204, 301, 404, 500, 503};
   private static final String[] METHODS = {"GET", "GET", "GET", "POST", "PUT", "DELETE"};
   private static final String[] TEMPLATES = {
     "GET /api/v1/users/%d answered in %d ms",
@@ -31,11 +40,22 @@ final class SyntheticLogs {
   };
 
   /** The share of events in time order, all fields present. */
-  static final double ORDERED = 0.6;
+  static final double ORDERED = 0.4;
+
+  /** The share of events that carry the trace id of one of the {@link #RECENT} last ones. */
+  static final double SAME_TRACE = 0.25;
+
+  /** The share of new trace ids that begin with one of {@link #PREFIXES} prefixes. */
+  static final double SHARED_PREFIX = 0.1;
+
+  private static final int RECENT = 4096;
+  private static final int PREFIXES = 16;
 
   private final SplittableRandom random;
   private final long start;
   private final long end;
+  private final String[] recent = new String[RECENT];
+  private int traces;
 
   /**
    * @param seed the seed
@@ -65,16 +85,16 @@ final class SyntheticLogs {
           dense
               ? start + (long) (i * step) // in order over the first half
               : start + half + random.nextLong(end - start - half + 1); // anywhere in the second
+      if (dense || random.nextInt(4) == 0) { // whole seconds: events share times, and bounds
+        ts = Math.max(start, ts - Math.floorMod(ts, 1000L));
+      }
       int service = Math.min(9, (int) Math.floor(-Math.log(1 - random.nextDouble()) * 2.5));
       int sev = random.nextInt(100);
       String severity = SEVERITIES[sev < 20 ? 0 : sev < 85 ? 1 : sev < 95 ? 2 : 3];
       b.append("{\"Timestamp\":").append(ts);
       b.append(",\"ServiceName\":\"svc-").append(service).append('"');
       b.append(",\"host\":\"host-").append(random.nextInt(1000)).append('"');
-      b.append(",\"TraceId\":\"");
-      hex(b, random.nextLong());
-      hex(b, random.nextLong());
-      b.append('"');
+      b.append(",\"TraceId\":\"").append(traceId()).append('"');
       if (dense || random.nextInt(20) != 0) { // a few events carry no duration
         b.append(",\"Duration\":").append(Math.exp(random.nextGaussian() * 1.5 + 3));
       }
@@ -85,13 +105,55 @@ final class SyntheticLogs {
           .append('"');
       b.append(",\"SeverityText\":\"").append(severity).append('"');
       if (dense || random.nextInt(10) != 0) { // and a few no status
-        b.append(",\"status\":").append(STATUS[random.nextInt(STATUS.length)]);
+        b.append(",\"status\":").append(status(random.nextInt(100)));
       }
       b.append(",\"LogAttributes\":{\"http.method\":\"")
           .append(METHODS[random.nextInt(METHODS.length)])
           .append("\"}}\n");
     }
     return b.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * An HTTP status as real traffic has them: mostly 200, 5% server errors, so that the rows of a
+   * 5xx filter in a chunk of 65,536 rows are fewer than 4,096 (a sorted array of row numbers, not a
+   * bitmap) while those of a frequent service are more (a bitmap), and a filter on both intersects
+   * the two kinds as on real data.
+   */
+  private static int status(int percent) {
+    if (percent < 3) {
+      return 500;
+    } else if (percent < 5) {
+      return 503;
+    } else if (percent < 10) {
+      return 404;
+    } else if (percent < 12) {
+      return 400;
+    } else if (percent < 14) {
+      return 301;
+    } else if (percent < 17) {
+      return 204;
+    } else if (percent < 20) {
+      return 201;
+    }
+    return 200;
+  }
+
+  /** A new trace id, or now and then that of a recent event. */
+  private String traceId() {
+    if (traces > 0 && random.nextDouble() < SAME_TRACE) {
+      return recent[random.nextInt(Math.min(traces, RECENT))];
+    }
+    StringBuilder b = new StringBuilder(32);
+    if (random.nextDouble() < SHARED_PREFIX) {
+      hex(b, random.nextInt(PREFIXES) * 0x9E3779B97F4A7C15L); // 16 digits fixed, 16 random
+    } else {
+      hex(b, random.nextLong());
+    }
+    hex(b, random.nextLong());
+    String id = b.toString();
+    recent[traces++ % RECENT] = id;
+    return id;
   }
 
   private static void hex(StringBuilder b, long v) {

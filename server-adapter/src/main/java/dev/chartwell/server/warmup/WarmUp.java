@@ -45,11 +45,13 @@ import java.util.function.Supplier;
  * Then it starts a throwaway server in the same JVM (a temporary data directory, a free loopback
  * port, the real server's query threads), creates a service, a table and a log source there, sends
  * it synthetic log events over HTTP as NDJSON (sealed into several segment files, the rest left in
- * the head), asks it each chart request of {@link WarmUpQueries} a few rounds, stops it and deletes
- * its directory. No service, source, event, query count or metric of the real server changes.
- * Before each step the warm-up waits while the real server runs queries, so that it never holds one
- * up; it ends after its rounds or its time budget, and a failure inside it is reported in one line
- * and ends only the warm-up.
+ * the head), asks it each chart request of {@link WarmUpQueries} for ten rounds and more until the
+ * JIT compiler has settled ({@link JitSettle}; the code that runs per query, per segment and per
+ * point of an answer then runs compiled at its last tier, as it does after hundreds of requests),
+ * stops it and deletes its directory. No service, source, event, query count or metric of the real
+ * server changes. Before each step the warm-up waits while the real server runs queries, so that it
+ * never holds one up; it ends after its rounds or its time budget, and a failure inside it is
+ * reported in one line and ends only the warm-up.
  */
 public final class WarmUp implements AutoCloseable {
   /** Events per ingestion request. */
@@ -58,9 +60,12 @@ public final class WarmUp implements AutoCloseable {
   /**
    * The throwaway server's memory for unsealed events: its heads are sealed at a sixteenth of it,
    * so the events end up in several segment files (whose partial results a query merges) plus a
-   * head, as a real source's do.
+   * head, as a real source's do. Each file holds more than 65,536 events (about 70,000), so that
+   * its sets of rows are stored as a real segment's are (a frequent value's rows as bitmaps, a rare
+   * one's as arrays, per 65,536 rows): with smaller files the first real queries ran set operations
+   * the warm-up had never run.
    */
-  private static final String MAX_MEMORY = "64m";
+  private static final String MAX_MEMORY = "128m";
 
   /**
    * The least heap the synthetic part runs in: its throwaway server and events would otherwise take
@@ -73,12 +78,14 @@ public final class WarmUp implements AutoCloseable {
    * How much it may run.
    *
    * @param events how many synthetic events are sent
-   * @param rounds rounds of every query shape
+   * @param rounds the least rounds of every query shape
+   * @param maxRounds the most rounds: past {@code rounds} they go on until the JIT compiler has
+   *     settled ({@link JitSettle})
    * @param maxTime the longest the warm-up runs (it stops after the request under way)
    */
-  record Budget(int events, int rounds, Duration maxTime) {
+  record Budget(int events, int rounds, int maxRounds, Duration maxTime) {
     /** What a server runs. */
-    static final Budget DEFAULT = new Budget(200_000, 10, Duration.ofSeconds(60));
+    static final Budget DEFAULT = new Budget(250_000, 10, 60, Duration.ofSeconds(60));
   }
 
   private final int threads;
@@ -181,13 +188,14 @@ public final class WarmUp implements AutoCloseable {
           String.format(
               Locale.ROOT,
               "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries,"
-                  + " %,d synthetic events sent, %d query shapes × %d rounds",
+                  + " %,d synthetic events sent, %d query shapes × %d rounds (the JIT compiler %s)",
               seconds(started),
               prepared[0],
               prepared[1],
               budget.events(),
               rounds[0],
-              rounds[1]));
+              rounds[1],
+              rounds[2] == 1 ? "settled" : "still compiling"));
     } catch (InterruptedException e) {
       report(String.format(Locale.ROOT, "warm-up stopped after %.1f s", seconds(started)));
     } catch (Exception | LinkageError | AssertionError e) {
@@ -250,7 +258,7 @@ public final class WarmUp implements AutoCloseable {
   }
 
   /**
-   * @return the number of query shapes and of rounds run
+   * @return the number of query shapes, of rounds run, and 1 if the JIT compiler settled (else 0)
    */
   private int[] warm(Path dir) throws Exception {
     String secret = UUID.randomUUID().toString();
@@ -300,17 +308,21 @@ public final class WarmUp implements AutoCloseable {
             logs.body(from, n, events));
       }
       List<String> queries = WarmUpQueries.bodies(source[0], end);
+      JitSettle jit = JitSettle.ofThisJvm();
       int round = 0;
+      boolean settled = false;
       rounds:
-      for (; round < budget.rounds(); round++) {
+      while (round < budget.maxRounds() && !(settled && round >= budget.rounds())) {
         for (String q : queries) {
           if (!pace(deadline)) {
             break rounds;
           }
           http.json("POST", "/api/v2/charts/series", bearer, q);
         }
+        round++;
+        settled = jit.roundEnded();
       }
-      return new int[] {queries.size(), round};
+      return new int[] {queries.size(), round, settled ? 1 : 0};
     }
   }
 

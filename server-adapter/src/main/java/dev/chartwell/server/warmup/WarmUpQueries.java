@@ -53,6 +53,15 @@ final class WarmUpQueries {
             lucene(source, "count", null, "ServiceName:\"svc-3\" AND status:>=500", "")),
         body(day, end, "30m", "", lucene(source, "count", null, "timeout", "")),
         body(day, end, "1h", "", lucene(source, "count_distinct", "TraceId", null, "")),
+        // real data puts tens of thousands of rows in an hour's bucket: the loops over a bucket's
+        // rows run over many blocks, as they seldom do over the synthetic 5-minute buckets
+        body(
+            day,
+            end,
+            "1h",
+            "",
+            lucene(source, "max", "Duration", null, ""),
+            lucene(source, "count_distinct", "host", null, "")),
         body(
             day,
             end,
