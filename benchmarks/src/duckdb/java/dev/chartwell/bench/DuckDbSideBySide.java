@@ -27,8 +27,8 @@ import org.duckdb.DuckDBConnection;
  * DuckDBAppender}, one transaction, then {@code CHECKPOINT}) and into Chartwell's Java API with a
  * durable data directory ({@link BenchData#onDisk}, {@link FsyncPolicy#REQUEST}: an fsync per batch
  * of 10,000, then seal). Both load times include generating the events. Then Q1–Q6 run on both;
- * their answers are compared first (the run fails when they differ), then each query is timed in
- * turn on both sides: warm-up rounds, then the median of the measured rounds.
+ * their answers are compared first (the run fails when they differ), then they are timed in rounds
+ * ({@link #inTurns}): warm-up rounds, then the median of each query over the measured rounds.
  *
  * <p>Flags: {@code --rows} (2,000,000), {@code --warmup} (20), {@code --rounds} (11), {@code --dir}
  * (a parent directory for both databases; a temporary one by default, deleted at the end).
@@ -66,11 +66,13 @@ final class DuckDbSideBySide {
     out.printf(
         Locale.ROOT,
         "bench-logs %,d events; Chartwell %d query workers (its default: the cores); %d warm-up"
-            + " rounds, medians of %d; in %s%n",
+            + " rounds, medians of %d (each round Q1..Q6, each on both in turns, who goes first"
+            + " alternating); load average %s; in %s%n",
         rows,
         cores,
         warmup,
         rounds,
+        loadAverage(),
         parent);
     try (DuckDBConnection duck =
         (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + duckFile)) {
@@ -112,16 +114,20 @@ final class DuckDbSideBySide {
         if (!answersAgree(engine, duck, ours, theirs, loaded.counts(), out)) {
           return false;
         }
-        double[] ourMedians = new double[ours.size()];
-        double[] duckMedians = new double[ours.size()];
+        List<Callable<?>> ourCalls = new ArrayList<>();
+        List<Callable<?>> duckCalls = new ArrayList<>();
         for (int q = 0; q < ours.size(); q++) {
           ChartQuery query = ours.get(q);
           DuckDbQueries.Sql sql = theirs.get(q);
-          ourMedians[q] = median(() -> engine.query(query), warmup, rounds);
-          duckMedians[q] = median(() -> DuckDbQueries.run(duck, sql), warmup, rounds);
+          ourCalls.add(() -> engine.query(query));
+          duckCalls.add(() -> DuckDbQueries.run(duck, sql));
         }
+        double[][] medians = inTurns(ourCalls, duckCalls, warmup, rounds);
+        double[] ourMedians = medians[0];
+        double[] duckMedians = medians[1];
         table(
             out, rows, chartwellLoad, duckLoad, chartwellBytes, duckBytes, ourMedians, duckMedians);
+        out.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
         return true;
       }
     } finally {
@@ -201,19 +207,51 @@ final class DuckDbSideBySide {
     return ok;
   }
 
-  /** Milliseconds: the median of {@code rounds} timed calls after {@code warmup} untimed ones. */
-  static double median(Callable<?> call, int warmup, int rounds) throws Exception {
-    for (int i = 0; i < warmup; i++) {
-      call.call();
+  /**
+   * Times the queries of both sides in rounds, as {@code sidebyside} times a server against
+   * ClickHouse: each round runs every query in turn, each on one side and at once on the other, who
+   * goes first alternating from round to round; {@code warmup} untimed rounds, then {@code rounds}
+   * timed ones. Both sides meet the same moments of a shared machine, and each query runs after the
+   * others, as a dashboard's do.
+   *
+   * @param ours Chartwell's call of each query
+   * @param theirs DuckDB's call of the same queries
+   * @param warmup untimed rounds
+   * @param rounds timed rounds
+   * @return milliseconds: {@code [0][q]} our median of query q, {@code [1][q]} DuckDB's
+   * @throws Exception when a call fails
+   */
+  static double[][] inTurns(
+      List<Callable<?>> ours, List<Callable<?>> theirs, int warmup, int rounds) throws Exception {
+    int queries = ours.size();
+    double[][][] ms = new double[2][queries][rounds];
+    for (int round = 0; round < warmup + rounds; round++) {
+      for (int q = 0; q < queries; q++) {
+        for (int turn = 0; turn < 2; turn++) {
+          int side = (round + turn) % 2; // 0 ours, 1 DuckDB; even rounds start with ours
+          Callable<?> call = side == 0 ? ours.get(q) : theirs.get(q);
+          long t = System.nanoTime();
+          call.call();
+          if (round >= warmup) {
+            ms[side][q][round - warmup] = (System.nanoTime() - t) / 1e6;
+          }
+        }
+      }
     }
-    double[] ms = new double[rounds];
-    for (int i = 0; i < rounds; i++) {
-      long t = System.nanoTime();
-      call.call();
-      ms[i] = (System.nanoTime() - t) / 1e6;
+    double[][] medians = new double[2][queries];
+    for (int side = 0; side < 2; side++) {
+      for (int q = 0; q < queries; q++) {
+        medians[side][q] = median(ms[side][q]);
+      }
     }
+    return medians;
+  }
+
+  /** The median of some durations (sorts them). */
+  static double median(double[] ms) {
     Arrays.sort(ms);
-    return rounds % 2 == 1 ? ms[rounds / 2] : (ms[rounds / 2 - 1] + ms[rounds / 2]) / 2;
+    int n = ms.length;
+    return n % 2 == 1 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
   }
 
   private static void table(
@@ -260,6 +298,16 @@ final class DuckDbSideBySide {
         var rs = s.executeQuery("SELECT " + expr)) {
       rs.next();
       return rs.getString(1);
+    }
+  }
+
+  /** The machine's load averages (1, 5, 15 minutes) from Linux's /proc, "-" elsewhere. */
+  private static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "-";
     }
   }
 
