@@ -27,8 +27,9 @@ import org.duckdb.DuckDBConnection;
  * DuckDBAppender}, one transaction, then {@code CHECKPOINT}) and into Chartwell's Java API with a
  * durable data directory ({@link BenchData#onDisk}, {@link FsyncPolicy#REQUEST}: an fsync per batch
  * of 10,000, then seal). Both load times include generating the events. Then Q1–Q6 run on both;
- * their answers are compared first (the run fails when they differ), then they are timed in rounds
- * ({@link #inTurns}): warm-up rounds, then the median of each query over the measured rounds.
+ * their answers are compared first (the run fails when they differ), then each side is timed in
+ * rounds of Q1–Q6 ({@link #inRounds}): warm-up rounds, then the median of each query over the
+ * measured rounds.
  *
  * <p>Flags: {@code --rows} (2,000,000), {@code --warmup} (20), {@code --rounds} (11), {@code --dir}
  * (a parent directory for both databases; a temporary one by default, deleted at the end).
@@ -66,8 +67,8 @@ final class DuckDbSideBySide {
     out.printf(
         Locale.ROOT,
         "bench-logs %,d events; Chartwell %d query workers (its default: the cores); %d warm-up"
-            + " rounds, medians of %d (each round Q1..Q6, each on both in turns, who goes first"
-            + " alternating); load average %s; in %s%n",
+            + " rounds, medians of %d (each round Q1..Q6; Chartwell's rounds, then DuckDB's); load"
+            + " average %s; in %s%n",
         rows,
         cores,
         warmup,
@@ -122,9 +123,8 @@ final class DuckDbSideBySide {
           ourCalls.add(() -> engine.query(query));
           duckCalls.add(() -> DuckDbQueries.run(duck, sql));
         }
-        double[][] medians = inTurns(ourCalls, duckCalls, warmup, rounds);
-        double[] ourMedians = medians[0];
-        double[] duckMedians = medians[1];
+        double[] ourMedians = inRounds(ourCalls, warmup, rounds);
+        double[] duckMedians = inRounds(duckCalls, warmup, rounds);
         table(
             out, rows, chartwellLoad, duckLoad, chartwellBytes, duckBytes, ourMedians, duckMedians);
         out.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
@@ -208,41 +208,34 @@ final class DuckDbSideBySide {
   }
 
   /**
-   * Times the queries of both sides in rounds, as {@code sidebyside} times a server against
-   * ClickHouse: each round runs every query in turn, each on one side and at once on the other, who
-   * goes first alternating from round to round; {@code warmup} untimed rounds, then {@code rounds}
-   * timed ones. Both sides meet the same moments of a shared machine, and each query runs after the
-   * others, as a dashboard's do.
+   * Times one side's queries in rounds: each round runs every query once, in order, as a dashboard
+   * asks its charts; {@code warmup} untimed rounds, then {@code rounds} timed ones. Each side is
+   * timed this way on its own (Chartwell's rounds, then DuckDB's), so that each query follows the
+   * same side's previous one, as it does for a user of that side: right after a DuckDB query, the
+   * processor's caches hold what DuckDB scanned and Chartwell's short queries pay to bring their
+   * own data back (benchmarks/HISTORY.md, issue 38 item 2).
    *
-   * @param ours Chartwell's call of each query
-   * @param theirs DuckDB's call of the same queries
+   * @param calls the side's call of each query
    * @param warmup untimed rounds
    * @param rounds timed rounds
-   * @return milliseconds: {@code [0][q]} our median of query q, {@code [1][q]} DuckDB's
+   * @return each query's median, in milliseconds
    * @throws Exception when a call fails
    */
-  static double[][] inTurns(
-      List<Callable<?>> ours, List<Callable<?>> theirs, int warmup, int rounds) throws Exception {
-    int queries = ours.size();
-    double[][][] ms = new double[2][queries][rounds];
+  static double[] inRounds(List<Callable<?>> calls, int warmup, int rounds) throws Exception {
+    int queries = calls.size();
+    double[][] ms = new double[queries][rounds];
     for (int round = 0; round < warmup + rounds; round++) {
       for (int q = 0; q < queries; q++) {
-        for (int turn = 0; turn < 2; turn++) {
-          int side = (round + turn) % 2; // 0 ours, 1 DuckDB; even rounds start with ours
-          Callable<?> call = side == 0 ? ours.get(q) : theirs.get(q);
-          long t = System.nanoTime();
-          call.call();
-          if (round >= warmup) {
-            ms[side][q][round - warmup] = (System.nanoTime() - t) / 1e6;
-          }
+        long t = System.nanoTime();
+        calls.get(q).call();
+        if (round >= warmup) {
+          ms[q][round - warmup] = (System.nanoTime() - t) / 1e6;
         }
       }
     }
-    double[][] medians = new double[2][queries];
-    for (int side = 0; side < 2; side++) {
-      for (int q = 0; q < queries; q++) {
-        medians[side][q] = median(ms[side][q]);
-      }
+    double[] medians = new double[queries];
+    for (int q = 0; q < queries; q++) {
+      medians[q] = median(ms[q]);
     }
     return medians;
   }

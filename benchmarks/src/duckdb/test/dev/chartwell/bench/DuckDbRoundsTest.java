@@ -9,27 +9,18 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 
 /** The rounds of the embedded side-by-side: what runs when, and which calls are timed. */
-class DuckDbInTurnsTest {
+class DuckDbRoundsTest {
   @Test
-  void eachRoundRunsEveryQueryOnBothSidesWhoGoesFirstAlternating() throws Exception {
+  void eachRoundRunsEveryQueryInOrder() throws Exception {
     List<String> calls = new ArrayList<>();
-    List<Callable<?>> ours = new ArrayList<>();
-    List<Callable<?>> theirs = new ArrayList<>();
-    for (int q = 1; q <= 2; q++) {
+    List<Callable<?>> queries = new ArrayList<>();
+    for (int q = 1; q <= 3; q++) {
       String name = "Q" + q;
-      ours.add(() -> calls.add("ours " + name));
-      theirs.add(() -> calls.add("duck " + name));
+      queries.add(() -> calls.add(name));
     }
-    double[][] medians = DuckDbSideBySide.inTurns(ours, theirs, 1, 2);
-    assertEquals(
-        List.of(
-            "ours Q1", "duck Q1", "ours Q2", "duck Q2", // warm-up round: ours first
-            "duck Q1", "ours Q1", "duck Q2", "ours Q2", // first timed round: DuckDB first
-            "ours Q1", "duck Q1", "ours Q2", "duck Q2"),
-        calls);
-    assertEquals(2, medians.length);
-    assertEquals(2, medians[0].length);
-    assertEquals(2, medians[1].length);
+    double[] medians = DuckDbSideBySide.inRounds(queries, 1, 2);
+    assertEquals(List.of("Q1", "Q2", "Q3", "Q1", "Q2", "Q3", "Q1", "Q2", "Q3"), calls);
+    assertEquals(3, medians.length);
   }
 
   @Test
@@ -43,9 +34,9 @@ class DuckDbInTurnsTest {
           }
           return null;
         };
-    double[][] medians = DuckDbSideBySide.inTurns(List.of(slowFirst), List.of(() -> null), 1, 3);
+    double[] medians = DuckDbSideBySide.inRounds(List.of(slowFirst), 1, 3);
     assertEquals(4, calls[0]);
-    assertTrue(medians[0][0] < 200, "the warm-up's 200 ms is not a timed round");
+    assertTrue(medians[0] < 200, "the warm-up's 200 ms is not a timed round");
   }
 
   @Test
