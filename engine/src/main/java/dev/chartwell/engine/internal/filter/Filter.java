@@ -405,9 +405,9 @@ public abstract class Filter {
     static final int READ_UNINDEXED_ROWS = 65_536;
 
     /**
-     * How many queries read such a segment before one builds its index: reading a 38,528-row tail
-     * of {@code bench-logs} for a bare term took about 6 ms a query; after this many, the reads
-     * have cost about what building its token index does.
+     * How many queries read such a segment before one builds its index. A tail that ingestion
+     * replaces sooner is never indexed; one that stays (a 38,528-row tail of {@code bench-logs}
+     * took about 6 ms a query to read for a bare term) is read this many times, then indexed once.
      */
     static final int READS_BEFORE_INDEXING = 4;
 
