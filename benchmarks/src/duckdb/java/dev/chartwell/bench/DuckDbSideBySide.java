@@ -26,8 +26,9 @@ import org.duckdb.DuckDBConnection;
  * DuckDBAppender}, one transaction, then {@code CHECKPOINT}) and into Chartwell's Java API with a
  * durable data directory ({@link BenchData#onDisk}, {@link FsyncPolicy#REQUEST}: an fsync per batch
  * of 10,000, then seal). Both load times include generating the events. Then Q1–Q6 run on both;
- * their answers are compared first (the run fails when they differ), then each query is timed in
- * turn on both sides: warm-up rounds, then the median of the measured rounds.
+ * their answers are compared first (the run fails when they differ), then each side is timed in
+ * rounds of Q1–Q6 ({@link #inRounds}): warm-up rounds, then the median of each query over the
+ * measured rounds.
  *
  * <p>Flags: {@code --rows} (2,000,000), {@code --warmup} (20), {@code --rounds} (11), {@code --dir}
  * (a parent directory for both databases; a temporary one by default, deleted at the end).
@@ -66,11 +67,13 @@ final class DuckDbSideBySide {
     out.printf(
         Locale.ROOT,
         "bench-logs %,d events; Chartwell %d query workers (its default: the cores); %d warm-up"
-            + " rounds, medians of %d; in %s%n",
+            + " rounds, medians of %d (each round Q1..Q6; Chartwell's rounds, then DuckDB's); load"
+            + " average %s; in %s%n",
         rows,
         cores,
         warmup,
         rounds,
+        loadAverage(),
         parent);
     try (DuckDBConnection duck =
         (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + duckFile)) {
@@ -116,16 +119,19 @@ final class DuckDbSideBySide {
         if (!answersAgree(engine, duck, ours, theirs, loaded.counts(), out)) {
           return false;
         }
-        double[] ourMedians = new double[ours.size()];
-        double[] duckMedians = new double[ours.size()];
+        List<Callable<?>> ourCalls = new ArrayList<>();
+        List<Callable<?>> duckCalls = new ArrayList<>();
         for (int q = 0; q < ours.size(); q++) {
           ChartQuery query = ours.get(q);
           DuckDbQueries.Sql sql = theirs.get(q);
-          ourMedians[q] = median(() -> engine.query(query), warmup, rounds);
-          duckMedians[q] = median(() -> DuckDbQueries.run(duck, sql), warmup, rounds);
+          ourCalls.add(() -> engine.query(query));
+          duckCalls.add(() -> DuckDbQueries.run(duck, sql));
         }
+        double[] ourMedians = inRounds(ourCalls, warmup, rounds);
+        double[] duckMedians = inRounds(duckCalls, warmup, rounds);
         table(
             out, rows, chartwellLoad, duckLoad, chartwellBytes, duckBytes, ourMedians, duckMedians);
+        out.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
         return true;
       }
     } finally {
@@ -249,19 +255,44 @@ final class DuckDbSideBySide {
     return ok;
   }
 
-  /** Milliseconds: the median of {@code rounds} timed calls after {@code warmup} untimed ones. */
-  static double median(Callable<?> call, int warmup, int rounds) throws Exception {
-    for (int i = 0; i < warmup; i++) {
-      call.call();
+  /**
+   * Times one side's queries in rounds: each round runs every query once, in order, as a dashboard
+   * asks its charts; {@code warmup} untimed rounds, then {@code rounds} timed ones. Each side is
+   * timed this way on its own (Chartwell's rounds, then DuckDB's), so that each query follows the
+   * same side's previous one, as it does for a user of that side: right after a DuckDB query, the
+   * processor's caches hold what DuckDB scanned and Chartwell's short queries pay to bring their
+   * own data back (benchmarks/HISTORY.md, issue 38 item 2).
+   *
+   * @param calls the side's call of each query
+   * @param warmup untimed rounds
+   * @param rounds timed rounds
+   * @return each query's median, in milliseconds
+   * @throws Exception when a call fails
+   */
+  static double[] inRounds(List<Callable<?>> calls, int warmup, int rounds) throws Exception {
+    int queries = calls.size();
+    double[][] ms = new double[queries][rounds];
+    for (int round = 0; round < warmup + rounds; round++) {
+      for (int q = 0; q < queries; q++) {
+        long t = System.nanoTime();
+        calls.get(q).call();
+        if (round >= warmup) {
+          ms[q][round - warmup] = (System.nanoTime() - t) / 1e6;
+        }
+      }
     }
-    double[] ms = new double[rounds];
-    for (int i = 0; i < rounds; i++) {
-      long t = System.nanoTime();
-      call.call();
-      ms[i] = (System.nanoTime() - t) / 1e6;
+    double[] medians = new double[queries];
+    for (int q = 0; q < queries; q++) {
+      medians[q] = median(ms[q]);
     }
+    return medians;
+  }
+
+  /** The median of some durations (sorts them). */
+  static double median(double[] ms) {
     Arrays.sort(ms);
-    return rounds % 2 == 1 ? ms[rounds / 2] : (ms[rounds / 2 - 1] + ms[rounds / 2]) / 2;
+    int n = ms.length;
+    return n % 2 == 1 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
   }
 
   private static void table(
@@ -308,6 +339,16 @@ final class DuckDbSideBySide {
         var rs = s.executeQuery("SELECT " + expr)) {
       rs.next();
       return rs.getString(1);
+    }
+  }
+
+  /** The machine's load averages (1, 5, 15 minutes) from Linux's /proc, "-" elsewhere. */
+  private static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "-";
     }
   }
 

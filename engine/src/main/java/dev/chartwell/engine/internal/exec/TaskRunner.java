@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Runs a query's tasks on the shared worker pool for {@link QueryEngine}: at most one runner per
  * worker per query, each running one task and then queueing itself again, so that concurrent
- * queries interleave task by task; the calling thread waits and watches the query's control. Kept
- * apart from the engine, which admits, plans and merges, as the one part that deals with threads.
+ * queries interleave task by task; the calling thread takes tasks as well, then waits for the
+ * runners' last ones and watches the query's control. Kept apart from the engine, which admits,
+ * plans and merges, as the one part that deals with threads.
  */
 final class TaskRunner {
   /** How often a query waiting for its tasks looks at its control. */
@@ -46,8 +47,11 @@ final class TaskRunner {
    * Runs tasks on the pool (or on this thread when there is one task or one thread). At most one
    * runner per worker works for this query: a runner runs one task and then queues itself again
    * behind whatever other queries queued meanwhile, so that concurrent queries interleave task by
-   * task instead of one waiting for all of the other's. While it waits, the query looks at its
-   * control; when a task fails, the runners stop taking tasks.
+   * task instead of one waiting for all of the other's. The calling thread takes tasks too until
+   * none is left to start: a query of short tasks does not wait for the workers to be woken and
+   * scheduled (on a busy machine that wait was most of a small query's time), and a query that
+   * finds the workers busy with a heavy one still makes progress. While it waits for the runners'
+   * last tasks, the query looks at its control; when a task fails, nobody takes more tasks.
    */
   <T> List<T> execute(List<Callable<T>> tasks, QueryControl control) {
     List<T> results = new ArrayList<>(Collections.nCopies(tasks.size(), null));
@@ -66,6 +70,7 @@ final class TaskRunner {
     } catch (RejectedExecutionException e) {
       run.fail(new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing"));
     }
+    run.runHere();
     try {
       while (!run.finished.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
         control.checkpoint();
@@ -130,29 +135,57 @@ final class TaskRunner {
       }
     }
 
-    private void runTask() {
-      if (failure != null || control.isAborted()) {
-        return;
-      }
-      int i = next.getAndIncrement();
-      if (i >= tasks.size()) {
-        return;
-      }
+    /**
+     * On the calling thread: takes tasks until none is left to start (or one failed), so that a
+     * query whose tasks are short is mostly run by the thread that asked for it, without waiting
+     * for a worker to be woken and scheduled. The runners on the pool take the others.
+     */
+    void runHere() {
+      active.incrementAndGet();
       try {
-        results.set(i, tasks.get(i).call());
-      } catch (Throwable t) {
-        fail(t);
-        return;
+        while (runNext()) {
+          // the next one
+        }
+      } finally {
+        active.decrementAndGet();
       }
-      if (done.incrementAndGet() == tasks.size()) {
-        finished.countDown();
-      } else if (next.get() < tasks.size()) {
+    }
+
+    private void runTask() {
+      if (runNext() && next.get() < tasks.size()) {
         try {
           workers.execute(this::runOne);
         } catch (RejectedExecutionException e) {
           fail(new QueryAbortedException(Reason.SHUTDOWN, "the engine is closing"));
         }
       }
+    }
+
+    /**
+     * Runs the next task not yet started.
+     *
+     * @return whether one ran and others may remain: false when none was left, the last one ended,
+     *     or a task failed
+     */
+    private boolean runNext() {
+      if (failure != null || control.isAborted()) {
+        return false;
+      }
+      int i = next.getAndIncrement();
+      if (i >= tasks.size()) {
+        return false;
+      }
+      try {
+        results.set(i, tasks.get(i).call());
+      } catch (Throwable t) {
+        fail(t);
+        return false;
+      }
+      if (done.incrementAndGet() == tasks.size()) {
+        finished.countDown();
+        return false;
+      }
+      return true;
     }
 
     void fail(Throwable t) {

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
@@ -28,6 +29,7 @@ public final class Segment {
   private final String implicitColumn;
   private volatile TokenIndex tokenIndex;
   private Supplier<TokenIndex> lazyTokens; // guarded by this; dropped once built
+  private final AtomicInteger unindexedReads = new AtomicInteger();
   private final long bytes;
   private final long minTimestamp;
   private final long maxTimestamp;
@@ -263,6 +265,25 @@ public final class Segment {
     synchronized (this) {
       return tokenIndex != null || lazyTokens == null;
     }
+  }
+
+  /**
+   * Whether a query should read this segment's text for a bare term, phrase or pattern rather than
+   * build its token index now: while the index is not built, for a segment of at most {@code
+   * maxRows} rows (a head's newest part: a few rows are read faster than indexed), for its first
+   * {@code reads} such queries. A part that stays (ingestion paused or stopped) is then indexed by
+   * the next query, instead of being read again by every one; under ingestion a newer tail takes
+   * its place before that. Each call that answers {@code true} counts as one of those reads.
+   *
+   * @param maxRows the most rows a segment may have to be read instead
+   * @param reads how many queries read it before one builds the index
+   * @return whether to read the values instead of the token index
+   */
+  public boolean readUnindexed(int maxRows, int reads) {
+    if (rows > maxRows || hasTokenIndex()) {
+      return false;
+    }
+    return unindexedReads.getAndIncrement() < reads;
   }
 
   /**
