@@ -31,7 +31,7 @@ final class CoalescingBodyStream extends InputStream {
   /** Bytes a pause must bring for the sender to count as fast again (128 MB/s). */
   static final int FAST = 65536;
 
-  /** How long the reader pauses before waiting on a trickling sender: at most once per wait. */
+  /** How long one pause for a trickling sender lasts. */
   static final long PAUSE_NANOS = 500_000;
 
   private final Content.Source source;
