@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.engine.internal.segment.Segment;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +83,7 @@ class DurableEngineTest {
   /** Every row of a source, sorted by seq, as plain maps. */
   static List<Map<String, Object>> rows(Source s) {
     List<Map<String, Object>> out = new ArrayList<>();
-    try (SourceCore.Snapshot snap = s.core().snapshot()) {
+    try (SourceSnapshot snap = s.core().snapshot()) {
       for (Segment seg : snap.segments()) {
         assertNull(seg.verify(), "every segment verifies");
         out.addAll(dev.chartwell.engine.internal.segment.SegmentRows.read(seg));
@@ -222,7 +222,7 @@ class DurableEngineTest {
       Source s = engine.createSource(spec("q"));
       s.appendBatch(events(0, 250));
       s.awaitSealing();
-      try (SourceCore.Snapshot snap = s.core().snapshot()) {
+      try (SourceSnapshot snap = s.core().snapshot()) {
         engine.dropSource("q");
         assertFalse(Files.exists(dir.resolve("sources/q")), "the id is free at once");
         assertEquals(2, files(dir.resolve("dropped"), ".seg").size(), "a snapshot reads them");

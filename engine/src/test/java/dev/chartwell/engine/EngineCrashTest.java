@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentRows;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.engine.testing.KilledChild;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -82,7 +82,7 @@ class EngineCrashTest {
   /** The keys of every event of a source; fails when one is there twice or a file is damaged. */
   private static Set<Long> keys(Source s, String what) {
     Set<Long> keys = new HashSet<>();
-    try (SourceCore.Snapshot snap = s.core().snapshot()) {
+    try (SourceSnapshot snap = s.core().snapshot()) {
       for (Segment seg : snap.segments()) {
         assertNull(seg.verify(), what);
         for (Map<String, Object> row : SegmentRows.read(seg)) {

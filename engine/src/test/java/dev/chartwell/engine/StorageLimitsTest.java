@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.engine.internal.segment.Segment;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -158,7 +158,7 @@ class StorageLimitsTest {
       s.awaitSealing();
       List<Path> files = s.core().sealedSegments().stream().map(Segment::file).toList();
       assertEquals(3, files.size());
-      try (SourceCore.Snapshot running = s.core().snapshot()) {
+      try (SourceSnapshot running = s.core().snapshot()) {
         clock.millis.addAndGet(Duration.ofHours(2).toMillis());
         // the retention pass queued after each seal may run on the moved clock before this one,
         // so which pass drops the segments is not fixed; that they are gone is

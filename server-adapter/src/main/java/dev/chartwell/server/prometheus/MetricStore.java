@@ -3,7 +3,7 @@ package dev.chartwell.server.prometheus;
 import dev.chartwell.engine.Source;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.Snapshots;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.Labels;
@@ -163,7 +163,7 @@ public final class MetricStore implements SeriesSource {
       if (source == null) {
         continue;
       }
-      try (SourceCore.Snapshot snap = Snapshots.of(source)) {
+      try (SourceSnapshot snap = Snapshots.of(source)) {
         List<SegmentRead> reads = new ArrayList<>();
         for (Segment s : snap.segments()) {
           if (s.rows() > 0 && s.maxTimestamp() >= minTime && s.minTimestamp() <= maxTime) {

@@ -7,7 +7,7 @@ import dev.chartwell.engine.internal.segment.LongColumn;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.StringColumn;
 import dev.chartwell.engine.internal.source.Snapshots;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.Labels;
@@ -74,7 +74,7 @@ final class OtlpHistograms {
         continue;
       }
       Map<String, Family> families = new HashMap<>();
-      try (SourceCore.Snapshot snap = Snapshots.of(source)) {
+      try (SourceSnapshot snap = Snapshots.of(source)) {
         for (Segment s : snap.segments()) {
           if (s.rows() > 0 && s.maxTimestamp() >= minTime && s.minTimestamp() <= maxTime) {
             new SegmentScan(t, s, selectors, samples, sink, families).run(minTime, maxTime);

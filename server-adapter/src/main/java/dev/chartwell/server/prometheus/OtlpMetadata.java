@@ -6,7 +6,7 @@ import dev.chartwell.engine.internal.segment.LongColumn;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.StringColumn;
 import dev.chartwell.engine.internal.source.Snapshots;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.prometheus.remote.RemoteWrite;
 import java.util.List;
@@ -40,7 +40,7 @@ final class OtlpMetadata {
       if (source == null) {
         continue;
       }
-      try (SourceCore.Snapshot snap = Snapshots.of(source)) {
+      try (SourceSnapshot snap = Snapshots.of(source)) {
         for (Segment s : snap.segments()) {
           if (s.rows() > 0) {
             read(t, s, out);

@@ -4,7 +4,7 @@ import dev.chartwell.engine.Source;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.StringColumn;
 import dev.chartwell.engine.internal.source.Snapshots;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.Labels;
@@ -58,7 +58,7 @@ final class TargetInfo {
       if (source == null) {
         continue;
       }
-      try (SourceCore.Snapshot snap = Snapshots.of(source)) {
+      try (SourceSnapshot snap = Snapshots.of(source)) {
         for (Segment s : snap.segments()) {
           if (s.rows() > 0 && s.maxTimestamp() >= minTime && s.minTimestamp() <= maxTime) {
             scan(s, selectors, minTime, maxTime, sink);

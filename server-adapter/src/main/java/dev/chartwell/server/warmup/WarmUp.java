@@ -8,7 +8,7 @@ import dev.chartwell.engine.internal.agg.ValueReader;
 import dev.chartwell.engine.internal.segment.BucketRows;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.Snapshots;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.ServerConfig;
 import java.io.IOException;
@@ -231,7 +231,7 @@ public final class WarmUp implements AutoCloseable {
     int segments = 0;
     for (Source source : realSources.get()) {
       pace(Long.MAX_VALUE);
-      try (SourceCore.Snapshot snapshot = Snapshots.of(source)) {
+      try (SourceSnapshot snapshot = Snapshots.of(source)) {
         for (Segment segment : snapshot.segments()) {
           if (closed) {
             throw new InterruptedException();

@@ -14,7 +14,7 @@ import dev.chartwell.engine.internal.segment.LongColumn;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.StringColumn;
 import dev.chartwell.engine.internal.source.Snapshots;
-import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.Labels;
@@ -130,7 +130,7 @@ class MetricStoreDifferentialTest {
       Map<OtelTable, Source> tables, List<LabelMatcher> selector, long min, long max) {
     Map<Labels, List<long[]>> found = new HashMap<>();
     for (OtelTable t : List.of(OtelTable.GAUGE, OtelTable.SUM)) {
-      try (SourceCore.Snapshot snap = Snapshots.of(tables.get(t))) {
+      try (SourceSnapshot snap = Snapshots.of(tables.get(t))) {
         for (Segment seg : snap.segments()) {
           for (int row = 0; row < seg.rows(); row++) {
             long time = seg.timestamp(row);

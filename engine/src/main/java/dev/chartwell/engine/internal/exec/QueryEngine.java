@@ -19,6 +19,7 @@ import dev.chartwell.engine.internal.filter.FilterCompiler;
 import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.WhereLanguage;
 import dev.chartwell.parser.WhereParser;
@@ -266,11 +267,11 @@ public final class QueryEngine {
   }
 
   private ChartResult runAdmitted(ChartQuery query, QueryOptions options, QueryControl control) {
-    Map<String, SourceCore.Snapshot> snapshots = new HashMap<>();
+    Map<String, SourceSnapshot> snapshots = new HashMap<>();
     try {
       return runOnSnapshots(query, options, control, snapshots);
     } finally {
-      snapshots.values().forEach(SourceCore.Snapshot::close);
+      snapshots.values().forEach(SourceSnapshot::close);
     }
   }
 
@@ -278,7 +279,7 @@ public final class QueryEngine {
       ChartQuery query,
       QueryOptions options,
       QueryControl control,
-      Map<String, SourceCore.Snapshot> snapshots) {
+      Map<String, SourceSnapshot> snapshots) {
     Granularity granularity = query.effectiveGranularity();
     List<SeriesPlan> plans = new ArrayList<>();
     List<List<Segment>> segments = new ArrayList<>();
@@ -290,8 +291,7 @@ public final class QueryEngine {
           sources
               .apply(s.sourceId())
               .orElseThrow(() -> new UnknownSourceException(path + ".sourceId", s.sourceId()));
-      SourceCore.Snapshot snapshot =
-          snapshots.computeIfAbsent(s.sourceId(), k -> source.snapshot());
+      SourceSnapshot snapshot = snapshots.computeIfAbsent(s.sourceId(), k -> source.snapshot());
       Filter filter;
       try {
         Expr where = parse(s.where(), Languages.parser(s.whereLanguage()));

@@ -11,6 +11,7 @@ import dev.chartwell.engine.internal.query.Languages;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.Schema;
 import dev.chartwell.engine.internal.source.SourceCore;
+import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.parser.Expr;
 import dev.chartwell.parser.WhereParser;
 import dev.chartwell.parser.WhereSyntaxException;
@@ -57,7 +58,7 @@ public final class EventSearch {
   public static SearchResult run(
       SourceCore source, SearchQuery q, boolean useIndexes, QueryControl control) {
     validate(q);
-    try (SourceCore.Snapshot snapshot = source.snapshot()) {
+    try (SourceSnapshot snapshot = source.snapshot()) {
       Filter filter = compile(q, snapshot.schema(), source.spec().implicitColumn());
       boolean newest = q.order() == SearchOrder.NEWEST_FIRST;
       List<Segment> segments = new ArrayList<>();
@@ -178,7 +179,7 @@ public final class EventSearch {
     }
   }
 
-  private static List<String> allColumns(String timestampColumn, SourceCore.Snapshot snapshot) {
+  private static List<String> allColumns(String timestampColumn, SourceSnapshot snapshot) {
     List<String> columns = new ArrayList<>();
     columns.add(timestampColumn);
     for (Schema.Column c : snapshot.schema().columns()) {

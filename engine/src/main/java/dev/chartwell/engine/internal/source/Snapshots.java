@@ -34,7 +34,7 @@ public final class Snapshots {
    * @param source a source of an open engine
    * @return its snapshot
    */
-  public static SourceCore.Snapshot of(Source source) {
+  public static SourceSnapshot of(Source source) {
     return cores.apply(source).snapshot();
   }
 

@@ -13,7 +13,6 @@ import dev.chartwell.engine.UnknownSourceException;
 import dev.chartwell.engine.WritesRefusedException;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentBuilder;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -37,11 +36,8 @@ import java.util.function.Consumer;
  * so that memory stays bounded when sealing falls behind ingestion (back-pressure, not collapse).
  *
  * <p>{@link #snapshot()} gives a query a consistent view: every event acknowledged before the call
- * and none half-written, with a reference on each mapped segment until the snapshot is closed. The
- * head is seen as {@link HeadParts}: while queries read the source, its {@link BuildAhead} turns
- * the head's rows into parts as they arrive, off the query path; a query copies under the lock
- * (array copies only) the rows added since the last part and seals them outside it as a tail, which
- * the queries after it share. So a source being filled does not rebuild its head for every query.
+ * and none half-written, with a reference on each mapped segment until the snapshot is closed. How
+ * queries see the head, as parts built ahead and shared, is {@link HeadReads}'s.
  */
 public final class SourceCore {
   /** Heads handed to the sealing thread beyond which appenders wait for it. */
@@ -64,16 +60,11 @@ public final class SourceCore {
   private long version; // guarded by lock
   private boolean closed; // guarded by lock
   private boolean dropped; // guarded by lock
-  private HeadParts frozen; // guarded by lock; always the current head's
-  private long aheadBuilds; // guarded by lock
   private volatile long headBytes;
   private long throttledAppends; // guarded by lock
   private long throttledNanos; // guarded by lock
   private final IngestMeter ingested = new IngestMeter();
-  private final BuildAhead ahead;
-
-  /** Taken by a query bringing the head's parts up to date, before {@link #lock}. */
-  private final Object freezeLock = new Object();
+  private final HeadReads reads;
 
   /**
    * How a source is set up: its definition, limits, storage and the engine's hooks.
@@ -119,9 +110,8 @@ public final class SourceCore {
     this.storage = setup.storage();
     this.seals = new SealQueue(lock, setup.sealers());
     this.segments = new SealedSegments(this, lock, setup);
-    this.ahead = new BuildAhead(setup.sealers(), this::buildAheadOnce);
     this.head = newHead();
-    this.frozen = HeadParts.none(head);
+    this.reads = new HeadReads(this, lock, head, setup.sealers());
     if (spec.implicitColumn() != null) {
       define(spec.implicitColumn(), ColumnType.STRING);
     }
@@ -329,10 +319,10 @@ public final class SourceCore {
       }
       position = appendLocked(batch, checked, records);
       headBytes = head.bytes() + seals.bytes();
-      buildAhead = head.rows() - frozen.settledRows() >= BuildAhead.ROWS;
+      buildAhead = reads.wantsPartLocked(head);
     }
-    if (buildAhead && ahead.wanted()) {
-      ahead.request();
+    if (buildAhead) {
+      reads.requestPart();
     }
     ingested.record(checked.accepted());
     return new Pending(new AppendResult(checked.accepted(), checked.rejections()), position);
@@ -499,161 +489,19 @@ public final class SourceCore {
   }
 
   /**
-   * A consistent view for one query; {@link Snapshot#close() close} it when done.
+   * A consistent view for one query; {@link SourceSnapshot#close() close} it when done.
    *
    * @return the sealed segments, the heads being sealed and the frozen head, oldest first
    */
-  public Snapshot snapshot() {
-    ahead.read();
-    // One query at a time builds the rows beyond the head's parts; the others then share them.
-    synchronized (freezeLock) {
-      List<Segment> listed;
-      List<PendingSeal> pending;
-      HeadParts parts;
-      SegmentBuilder added = null;
-      int from = 0;
-      int rows;
-      long headId;
-      synchronized (lock) {
-        listed = segments.list();
-        for (Segment s : listed) {
-          if (!s.acquire()) {
-            throw new IllegalStateException("a listed segment was released: " + s.id());
-          }
-        }
-        pending = seals.pending();
-        headId = nextSegmentId;
-        parts = frozen;
-        rows = head.rows();
-        if (rows > parts.rows()) {
-          from = parts.rows();
-          added = head.copy(from, rows);
-        }
-      }
-      List<Segment> all = new ArrayList<>(listed.size() + pending.size() + parts.parts().size());
-      all.addAll(listed);
-      try {
-        for (PendingSeal p : pending) {
-          all.addAll(p.forQuery());
-        }
-        if (added != null) {
-          Segment part = added.build(headId, from, spec.implicitColumn());
-          HeadParts before = parts;
-          parts = parts.withTail(new HeadParts.Part(from, rows, part));
-          synchronized (lock) {
-            if (frozen == before) {
-              frozen = parts; // else a settled part came meanwhile: this tail is not shared
-            }
-          }
-        }
-        all.addAll(parts.segments());
-      } catch (RuntimeException | Error e) {
-        listed.forEach(Segment::release);
-        throw e;
-      }
-      if (parts.parts().size() - parts.settled() >= BuildAhead.TAILS) {
-        ahead.request();
-      }
-      return new Snapshot(schema, List.copyOf(all), listed);
-    }
-  }
-
-  /**
-   * On a sealing thread, for {@link BuildAhead}: turns the head's rows beyond its settled parts
-   * into a settled part (with its tier-mates, as {@link HeadParts#settleFrom} says) and its token
-   * index, so that queries find them built.
-   *
-   * @return whether enough rows wait for another build right away
-   */
-  private boolean buildAheadOnce() {
-    SegmentBuilder of;
-    SegmentBuilder rowsToBuild;
-    int from;
-    int rows;
-    long headId;
-    synchronized (lock) {
-      HeadParts parts = frozen;
-      rows = head.rows();
-      if (closed || rows == parts.settledRows()) {
-        return false;
-      }
-      of = head;
-      from = parts.settleFrom(rows);
-      rowsToBuild = head.copy(from, rows);
-      headId = nextSegmentId;
-    }
-    Segment part = rowsToBuild.build(headId, from, spec.implicitColumn());
-    part.tokenIndex(); // built here rather than by the first query with a bare term
-    synchronized (lock) {
-      if (head != of) {
-        return false; // handed over meanwhile: the sealing thread builds it whole
-      }
-      HeadParts settled = frozen.settle(new HeadParts.Part(from, rows, part));
-      if (settled != null) {
-        frozen = settled;
-      }
-      aheadBuilds++;
-      return !closed && head.rows() - frozen.settledRows() >= BuildAhead.ROWS;
-    }
+  public SourceSnapshot snapshot() {
+    return reads.snapshot();
   }
 
   /**
    * @return how many parts {@link BuildAhead} built for this source's heads (for tests)
    */
   long aheadBuilds() {
-    synchronized (lock) {
-      return aheadBuilds;
-    }
-  }
-
-  /**
-   * The segments and schema a query runs on. Closing releases the references on mapped segments; a
-   * segment must not be read after that.
-   */
-  public static final class Snapshot implements AutoCloseable {
-    private final Schema schema;
-    private final List<Segment> segments;
-    private List<Segment> held;
-
-    Snapshot(Schema schema, List<Segment> segments, List<Segment> held) {
-      this.schema = schema;
-      this.segments = segments;
-      this.held = held;
-    }
-
-    /**
-     * @return the schema at snapshot time
-     */
-    public Schema schema() {
-      return schema;
-    }
-
-    /**
-     * @return sealed segments, heads being sealed and the frozen head, oldest first
-     */
-    public List<Segment> segments() {
-      return segments;
-    }
-
-    /**
-     * @return total rows
-     */
-    public long rows() {
-      long n = 0;
-      for (Segment s : segments) {
-        n += s.rows();
-      }
-      return n;
-    }
-
-    /** Releases the segments' references (once). */
-    @Override
-    public synchronized void close() {
-      if (held != null) {
-        held.forEach(Segment::release);
-        held = null;
-      }
-    }
+    return reads.aheadBuilds();
   }
 
   /**
@@ -774,16 +622,30 @@ public final class SourceCore {
       return;
     }
     PendingSeal p = new PendingSeal(head, nextSegmentId++, headLastPosition, spec.implicitColumn());
-    p.startFrom(frozen);
+    p.startFrom(reads.partsLocked());
     seals.addLocked(p);
     head = newHead();
     for (Schema.Column c : schema.columns()) {
       head.addColumn(c.name(), c.type());
     }
     version++;
-    frozen = HeadParts.none(head);
+    reads.newHeadLocked(head);
     storage.headHandedOver();
     seals.start(p, () -> segments.publish(p));
+  }
+
+  /**
+   * @return under the lock: the head being filled
+   */
+  SegmentBuilder headLocked() {
+    return head;
+  }
+
+  /**
+   * @return under the lock: the heads handed to the sealing thread and not yet listed, oldest first
+   */
+  List<PendingSeal> pendingSealsLocked() {
+    return seals.pending();
   }
 
   /**

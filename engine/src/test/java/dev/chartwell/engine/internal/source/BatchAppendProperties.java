@@ -181,7 +181,7 @@ class BatchAppendProperties {
 
   private static List<String> rows(SourceCore s) {
     List<String> out = new ArrayList<>();
-    try (SourceCore.Snapshot snap = s.snapshot()) {
+    try (SourceSnapshot snap = s.snapshot()) {
       for (Segment seg : snap.segments()) {
         for (Map<String, Object> row : SegmentRows.read(seg)) {
           out.add(new TreeMap<>(row).toString());

@@ -71,7 +71,7 @@ class ConcurrentAppendTest {
                     synchronized (acknowledged) {
                       before = acknowledged.clone();
                     }
-                    SourceCore.Snapshot snap = source.snapshot();
+                    SourceSnapshot snap = source.snapshot();
                     Set<Long> ids = check(snap);
                     for (int w = 0; w < WRITERS; w++) {
                       for (long i = 0; i < before[w]; i++) {
@@ -105,7 +105,7 @@ class ConcurrentAppendTest {
   }
 
   /** Every row is whole (its three fields agree) and no id appears twice. */
-  private static Set<Long> check(SourceCore.Snapshot snap) {
+  private static Set<Long> check(SourceSnapshot snap) {
     Set<Long> ids = new HashSet<>();
     for (Segment s : snap.segments()) {
       for (Map<String, Object> row : SegmentRows.read(s)) {

@@ -365,7 +365,7 @@ class SourceTest {
     Segment first = s.snapshot().segments().get(0);
     assertSame(first, s.snapshot().segments().get(0));
     s.append(event(2, "a", "y"));
-    SourceCore.Snapshot next = s.snapshot();
+    SourceSnapshot next = s.snapshot();
     assertSame(first, next.segments().get(0), "the rows frozen before are shared");
     assertEquals(1, next.segments().get(1).rows(), "only the new row is built");
     assertEquals(1, first.rows(), "an earlier snapshot does not change");
@@ -377,7 +377,7 @@ class SourceTest {
     while (s.aheadBuilds() == 0) {
       Thread.onSpinWait();
     }
-    SourceCore.Snapshot merged = s.snapshot();
+    SourceSnapshot merged = s.snapshot();
     assertEquals(1, merged.segments().size(), "four tails are rebuilt as one settled part");
     assertEquals(
         List.of(

@@ -1,0 +1,189 @@
+package dev.chartwell.engine.internal.source;
+
+import dev.chartwell.engine.internal.segment.Segment;
+import dev.chartwell.engine.internal.segment.SegmentBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+/**
+ * A {@link SourceCore}'s head as queries read it: as {@link HeadParts}, immutable segments over its
+ * rows. While queries read the source, its {@link BuildAhead} turns the head's rows into parts as
+ * they arrive, off the query path; a query copies under the source's lock (array copies only) the
+ * rows added since the last part and builds them outside it as a tail, which the queries after it
+ * share. So a source being filled does not rebuild its head for every query.
+ *
+ * <p>Kept apart from {@link SourceCore}, which appends and hands heads over, because this is the
+ * query side of the head, with its own lock and rules. Locks, always in this order: the freeze lock
+ * (one query at a time brings the parts up to date), then the source's lock, which guards the parts
+ * and the head they belong to. When the head is handed over, its parts go with it to the sealing
+ * thread ({@link PendingSeal#startFrom}) and the new head starts with none.
+ */
+final class HeadReads {
+  private final SourceCore source;
+  private final Object lock;
+  private final BuildAhead ahead;
+
+  /** Taken by a query bringing the head's parts up to date, before the source's lock. */
+  private final Object freezeLock = new Object();
+
+  private HeadParts frozen; // guarded by lock; always the current head's
+  private long aheadBuilds; // guarded by lock
+
+  /**
+   * @param source the source whose head this is
+   * @param lock the source's lock
+   * @param head the source's first head
+   * @param sealers where parts are built ahead
+   */
+  HeadReads(SourceCore source, Object lock, SegmentBuilder head, Executor sealers) {
+    this.source = source;
+    this.lock = lock;
+    this.ahead = new BuildAhead(sealers, this::buildAheadOnce);
+    this.frozen = HeadParts.none(head);
+  }
+
+  /**
+   * Under the lock, after an append.
+   *
+   * @param head the head appended to
+   * @return whether enough rows beyond the head's settled parts wait for a part to be built ahead
+   */
+  boolean wantsPartLocked(SegmentBuilder head) {
+    return head.rows() - frozen.settledRows() >= BuildAhead.ROWS;
+  }
+
+  /** Outside the lock: asks for a part to be built ahead, if queries read the source lately. */
+  void requestPart() {
+    if (ahead.wanted()) {
+      ahead.request();
+    }
+  }
+
+  /**
+   * @return under the lock: the current head's parts, which go with it when it is handed over
+   */
+  HeadParts partsLocked() {
+    return frozen;
+  }
+
+  /**
+   * Under the lock: the head was handed over; the new one starts with no parts.
+   *
+   * @param head the new head
+   */
+  void newHeadLocked(SegmentBuilder head) {
+    frozen = HeadParts.none(head);
+  }
+
+  /**
+   * A consistent view for one query; {@link SourceSnapshot#close() close} it when done.
+   *
+   * @return the sealed segments, the heads being sealed and the frozen head, oldest first
+   */
+  SourceSnapshot snapshot() {
+    ahead.read();
+    // One query at a time builds the rows beyond the head's parts; the others then share them.
+    synchronized (freezeLock) {
+      List<Segment> listed;
+      List<PendingSeal> pending;
+      HeadParts parts;
+      SegmentBuilder added = null;
+      int from = 0;
+      int rows;
+      long headId;
+      synchronized (lock) {
+        listed = source.sealed().list();
+        for (Segment s : listed) {
+          if (!s.acquire()) {
+            throw new IllegalStateException("a listed segment was released: " + s.id());
+          }
+        }
+        pending = source.pendingSealsLocked();
+        headId = source.nextSegmentIdLocked();
+        parts = frozen;
+        SegmentBuilder head = source.headLocked();
+        rows = head.rows();
+        if (rows > parts.rows()) {
+          from = parts.rows();
+          added = head.copy(from, rows);
+        }
+      }
+      List<Segment> all = new ArrayList<>(listed.size() + pending.size() + parts.parts().size());
+      all.addAll(listed);
+      try {
+        for (PendingSeal p : pending) {
+          all.addAll(p.forQuery());
+        }
+        if (added != null) {
+          Segment part = added.build(headId, from, source.spec().implicitColumn());
+          HeadParts before = parts;
+          parts = parts.withTail(new HeadParts.Part(from, rows, part));
+          synchronized (lock) {
+            if (frozen == before) {
+              frozen = parts; // else a settled part came meanwhile: this tail is not shared
+            }
+          }
+        }
+        all.addAll(parts.segments());
+      } catch (RuntimeException | Error e) {
+        listed.forEach(Segment::release);
+        throw e;
+      }
+      if (parts.parts().size() - parts.settled() >= BuildAhead.TAILS) {
+        ahead.request();
+      }
+      return new SourceSnapshot(source.schema(), List.copyOf(all), listed);
+    }
+  }
+
+  /**
+   * On a sealing thread, for {@link BuildAhead}: turns the head's rows beyond its settled parts
+   * into a settled part (with its tier-mates, as {@link HeadParts#settleFrom} says) and its token
+   * index, so that queries find them built.
+   *
+   * @return whether enough rows wait for another build right away
+   */
+  private boolean buildAheadOnce() {
+    SegmentBuilder of;
+    SegmentBuilder rowsToBuild;
+    int from;
+    int rows;
+    long headId;
+    synchronized (lock) {
+      HeadParts parts = frozen;
+      SegmentBuilder head = source.headLocked();
+      rows = head.rows();
+      if (source.closedLocked() || rows == parts.settledRows()) {
+        return false;
+      }
+      of = head;
+      from = parts.settleFrom(rows);
+      rowsToBuild = head.copy(from, rows);
+      headId = source.nextSegmentIdLocked();
+    }
+    Segment part = rowsToBuild.build(headId, from, source.spec().implicitColumn());
+    part.tokenIndex(); // built here rather than by the first query with a bare term
+    synchronized (lock) {
+      if (source.headLocked() != of) {
+        return false; // handed over meanwhile: the sealing thread builds it whole
+      }
+      HeadParts settled = frozen.settle(new HeadParts.Part(from, rows, part));
+      if (settled != null) {
+        frozen = settled;
+      }
+      aheadBuilds++;
+      return !source.closedLocked()
+          && source.headLocked().rows() - frozen.settledRows() >= BuildAhead.ROWS;
+    }
+  }
+
+  /**
+   * @return how many parts {@link BuildAhead} built for the source's heads (for tests)
+   */
+  long aheadBuilds() {
+    synchronized (lock) {
+      return aheadBuilds;
+    }
+  }
+}
