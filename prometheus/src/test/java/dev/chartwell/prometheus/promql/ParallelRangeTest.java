@@ -9,6 +9,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import dev.chartwell.prometheus.Labels;
 import dev.chartwell.prometheus.MemorySeriesSource;
+import dev.chartwell.prometheus.SeriesBits;
 import dev.chartwell.prometheus.SeriesData;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,14 +73,7 @@ class ParallelRangeTest {
   private static List<String> bits(QueryResult r) {
     List<String> out = new ArrayList<>();
     for (SeriesData s : ((QueryResult.Matrix) r).series()) {
-      StringBuilder b = new StringBuilder(s.labels().toString());
-      for (int i = 0; i < s.size(); i++) {
-        b.append(' ')
-            .append(s.timestamps()[i])
-            .append('=')
-            .append(Long.toHexString(Double.doubleToRawLongBits(s.values()[i])));
-      }
-      out.add(b.toString());
+      out.add(SeriesBits.of(s));
     }
     return out;
   }

@@ -18,6 +18,7 @@ import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.prometheus.LabelMatcher;
 import dev.chartwell.prometheus.Labels;
+import dev.chartwell.prometheus.SeriesBits;
 import dev.chartwell.prometheus.SeriesData;
 import dev.chartwell.prometheus.remote.RemoteWrite;
 import dev.chartwell.server.Await;
@@ -432,21 +433,10 @@ class MetricStoreDifferentialTest {
 
   /** A selection as text, bit for bit, in label order. */
   private static List<String> samples(List<SeriesData> selected) {
-    List<String> out = new ArrayList<>();
-    selected.stream()
+    return selected.stream()
         .sorted(Comparator.comparing(SeriesData::labels))
-        .forEach(
-            s -> {
-              StringBuilder b = new StringBuilder(s.labels().toString());
-              for (int i = 0; i < s.size(); i++) {
-                b.append(' ')
-                    .append(s.timestamps()[i])
-                    .append('=')
-                    .append(Long.toHexString(Double.doubleToRawLongBits(s.values()[i])));
-              }
-              out.add(b.toString());
-            });
-    return out;
+        .map(SeriesBits::of)
+        .toList();
   }
 
   /**
