@@ -1,5 +1,6 @@
 package dev.chartwell.engine.internal.source;
 
+import dev.chartwell.engine.WritesRefusedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -18,11 +19,16 @@ import java.util.concurrent.Executor;
  * source's single lock rather than adding one) and read without it, as an immutable volatile list.
  */
 final class SealQueue {
+  /** Heads handed to the sealing thread beyond which appenders wait for it. */
+  static final int MAX_PENDING = 2;
+
   private final Object lock;
   private final SerialLane lane;
   private final Executor buildAhead;
   private volatile List<PendingSeal> pending = List.of(); // written under lock
   private volatile PendingSeal lastHandedOver; // written under lock; seals finish in order
+  private long heldBack; // guarded by lock: appends that waited for room
+  private long heldBackNanos; // guarded by lock: how long they waited
 
   /**
    * @param lock the source's lock, under which the list is written
@@ -39,6 +45,55 @@ final class SealQueue {
    */
   List<PendingSeal> pending() {
     return pending;
+  }
+
+  /**
+   * Under the lock, before an append takes any event: back-pressure. While more than {@link
+   * #MAX_PENDING} heads wait for the sealing thread, the append waits (waiting releases the lock,
+   * so sealing and queries go on), so that memory stays bounded when sealing falls behind
+   * ingestion.
+   *
+   * @param takesWrites run before each look: throws when the source takes no writes at all
+   * @param sourceId the source, for the message when the wait is interrupted
+   * @throws WritesRefusedException when interrupted while waiting
+   */
+  void awaitRoomLocked(Runnable takesWrites, String sourceId) {
+    boolean waited = false;
+    while (true) {
+      takesWrites.run();
+      if (pending.size() <= MAX_PENDING) {
+        return;
+      }
+      if (!waited) {
+        waited = true;
+        heldBack++;
+      }
+      long start = System.nanoTime();
+      try {
+        lock.wait();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new WritesRefusedException(
+            "interrupted while waiting for source " + sourceId + " to seal its backlog");
+      } finally {
+        heldBackNanos += System.nanoTime() - start;
+      }
+    }
+  }
+
+  /**
+   * Appends held back for room in the backlog.
+   *
+   * @param appends how many waited
+   * @param nanos how long they waited in all
+   */
+  record HeldBack(long appends, long nanos) {}
+
+  /**
+   * @return under the lock: the appends held back so far
+   */
+  HeldBack heldBackLocked() {
+    return new HeldBack(heldBack, heldBackNanos);
   }
 
   /**

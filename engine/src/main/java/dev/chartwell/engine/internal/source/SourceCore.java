@@ -32,17 +32,15 @@ import java.util.function.Consumer;
  * time-sorted {@link Segment}, and its {@link SealedSegments} have the storage write and publish
  * it, and then list it; meanwhile queries see the handed-over rows through that same build. The
  * sealed segments' other maintenance (retention drops, evictions, merges) is theirs too. While more
- * than {@link #MAX_PENDING_SEALS} heads wait to be sealed, appends wait before they take any event,
- * so that memory stays bounded when sealing falls behind ingestion (back-pressure, not collapse).
+ * than {@link SealQueue#MAX_PENDING} heads wait to be sealed, appends wait before they take any
+ * event, so that memory stays bounded when sealing falls behind ingestion (back-pressure, not
+ * collapse).
  *
  * <p>{@link #snapshot()} gives a query a consistent view: every event acknowledged before the call
  * and none half-written, with a reference on each mapped segment until the snapshot is closed. How
  * queries see the head, as parts built ahead and shared, is {@link HeadReads}'s.
  */
 public final class SourceCore {
-  /** Heads handed to the sealing thread beyond which appenders wait for it. */
-  static final int MAX_PENDING_SEALS = 2;
-
   private final String id;
   private final SourceSpec spec;
   private final int segmentRows;
@@ -61,8 +59,6 @@ public final class SourceCore {
   private boolean closed; // guarded by lock
   private boolean dropped; // guarded by lock
   private volatile long headBytes;
-  private long throttledAppends; // guarded by lock
-  private long throttledNanos; // guarded by lock
   private final IngestMeter ingested = new IngestMeter();
   private final HeadReads reads;
 
@@ -308,7 +304,7 @@ public final class SourceCore {
     long position;
     boolean buildAhead;
     synchronized (lock) {
-      awaitBacklogLocked();
+      seals.awaitRoomLocked(this::checkWritableLocked, id);
       if (schema != before && checked.definesColumns()) {
         checked.undo(batch);
         checked = BatchCheck.check(batch, schema, spec.timestampColumn(), true);
@@ -400,37 +396,15 @@ public final class SourceCore {
   }
 
   /**
-   * Back-pressure: while more than {@link #MAX_PENDING_SEALS} heads wait for the sealing thread, no
-   * append goes on (waiting releases the lock, so sealing and queries go on). Then checks that the
-   * source takes writes at all.
+   * Under the lock: throws when the source takes no writes (stopped, dropped or storage failed).
    */
-  private void awaitBacklogLocked() {
-    boolean waited = false;
-    while (true) {
-      if (closed) {
-        throw dropped
-            ? UnknownSourceException.dropped(id)
-            : new EngineClosedException("the engine of source " + id + " is closed");
-      }
-      storage.checkWritable();
-      if (seals.pending().size() <= MAX_PENDING_SEALS) {
-        break;
-      }
-      if (!waited) {
-        waited = true;
-        throttledAppends++;
-      }
-      long start = System.nanoTime();
-      try {
-        lock.wait();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new WritesRefusedException(
-            "interrupted while waiting for source " + id + " to seal its backlog");
-      } finally {
-        throttledNanos += System.nanoTime() - start;
-      }
+  private void checkWritableLocked() {
+    if (closed) {
+      throw dropped
+          ? UnknownSourceException.dropped(id)
+          : new EngineClosedException("the engine of source " + id + " is closed");
     }
+    storage.checkWritable();
   }
 
   /**
@@ -567,8 +541,9 @@ public final class SourceCore {
       headBytes = this.headBytes;
       evSegments = segments.evictedSegmentsLocked();
       evRows = segments.evictedRowsLocked();
-      heldBack = throttledAppends;
-      heldBackNanos = throttledNanos;
+      SealQueue.HeldBack waited = seals.heldBackLocked();
+      heldBack = waited.appends();
+      heldBackNanos = waited.nanos();
     }
     return SourceStatsReport.of(
         new SourceStatsReport.Tally(

@@ -113,8 +113,8 @@ class SealBackPressureTest {
     Gate gate = new Gate();
     SourceCore s = source(gate);
     int first = 0;
-    // A backlog of up to MAX_PENDING_SEALS + 1 heads is taken without waiting.
-    for (int i = 0; i <= SourceCore.MAX_PENDING_SEALS; i++) {
+    // A backlog of up to MAX_PENDING + 1 heads is taken without waiting.
+    for (int i = 0; i <= SealQueue.MAX_PENDING; i++) {
       assertEquals(ROWS, s.appendBatch(batch(first)).accepted());
       first += ROWS;
     }
@@ -131,9 +131,7 @@ class SealBackPressureTest {
       assertFalse(f.isDone(), "no append goes on while the backlog is full");
     }
     assertEquals(
-        (SourceCore.MAX_PENDING_SEALS + 1) * ROWS,
-        s.stats().rows(),
-        "the waiting appends took no event");
+        (SealQueue.MAX_PENDING + 1) * ROWS, s.stats().rows(), "the waiting appends took no event");
 
     gate.open();
     for (CompletableFuture<AppendResult> f : waiting) {
@@ -150,7 +148,7 @@ class SealBackPressureTest {
     Gate gate = new Gate(); // shut: nothing is sealed
     SourceCore s = source(gate);
     int first = 0;
-    for (int i = 0; i <= SourceCore.MAX_PENDING_SEALS; i++) {
+    for (int i = 0; i <= SealQueue.MAX_PENDING; i++) {
       s.appendBatch(batch(first));
       first += ROWS;
     }
