@@ -307,7 +307,15 @@ final class LokiPush {
       throw badTime(
           where, "\"" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "\"");
     }
-    long nanos = Long.parseLong(text);
+    long nanos;
+    try {
+      nanos = Long.parseLong(text);
+    } catch (NumberFormatException e) { // 19 digits past the largest long
+      throw ApiException.badRequest(
+          where
+              + "[0]: the time must be before 2262 (epoch nanoseconds within a long), got "
+              + text);
+    }
     if (nanos <= 0) {
       throw ApiException.badRequest(where + "[0]: the time must be after 1970");
     }

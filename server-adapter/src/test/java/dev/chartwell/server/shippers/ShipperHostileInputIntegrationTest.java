@@ -230,6 +230,12 @@ class ShipperHostileInputIntegrationTest {
       r = s.post("/loki/api/v1/push", zero, "application/x-protobuf");
       assertEquals(400, r.statusCode(), text(r));
       assertTrue(text(r).contains("after 1970"), text(r));
+      byte[] pastLong = // 19 digits, one past the largest long
+          "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[\"9223372036854775808\",\"x\"]]}]}"
+              .getBytes(StandardCharsets.UTF_8);
+      r = s.post("/loki/api/v1/push", pastLong, "application/json");
+      assertEquals(400, r.statusCode(), text(r));
+      assertTrue(text(r).contains("before 2262"), text(r));
       assertTrue(!s.tables().containsKey("loki_logs"));
     }
   }
