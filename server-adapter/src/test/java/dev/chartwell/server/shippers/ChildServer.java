@@ -81,6 +81,18 @@ final class ChildServer implements AutoCloseable {
             return false;
           }
         });
+    // The server warms its paths up after it starts: its CPU would land in the first rounds.
+    Path log = dir.resolveSibling(dir.getFileName() + ".log");
+    dev.chartwell.server.Await.until(
+        "the child server's warm-up ends",
+        () -> {
+          if (!p.isAlive()) {
+            throw new IllegalStateException("the child server exited; its output is in " + log);
+          }
+          String out = Files.readString(log);
+          return out.contains("chartwell: warm-up done")
+              || out.contains("chartwell: warm-up stopped");
+        });
     return child;
   }
 
