@@ -1,22 +1,26 @@
 package dev.chartwell.server.charts;
 
 /**
- * Reads a JSON string from a line's bytes as Jackson's strict reader would, for {@link LineParser}:
- * its UTF-8 bytes, checked as strictly as Java's decoder checks them, and its escapes undone. A
- * string without escapes is read eight bytes at a time and left where it lies in the line; one with
- * escapes is unescaped into a buffer of the reader's. Anything else (a control character, a bad
- * escape, an unpaired surrogate, invalid UTF-8) is left to the general reader.
+ * Reads a JSON string from a line's bytes as Jackson's strict reader would, for {@link LineParser}
+ * and the readers of other bodies read from their bytes (Loki's JSON push): its UTF-8 bytes,
+ * checked as strictly as Java's decoder checks them, and its escapes undone. A string without
+ * escapes is read eight bytes at a time and left where it lies in the line; one with escapes is
+ * unescaped into a buffer of the reader's. Anything else (a control character, a bad escape, an
+ * unpaired surrogate, invalid UTF-8) is left to the general reader.
  *
  * <p>Kept apart from {@link LineParser}, which reads a line's structure and names, because reading
  * a string's bytes exactly is an idea of its own.
  */
-final class JsonStringReader extends ValueReader {
+public final class JsonStringReader extends ValueReader {
   private static final java.lang.invoke.VarHandle LONG =
       java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
           long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
   /** Unescaped strings. */
   private byte[] scratch = new byte[256];
+
+  /** A reader with an empty buffer for unescaped strings. */
+  public JsonStringReader() {}
 
   private byte[] bytes;
   private int from;
@@ -25,21 +29,21 @@ final class JsonStringReader extends ValueReader {
   /**
    * @return the array holding the string read last: the line, or the reader's buffer
    */
-  byte[] bytes() {
+  public byte[] bytes() {
     return bytes;
   }
 
   /**
    * @return where the string read last starts in {@link #bytes()}
    */
-  int from() {
+  public int from() {
     return from;
   }
 
   /**
    * @return where the string read last ends in {@link #bytes()}
    */
-  int to() {
+  public int to() {
     return to;
   }
 

@@ -28,7 +28,7 @@ abstract class ValueReader {
    * @param end where the bytes at hand end
    * @throws GiveUp for anything the general reader must decide
    */
-  final void read(byte[] line, int from, int end) throws GiveUp {
+  public final void read(byte[] line, int from, int end) throws GiveUp {
     this.line = line;
     this.pos = from;
     this.end = end;
@@ -42,7 +42,7 @@ abstract class ValueReader {
   /**
    * @return where the value read last ends
    */
-  final int end() {
+  public final int end() {
     return pos;
   }
 

@@ -2,16 +2,13 @@ package dev.chartwell.server.shippers;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.chartwell.engine.AppendResult;
 import dev.chartwell.engine.ColumnSpec;
-import dev.chartwell.engine.EventBatch;
 import dev.chartwell.engine.Source;
 import dev.chartwell.otlp.OtelTable;
 import dev.chartwell.otlp.Signal;
 import dev.chartwell.server.catalog.Catalog;
 import dev.chartwell.server.charts.ChartRoutes;
 import dev.chartwell.server.charts.ServicePrincipal;
-import dev.chartwell.server.charts.WriteRefusals;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Authenticator;
 import dev.chartwell.server.http.ErrorCode;
@@ -25,9 +22,6 @@ import dev.chartwell.server.otlp.BodyBudget;
 import dev.chartwell.server.otlp.OtelSources;
 import dev.chartwell.server.tenancy.ServiceLimits;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,8 +50,6 @@ public final class LokiRoutes {
 
   /** The most the rows may grow beyond the body (each entry carries its stream's labels). */
   static final int MAX_EXPANSION = 32;
-
-  static final int BATCH_ROWS = 4096;
 
   private static final Route.Body BODIES =
       new Route.Body(Set.of("application/json", "application/x-protobuf"), true);
@@ -149,22 +141,24 @@ public final class LokiRoutes {
             .orElse("")
             .toLowerCase(Locale.ROOT)
             .startsWith("application/x-protobuf");
+    long allowed = MAX_EXPANSION * Math.max(body.length, 1L << 20);
+    LokiJsonTape tape = protobuf ? null : LokiJsonTape.readOrNull(body);
+    if (tape != null && tape.expanded() > allowed) {
+      tape = null; // the tape counts lines in bytes: the general reader counts them exactly
+    }
     List<LokiPush.Stream> streams =
-        protobuf ? LokiPush.protobuf(body, maxBodyBytes, held) : LokiPush.json(mapper, body);
-    long expanded = 0;
-    long entries = 0;
+        tape != null
+            ? List.of()
+            : protobuf ? LokiPush.protobuf(body, maxBodyBytes, held) : LokiPush.json(mapper, body);
+    long entries = tape != null ? tape.entries() : 0;
+    long expanded = tape != null ? tape.expanded() : 0;
     for (LokiPush.Stream s : streams) {
-      long labelChars = 0;
-      for (Map.Entry<String, String> l : s.labels().entrySet()) {
-        labelChars += l.getKey().length() + l.getValue().length() + 20;
-      }
-      expanded += labelChars * s.entries().size();
+      expanded += labelChars(s.labels()) * s.entries().size();
       for (LokiPush.Entry e : s.entries()) {
         expanded += e.line().length();
       }
       entries += s.entries().size();
     }
-    long allowed = MAX_EXPANSION * Math.max(body.length, 1L << 20);
     if (expanded > allowed) {
       throw new ApiException(
           ErrorCode.PAYLOAD_TOO_LARGE,
@@ -180,171 +174,33 @@ public final class LokiRoutes {
       return noContent();
     }
     Source source = table(p.warehouseId(), target, tenant.isPresent() ? target : "Loki");
-    long[] counts = new long[2]; // stored, rejected
-    List<String> problems = new ArrayList<>();
-    new Rows(source, counts, problems).write(streams);
-    if (counts[1] > 0) {
+    LokiRows rows = new LokiRows(source::append);
+    if (tape != null) {
+      rows.write(tape);
+    } else {
+      rows.write(streams);
+    }
+    if (rows.refused() > 0) {
       throw ApiException.badRequest(
-          counts[1]
+          rows.refused()
               + " of "
               + entries
               + " entries were refused (the others were stored): "
-              + String.join("; ", problems));
+              + String.join("; ", rows.problems()));
     }
     return noContent();
   }
 
   /**
-   * Writes a push's entries into the table's batch a field at a time: each field's number is looked
-   * up once per request (labels once per stream), and no map or event object is made per entry.
+   * @param labels a stream's labels
+   * @return the characters they add to each of the stream's rows, as the expansion limit counts
    */
-  private static final class Rows {
-    private final Source source;
-    private final long[] counts;
-    private final List<String> problems;
-    private final EventBatch batch = new EventBatch();
-    private final int nanosField = batch.field("TimestampNanos");
-    private final int observedField = batch.field("ObservedTimestamp");
-    private final int bodyField = batch.field("Body");
-    private final int serviceField = batch.field("ServiceName");
-    private final int severityField = batch.field("SeverityText");
-    private final Map<String, Integer> metadataFields = new HashMap<>();
-
-    Rows(Source source, long[] counts, List<String> problems) {
-      this.source = source;
-      this.counts = counts;
-      this.problems = problems;
+  static long labelChars(Map<String, String> labels) {
+    long chars = 0;
+    for (Map.Entry<String, String> l : labels.entrySet()) {
+      chars += l.getKey().length() + l.getValue().length() + 20;
     }
-
-    void write(List<LokiPush.Stream> streams) {
-      long received = receivedNanos();
-      for (LokiPush.Stream s : streams) {
-        // A stream's values, the same in each of its rows, encoded once.
-        int[] labelFields = new int[s.labels().size()];
-        String[] labelValues = new String[labelFields.length];
-        byte[][] labelBytes = new byte[labelFields.length][];
-        int l = 0;
-        for (Map.Entry<String, String> label : s.labels().entrySet()) {
-          labelFields[l] = batch.field("ResourceAttributes." + label.getKey());
-          labelValues[l] = label.getValue();
-          labelBytes[l++] = utf8(label.getValue());
-        }
-        String service = serviceName(s.labels());
-        byte[] serviceBytes = utf8(service);
-        String level = level(s.labels());
-        byte[] levelBytes = level == null ? null : utf8(level);
-        for (LokiPush.Entry e : s.entries()) {
-          batch.startEvent();
-          batch.timestamp(Math.floorDiv(e.nanos(), 1_000_000L));
-          batch.putLong(nanosField, e.nanos());
-          batch.putLong(observedField, received);
-          batch.putString(bodyField, e.line());
-          for (int i = 0; i < labelFields.length; i++) {
-            put(labelFields[i], labelBytes[i], labelValues[i]);
-          }
-          put(serviceField, serviceBytes, service);
-          String entryLevel = null;
-          String[] m = e.metadata();
-          for (int i = 0; i < m.length; i += 2) {
-            Integer field = metadataFields.get(m[i]);
-            if (field == null) {
-              field = batch.field("LogAttributes." + m[i]);
-              metadataFields.put(m[i], field);
-            }
-            batch.putString(field, m[i + 1]);
-            if (level == null && entryLevel == null && isLevel(m[i])) {
-              entryLevel = m[i + 1];
-            }
-          }
-          if (level != null) {
-            put(severityField, levelBytes, level);
-          } else if (entryLevel != null) {
-            batch.putString(severityField, entryLevel);
-          }
-          batch.endEvent();
-          if (batch.size() >= BATCH_ROWS) {
-            flush();
-          }
-        }
-      }
-      flush();
-    }
-
-    /** A stream's value: its UTF-8 encoding, or the text itself when it has none. */
-    private void put(int field, byte[] utf8, String text) {
-      if (utf8 != null) {
-        batch.putString(field, utf8, 0, utf8.length);
-      } else {
-        batch.putString(field, text); // the append refuses it, naming what is wrong
-      }
-    }
-
-    /** The UTF-8 encoding of a text, or {@code null} when it has an unpaired surrogate. */
-    private static byte[] utf8(String text) {
-      for (int i = 0; i < text.length(); i++) {
-        char c = text.charAt(i);
-        if (Character.isHighSurrogate(c)
-            && i + 1 < text.length()
-            && Character.isLowSurrogate(text.charAt(i + 1))) {
-          i++;
-        } else if (Character.isSurrogate(c)) {
-          return null;
-        }
-      }
-      return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private void flush() {
-      if (batch.size() == 0) {
-        return;
-      }
-      AppendResult r;
-      try {
-        r = source.append(batch);
-      } catch (RuntimeException e) {
-        ApiException a =
-            WriteRefusals.answer(
-                e,
-                counts[0]
-                    + " entries of this push were stored before (a client sends the push again,"
-                    + " so they may be stored twice)");
-        throw a.headers().containsKey("Retry-After")
-            ? new ApiException(ErrorCode.TOO_MANY_REQUESTS, a.getMessage(), a.headers())
-            : a;
-      }
-      for (AppendResult.Rejection x : r.rejections()) {
-        if (problems.size() < 10) {
-          problems.add(x.reason());
-        }
-      }
-      counts[0] += batch.size() - r.rejections().size();
-      counts[1] += r.rejections().size();
-      batch.clear();
-    }
-  }
-
-  private static String serviceName(Map<String, String> labels) {
-    for (String name : new String[] {"service_name", "job", "app"}) {
-      String v = labels.get(name);
-      if (v != null && !v.isEmpty()) {
-        return v;
-      }
-    }
-    return "unknown_service";
-  }
-
-  private static String level(Map<String, String> labels) {
-    String v = labels.get("level");
-    return v != null ? v : labels.get("detected_level");
-  }
-
-  private static boolean isLevel(String name) {
-    return name.equals("level") || name.equals("detected_level");
-  }
-
-  private static long receivedNanos() {
-    Instant now = Instant.now();
-    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    return chars;
   }
 
   private static Response noContent() {
