@@ -40,10 +40,9 @@ final class LokiPush {
    * @param body the snappy-compressed {@code PushRequest}
    * @param maxBytes the largest body accepted once uncompressed (413 beyond)
    * @param held the request's memory reservation, grown by the uncompressed body
-   * @return its streams
+   * @return the {@code PushRequest}'s bytes
    */
-  static List<Stream> protobuf(byte[] body, long maxBytes, BodyBudget.Held held) {
-    byte[] raw;
+  static byte[] uncompress(byte[] body, long maxBytes, BodyBudget.Held held) {
     try {
       if (!Snappy.isValidCompressedBuffer(body)) {
         throw ApiException.badRequest("the body is not snappy-compressed (block format)");
@@ -59,10 +58,17 @@ final class LokiPush {
                 maxBytes));
       }
       held.grow(length);
-      raw = Snappy.uncompress(body);
+      return Snappy.uncompress(body);
     } catch (IOException e) {
       throw ApiException.badRequest("the body is not snappy-compressed: " + e.getMessage());
     }
+  }
+
+  /**
+   * @param raw an uncompressed {@code PushRequest} ({@link #uncompress})
+   * @return its streams
+   */
+  static List<Stream> protobuf(byte[] raw) {
     Push.PushRequest request;
     try {
       request = Push.PushRequest.parseFrom(raw);

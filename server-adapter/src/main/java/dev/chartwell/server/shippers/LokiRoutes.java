@@ -142,14 +142,13 @@ public final class LokiRoutes {
             .toLowerCase(Locale.ROOT)
             .startsWith("application/x-protobuf");
     long allowed = MAX_EXPANSION * Math.max(body.length, 1L << 20);
-    LokiJsonTape tape = protobuf ? null : LokiJsonTape.readOrNull(body);
+    byte[] raw = protobuf ? LokiPush.uncompress(body, maxBodyBytes, held) : body;
+    LokiTape tape = protobuf ? LokiProtobufTape.readOrNull(raw) : LokiJsonTape.readOrNull(raw);
     if (tape != null && tape.expanded() > allowed) {
       tape = null; // the tape counts lines in bytes: the general reader counts them exactly
     }
     List<LokiPush.Stream> streams =
-        tape != null
-            ? List.of()
-            : protobuf ? LokiPush.protobuf(body, maxBodyBytes, held) : LokiPush.json(mapper, body);
+        tape != null ? List.of() : protobuf ? LokiPush.protobuf(raw) : LokiPush.json(mapper, raw);
     long entries = tape != null ? tape.entries() : 0;
     long expanded = tape != null ? tape.expanded() : 0;
     for (LokiPush.Stream s : streams) {

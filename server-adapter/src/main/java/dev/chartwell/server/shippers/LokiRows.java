@@ -23,11 +23,11 @@ import java.util.function.Function;
  * the {@code SeverityText}, else an entry's own metadata of that name; the line is the {@code
  * Body}, the time to the nanosecond {@code TimestampNanos}, the time of receipt {@code
  * ObservedTimestamp}. It takes decoded streams ({@link #write(List)}) or, as a {@link
- * LokiJsonTape.Sink}, a JSON push's tape, whose lines and values it copies from the body's bytes.
+ * LokiTape.Sink}, a JSON push's tape, whose lines and values it copies from the body's bytes.
  *
  * <p>Not thread-safe: one per request.
  */
-final class LokiRows implements LokiJsonTape.Sink {
+final class LokiRows implements LokiTape.Sink {
   /** Rows appended at once. */
   static final int BATCH_ROWS = 4096;
 
@@ -55,7 +55,7 @@ final class LokiRows implements LokiJsonTape.Sink {
   private byte[] levelBytes;
 
   // a tape being written: its metadata names' fields, and whether the entry's level was seen
-  private LokiJsonTape tape;
+  private LokiTape tape;
   private int[] tapeFields = new int[0];
   private boolean entryLevelSeen;
 
@@ -114,11 +114,11 @@ final class LokiRows implements LokiJsonTape.Sink {
   }
 
   /**
-   * Writes a JSON push's tape.
+   * Writes a push's tape.
    *
    * @param tape the push
    */
-  void write(LokiJsonTape tape) {
+  void write(LokiTape tape) {
     this.tape = tape;
     tape.replay(this);
     flush();

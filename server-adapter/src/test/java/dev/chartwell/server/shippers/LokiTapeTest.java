@@ -10,8 +10,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.chartwell.engine.AppendResult;
 import dev.chartwell.server.http.ApiException;
 import dev.chartwell.server.http.Json;
+import dev.chartwell.server.shippers.logproto.Push;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -19,11 +21,12 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * A Loki JSON push read from its bytes ({@link LokiJsonTape}) must make exactly the rows the
- * general reader ({@link LokiPush#json}) makes, and must leave to it every push it does not read
- * the same way: a push the general reader refuses is never taken.
+ * A Loki push read from its bytes onto a tape ({@link LokiJsonTape}, {@link LokiProtobufTape}) must
+ * make exactly the rows the general reader ({@link LokiPush#json}, {@link LokiPush#protobuf})
+ * makes, and must leave to it every push it does not read the same way: a push the general reader
+ * refuses is never taken.
  */
-class LokiJsonTapeTest {
+class LokiTapeTest {
   private static final ObjectMapper MAPPER = new Json().mapper();
 
   @Test
@@ -111,6 +114,165 @@ class LokiJsonTapeTest {
                 assertEquals(general(body), tape(body), text);
               }
             });
+  }
+
+  @Test
+  void takesProtobufPushesAsTheGeneratedParserReadsThem() {
+    qt().withExamples(300)
+        .forAll(longs().all())
+        .checkAssert(
+            seed -> {
+              byte[] raw = protobuf(new SplittableRandom(seed)).toByteArray();
+              assertNotNull(LokiProtobufTape.readOrNull(raw));
+              assertEquals(generalProtobuf(raw), tapeProtobuf(raw));
+            });
+  }
+
+  @Test
+  void leavesUnusualProtobufPushesToTheGeneralReader() {
+    Push.Entry entry =
+        Push.Entry.newBuilder()
+            .setTimestamp(Push.Timestamp.newBuilder().setSeconds(1_767_000_000L).setNanos(5))
+            .setLine("l")
+            .build();
+    Push.Stream stream = Push.Stream.newBuilder().setLabels("{a=\"b\"}").addEntries(entry).build();
+    byte[] good = Push.PushRequest.newBuilder().addStreams(stream).build().toByteArray();
+    assertNotNull(LokiProtobufTape.readOrNull(good));
+    List<byte[]> unusual =
+        List.of(
+            push(stream.toBuilder().setLabels("a=b").build()), // not a selector
+            push(stream.toBuilder().clearLabels().build()),
+            push(stream.toBuilder().setEntries(0, entry.toBuilder().clearTimestamp()).build()),
+            push(
+                stream.toBuilder()
+                    .setEntries(
+                        0,
+                        entry.toBuilder().setTimestamp(Push.Timestamp.newBuilder().setSeconds(-1)))
+                    .build()),
+            push(
+                stream.toBuilder()
+                    .setEntries(
+                        0,
+                        entry.toBuilder()
+                            .addStructuredMetadata(Push.LabelPair.newBuilder().setValue("v")))
+                    .build()),
+            push(
+                stream.toBuilder()
+                    .setEntries(
+                        0,
+                        entry.toBuilder()
+                            .addStructuredMetadata(pair("k", "1"))
+                            .addStructuredMetadata(pair("k", "2")))
+                    .build()),
+            concat(good, new byte[] {(byte) (1 << 3 | 3), (byte) (1 << 3 | 4)}), // a group
+            Arrays.copyOf(good, good.length - 1), // cut short
+            concat(good, new byte[] {(byte) (1 << 3 | 2), 0}), // a second, empty stream: no labels
+            invalidUtf8(good));
+    for (byte[] raw : unusual) {
+      assertNull(LokiProtobufTape.readOrNull(raw));
+    }
+    // unknown fields are skipped, as the generated parser skips them
+    byte[] unknown =
+        concat(good, new byte[] {(byte) (9 << 3), 1, (byte) (10 << 3 | 5), 1, 2, 3, 4});
+    assertNotNull(LokiProtobufTape.readOrNull(unknown));
+    assertEquals(generalProtobuf(unknown), tapeProtobuf(unknown));
+  }
+
+  @Test
+  void damagedProtobufPushesAreTakenOnlyAsTheGeneratedParserTakesThem() {
+    byte[] noise = {0, 1, 2, 8, 10, 16, 18, 26, 0x7F, (byte) 0x80, (byte) 0xC3, (byte) 0xFF};
+    qt().withExamples(2000)
+        .forAll(longs().all())
+        .checkAssert(
+            seed -> {
+              SplittableRandom random = new SplittableRandom(seed);
+              byte[] raw = protobuf(random).toByteArray();
+              if (raw.length == 0) {
+                return;
+              }
+              raw = damage(raw, random, noise);
+              if (LokiProtobufTape.readOrNull(raw) != null) {
+                assertEquals(generalProtobuf(raw), tapeProtobuf(raw));
+              }
+            });
+  }
+
+  private static Push.PushRequest protobuf(SplittableRandom random) {
+    Push.PushRequest.Builder push = Push.PushRequest.newBuilder();
+    String[] labels = {"service_name", "job", "app", "level", "detected_level", "env", "pod"};
+    String[] names = {"trace_id", "host", "level", "detected_level", "k\u00e9y", "x y"};
+    int streams = random.nextInt(4);
+    for (int s = 0; s < streams; s++) {
+      StringBuilder selector = new StringBuilder("{");
+      int count = 1 + random.nextInt(3);
+      for (int l = 0; l < count; l++) {
+        selector
+            .append(l > 0 ? ", " : "")
+            .append(labels[l * 2 + random.nextInt(2)])
+            .append("=\"")
+            .append(text(random).replace("\\", "").replace("\"", "").replace("\n", ""))
+            .append('"');
+      }
+      Push.Stream.Builder stream =
+          push.addStreamsBuilder().setLabels(selector.append('}').toString());
+      int entries = random.nextInt(6);
+      for (int e = 0; e < entries; e++) {
+        Push.Entry.Builder entry =
+            stream
+                .addEntriesBuilder()
+                .setTimestamp(
+                    Push.Timestamp.newBuilder()
+                        .setSeconds(1 + random.nextLong(9_000_000_000L))
+                        .setNanos(random.nextInt(1_000_000_000)))
+                .setLine(text(random));
+        int pairs = random.nextInt(4);
+        for (int p = 0; p < pairs; p++) {
+          entry.addStructuredMetadata(pair(names[p * 2 + random.nextInt(2)], text(random)));
+        }
+      }
+    }
+    return push.build();
+  }
+
+  private static Push.LabelPair pair(String name, String value) {
+    return Push.LabelPair.newBuilder().setName(name).setValue(value).build();
+  }
+
+  private static byte[] push(Push.Stream stream) {
+    return Push.PushRequest.newBuilder().addStreams(stream).build().toByteArray();
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  /** The line's byte made invalid UTF-8. */
+  private static byte[] invalidUtf8(byte[] raw) {
+    byte[] out = raw.clone();
+    for (int i = out.length - 1; i >= 0; i--) {
+      if (out[i] == 'l') {
+        out[i] = (byte) 0xFF;
+        return out;
+      }
+    }
+    throw new IllegalStateException("no line");
+  }
+
+  private static Object generalProtobuf(byte[] raw) {
+    List<LokiPush.Stream> streams;
+    try {
+      streams = LokiPush.protobuf(raw);
+    } catch (ApiException e) {
+      return e.getMessage();
+    }
+    return rows(rows -> rows.write(streams));
+  }
+
+  private static Object tapeProtobuf(byte[] raw) {
+    LokiTape tape = LokiProtobufTape.readOrNull(raw);
+    return rows(rows -> rows.write(tape));
   }
 
   private static byte[] damage(byte[] body, SplittableRandom random, byte[] noise) {
@@ -215,7 +377,7 @@ class LokiJsonTapeTest {
   }
 
   private static Object tape(byte[] body) {
-    LokiJsonTape tape = LokiJsonTape.readOrNull(body);
+    LokiTape tape = LokiJsonTape.readOrNull(body);
     return rows(rows -> rows.write(tape));
   }
 
