@@ -43,13 +43,14 @@ import org.xerial.snappy.Snappy;
  * -Dchartwell.shipper.child=true} the server runs in a child JVM and its figure is that process's
  * whole CPU ({@link ChildServer}): the clean comparison for the Java client's route; with {@code
  * -Dchartwell.shipper.nagle=true} that client's connections leave Nagle's algorithm on, so that its
- * small chunks share TCP packets. In the child, where a table seals once per 262,144 of its events
- * rather than once per round, the mean over the rounds after warm-up is printed too (each route's
- * seals shared out over its rounds); each round also splits the CPU by kind of thread (request
- * handling, sealing, compilation, collection); {@code -Dchartwell.shipper.childJvm="..."} adds JVM
- * flags to the child (e.g. for {@code perf}), and {@code -Dchartwell.shipper.chunkedBuffered=true}
- * sends the {@code bulk-chunked} bodies in large writes, so that the cost of HTTP chunks is seen
- * without that of their packets.
+ * small chunks share TCP packets, and with {@code -Dchartwell.shipper.gzip=true} it compresses its
+ * bodies ({@code setCompressionEnabled}), which it then writes in large pieces. In the child, where
+ * a table seals once per 262,144 of its events rather than once per round, the mean over the rounds
+ * after warm-up is printed too (each route's seals shared out over its rounds); each round also
+ * splits the CPU by kind of thread (request handling, sealing, compilation, collection); {@code
+ * -Dchartwell.shipper.childJvm="..."} adds JVM flags to the child (e.g. for {@code perf}), and
+ * {@code -Dchartwell.shipper.chunkedBuffered=true} sends the {@code bulk-chunked} bodies in large
+ * writes, so that the cost of HTTP chunks is seen without that of their packets.
  */
 public final class ShipperCpuMeasure {
   private ShipperCpuMeasure() {}
@@ -99,6 +100,7 @@ public final class ShipperCpuMeasure {
                                     .setTcpNoDelay(false)
                                     .build())
                             : b)
+                .setCompressionEnabled(Boolean.getBoolean("chartwell.shipper.gzip"))
                 .setDefaultHeaders(
                     new org.apache.http.Header[] {new BasicHeader("Authorization", s.apiKey())})
                 .build()) {
