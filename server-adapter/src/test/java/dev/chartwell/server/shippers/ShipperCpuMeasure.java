@@ -252,9 +252,11 @@ public final class ShipperCpuMeasure {
                             "Authorization",
                             s.bearer(),
                             "Content-Type",
-                            "application/json"));
+                            "application/json",
+                            LokiRoutes.TENANT, // a table of its own, which seals its own events
+                            "json"));
                   }
-                  yield LokiRoutes.TABLE;
+                  yield LokiRoutes.tenantTable(LokiRoutes.TABLE, "json");
                 }
               };
           long senderNanos = 0;
