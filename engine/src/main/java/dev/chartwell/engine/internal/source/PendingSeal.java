@@ -2,6 +2,7 @@ package dev.chartwell.engine.internal.source;
 
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentBuilder;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -146,7 +147,8 @@ final class PendingSeal {
   private Segment build(SegmentBuilder toBuild) {
     Segment segment = null;
     try {
-      segment = toBuild.build(id, implicitColumn);
+      HeadParts p = parts;
+      segment = toBuild.build(id, implicitColumn, p == null ? List.of() : p.settledSegmentsFrom(0));
       return segment;
     } finally {
       synchronized (this) {

@@ -20,20 +20,25 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Queries while one thread appends, with the head's parts built ahead on the sealing pool: every
  * query sees a prefix of the events appended, at least every one acknowledged before it started,
  * and its counts (all, a bare term, a field where) are the naive counts over that prefix; once the
- * appends stop, the answer is the one over the same events fully sealed.
+ * appends stop, the answer is the one over the same events fully sealed. Events arrive out of time
+ * order (parts and heads sorted on their own, their token indexes built from every row) and in time
+ * order (a part built ahead, and a sealed head, take in the token indexes of the parts before them
+ * and tokenize only their new rows).
  */
 class BuildAheadTest {
   private static final long T0 = 1_700_000_000_000L;
   private static final int BATCH = 97;
 
-  @Test
-  void queriesWhileAppendingSeeEveryAcknowledgedEventAndCountLikeANaiveReference()
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void queriesWhileAppendingSeeEveryAcknowledgedEventAndCountLikeANaiveReference(boolean inOrder)
       throws Exception {
     try (Engine engine = Engine.builder().segmentRows(16_384).build()) {
       Source source = engine.createSource(SourceSpec.logs("logs"));
@@ -50,7 +55,7 @@ class BuildAheadTest {
                   while (!stop.get()) {
                     List<Event> batch = new ArrayList<>(BATCH);
                     for (int i = 0; i < BATCH; i++, n++) {
-                      batch.add(event(n));
+                      batch.add(event(n, inOrder));
                     }
                     attempted.addAndGet(BATCH);
                     source.appendBatch(batch);
@@ -87,10 +92,11 @@ class BuildAheadTest {
     }
   }
 
-  private static Event event(int n) {
+  private static Event event(int n, boolean inOrder) {
     String body = "request " + n + (n % 7 == 0 ? " Timeout after 30s" : " done");
     return new Event(
-        T0 + n % 1_000, Map.of("Body", body, "SeverityText", n % 5 == 0 ? "error" : "info"));
+        T0 + (inOrder ? n / 100 : n % 1_000),
+        Map.of("Body", body, "SeverityText", n % 5 == 0 ? "error" : "info"));
   }
 
   /** What {@link #counts} answers over events {@code [0, n)}, counted one by one. */
@@ -101,28 +107,33 @@ class BuildAheadTest {
       timeouts += i % 7 == 0 ? 1 : 0; // "Timeout" in the body
       errors += i % 5 == 0 ? 1 : 0;
     }
-    return new long[] {n, timeouts, errors};
+    // "done" in every body without the timeout; "4242" (a token unique to one row) once.
+    return new long[] {n, timeouts, errors, n - timeouts, n > 4242 ? 1 : 0};
   }
 
   /**
-   * All events, those with the bare term {@code timeout}, those with {@code SeverityText:error}.
+   * All events, those with the bare term {@code timeout}, those with {@code SeverityText:error},
+   * those with the bare terms {@code done} (common) and {@code 4242} (in one row).
    */
   private static long[] counts(Engine engine, Source source) {
     String id = source.id();
     ChartQuery q =
         new ChartQuery(
             T0,
-            T0 + 60_000,
+            T0 + 3_600_000,
             Granularity.named("1m").orElseThrow(),
             List.of(
                 Series.of(id, AggFn.COUNT, null, null),
                 Series.of(id, AggFn.COUNT, null, "timeout"),
-                Series.of(id, AggFn.COUNT, null, "SeverityText:error")),
+                Series.of(id, AggFn.COUNT, null, "SeverityText:error"),
+                Series.of(id, AggFn.COUNT, null, "done"),
+                Series.of(id, AggFn.COUNT, null, "4242")),
             null);
-    long[] out = new long[3];
+    long[] out = new long[5];
     for (ChartResult.Row row : engine.query(q).rows()) {
-      for (int i = 0; i < 3; i++) {
-        out[i] += row.values().get(i).longValue();
+      for (int i = 0; i < out.length; i++) {
+        Number v = row.values().get(i); // none: no event of that series in the bucket
+        out[i] += v == null ? 0 : v.longValue();
       }
     }
     return out;
