@@ -25,8 +25,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * three chart queries (a count with a where, the p95 of a field by service, a bare term; 1-minute
  * buckets over the hour) run at a fixed {@code --qps}, first alone, then beside ingestion at {@code
  * --rate} events/s, then beside ingestion at half of what one appending thread sustains. Each phase
- * prints the queries' p50 and p99 (from the time each was due, so a late query counts its wait) and
- * the ingestion rate reached.
+ * prints the queries' p50 and p99 (each query's own time, from when it started), the ingestion rate
+ * reached, and the CPU time the phase's threads used: the queries' (the calling thread and the
+ * engine's query workers), the sealing pool's (sealing and head parts built ahead) and the
+ * appending thread's, per million events appended for the last two. On a machine shared with other
+ * work the latencies move with its load; the CPU times much less, so that they compare code.
  */
 final class MixedLoad {
   private static final long HOUR = 3_600_000L;
@@ -133,7 +136,44 @@ final class MixedLoad {
   }
 
   /** What one phase measured. */
-  private record Phase(long[] latencyNanos, long appended, long nanos) {}
+  private record Phase(long[] latencyNanos, long appended, long nanos, Cpu cpu) {}
+
+  /**
+   * CPU nanoseconds of the threads of a phase, by role.
+   *
+   * @param queries the calling thread's and the engine's query workers'
+   * @param sealing the engine's sealing pool's (seals and head parts built ahead)
+   * @param writer the appending thread's
+   */
+  record Cpu(long queries, long sealing, long writer) {
+    Cpu minus(Cpu before) {
+      return new Cpu(queries - before.queries, sealing - before.sealing, writer - before.writer);
+    }
+
+    /** The CPU time of every live thread of the JVM so far, by the role its name says. */
+    static Cpu now() {
+      java.lang.management.ThreadMXBean mx =
+          java.lang.management.ManagementFactory.getThreadMXBean();
+      long q = 0;
+      long s = 0;
+      long w = 0;
+      for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+        if (t == null) {
+          continue;
+        }
+        long cpu = Math.max(0, mx.getThreadCpuTime(t.getThreadId()));
+        String name = t.getThreadName();
+        if (name.equals("main") || name.startsWith("chartwell-query-")) {
+          q += cpu;
+        } else if (name.startsWith("chartwell-sealer-")) {
+          s += cpu;
+        } else if (name.equals("mixed-writer")) {
+          w += cpu;
+        }
+      }
+      return new Cpu(q, s, w);
+    }
+  }
 
   /**
    * Runs queries at {@code qps} for {@code seconds}, with an appending thread at {@code rate}
@@ -141,6 +181,7 @@ final class MixedLoad {
    */
   private Phase phase(int qps, int seconds, int rate) throws InterruptedException {
     source.awaitSealing();
+    Cpu before = Cpu.now();
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong appended = new AtomicLong();
     Thread writer = null;
@@ -171,14 +212,16 @@ final class MixedLoad {
       sink += engine.query(queries.get(i % queries.size())).rows().size();
       latency[i] = System.nanoTime() - began;
     }
+    // The writer's CPU time is read while it lives (a finished thread has none to read).
     stop.set(true);
+    Cpu used = Cpu.now().minus(before);
     if (writer != null) {
       writer.join();
     }
     if (sink < 0) {
       throw new AssertionError();
     }
-    return new Phase(latency, appended.get(), System.nanoTime() - start);
+    return new Phase(latency, appended.get(), System.nanoTime() - start, used);
   }
 
   private static void sleepUntil(long due) {
@@ -198,15 +241,30 @@ final class MixedLoad {
       }
       each.append(String.format(Locale.ROOT, "  q%d p50 %.1f", q + 1, percentile(one, 0.5) / 1e6));
     }
+    Cpu cpu = p.cpu();
+    String perMillion =
+        p.appended() == 0
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                " (per million events: sealing %.2f s, appending %.2f s)",
+                cpu.sealing() / 1e3 / p.appended(),
+                cpu.writer() / 1e3 / p.appended());
     out.printf(
         Locale.ROOT,
-        "%-26s p50 %7.1f ms  p99 %7.1f ms  ingestion %,9.0f events/s (asked %,d);%s%n",
+        "%-26s p50 %7.1f ms  p99 %7.1f ms  ingestion %,9.0f events/s (asked %,d);%s%n"
+            + "%-26s CPU: queries %.2f s, sealing pool %.2f s, appending %.2f s%s%n",
         name,
         percentile(all, 0.5) / 1e6,
         percentile(all, 0.99) / 1e6,
         p.appended() * 1e9 / p.nanos(),
         target,
-        each);
+        each,
+        "",
+        cpu.queries() / 1e9,
+        cpu.sealing() / 1e9,
+        cpu.writer() / 1e9,
+        perMillion);
   }
 
   private static long percentile(long[] values, double p) {
