@@ -250,6 +250,79 @@ public final class BitmapList {
     return new ImmutableRoaringBitmap(data.slice(from, data.capacity() - from));
   }
 
+  /**
+   * Adds the rows of one bitmap, each plus {@code offset}, to {@code out}, in ascending order; a
+   * single row or the short form without making a bitmap.
+   *
+   * @param index a position
+   * @param offset added to each row
+   * @param out where the rows go
+   */
+  void addRows(int index, int offset, RowList out) {
+    if (tagged) {
+      long e = entries.get(index);
+      if ((e & 1) != 0) {
+        out.add((int) (e >>> 1) + offset);
+        return;
+      }
+      int from = (int) (e >>> 1);
+      if (data.get(from) == SHORT) {
+        int count = data.get(from + 1);
+        for (int i = 0; i < count; i++) {
+          out.add(data.getInt(from + 2 + 4 * i) + offset);
+        }
+        return;
+      }
+    }
+    org.roaringbitmap.IntIterator rows = get(index).getIntIterator();
+    while (rows.hasNext()) {
+      out.add(rows.next() + offset);
+    }
+  }
+
+  /** Rows added one at a time into a growing array. */
+  static final class RowList {
+    private int[] rows;
+    private int size;
+    private int max = -1;
+
+    /**
+     * @param capacity the rows expected
+     */
+    RowList(int capacity) {
+      rows = new int[Math.max(16, capacity)];
+    }
+
+    void add(int row) {
+      if (size == rows.length) {
+        if (size >= Integer.MAX_VALUE - 8) {
+          throw new IllegalStateException("more than 2^31 rows in one list");
+        }
+        rows = Arrays.copyOf(rows, (int) Math.min(Integer.MAX_VALUE - 8, size * 2L));
+      }
+      rows[size++] = row;
+      max = Math.max(max, row);
+    }
+
+    int size() {
+      return size;
+    }
+
+    /**
+     * @return the greatest row added, or -1
+     */
+    int max() {
+      return max;
+    }
+
+    /**
+     * @return the array holding the rows (more than {@link #size()} long)
+     */
+    int[] array() {
+      return rows;
+    }
+  }
+
   private ImmutableRoaringBitmap getVersion1(int index) {
     int from = (int) entries.get(index);
     int to = (int) entries.get(index + 1);

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import org.roaringbitmap.IntIterator;
 
 /**
  * The token index of consecutive row ranges put end to end, from the indexes of the ranges: the
@@ -52,9 +51,8 @@ final class TokenIndexMerge {
       current[i] = readers.get(i).next();
     }
     List<String> tokens = new ArrayList<>();
-    int[] tokenRows = new int[Math.max(16, rows)];
+    BitmapList.RowList tokenRows = new BitmapList.RowList(rows);
     int[] tokenStarts = new int[16];
-    int at = 0;
     while (true) {
       String least = null;
       for (String t : current) {
@@ -68,38 +66,24 @@ final class TokenIndexMerge {
       if (tokens.size() + 1 >= tokenStarts.length) {
         tokenStarts = Arrays.copyOf(tokenStarts, tokenStarts.length * 2);
       }
-      tokenStarts[tokens.size()] = at;
+      tokenStarts[tokens.size()] = tokenRows.size();
       tokens.add(least);
       for (int i = 0; i < k; i++) {
         if (!least.equals(current[i])) {
           continue;
         }
-        int offset = offsets.get(i);
-        IntIterator rowsOf = in.get(i).postings().get(next[i]).getIntIterator();
-        while (rowsOf.hasNext()) {
-          int row = rowsOf.next() + offset;
-          if (row >= rows) {
-            throw new IllegalArgumentException("row " + row + " beyond " + rows);
-          }
-          if (at == tokenRows.length) {
-            tokenRows = grow(tokenRows);
-          }
-          tokenRows[at++] = row;
-        }
+        in.get(i).postings().addRows(next[i], offsets.get(i), tokenRows);
         next[i]++;
         current[i] = readers.get(i).hasNext() ? readers.get(i).next() : null;
       }
     }
-    tokenStarts[tokens.size()] = at;
+    tokenStarts[tokens.size()] = tokenRows.size();
+    if (tokenRows.max() >= rows) {
+      throw new IllegalArgumentException("row " + tokenRows.max() + " beyond " + rows);
+    }
     return new TokenIndex(
         StringDictionary.of(tokens),
-        BitmapList.of(new GroupedRows(Arrays.copyOf(tokenStarts, tokens.size() + 1), tokenRows)));
-  }
-
-  private static int[] grow(int[] a) {
-    if (a.length >= Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException("more than 2^31 token occurrences in one segment");
-    }
-    return Arrays.copyOf(a, (int) Math.min(Integer.MAX_VALUE - 8, a.length * 2L));
+        BitmapList.of(
+            new GroupedRows(Arrays.copyOf(tokenStarts, tokens.size() + 1), tokenRows.array())));
   }
 }
