@@ -165,23 +165,7 @@ public final class SegmentBuilder {
    * @return the segment
    */
   public Segment build(long segmentId, String implicitColumn) {
-    return build(segmentId, implicitColumn, List.of());
-  }
-
-  /**
-   * Seals the rows into a segment sorted by timestamp (stable for equal timestamps), with its token
-   * index built now; when the rows are in time order already, the index is put together from the
-   * indexes of {@code indexed} (segments built from this builder's first rows) and only the rest of
-   * the rows are tokenized ({@link TokenIndexMerge}).
-   *
-   * @param segmentId the new segment's id
-   * @param implicitColumn the column to build the token index on, or {@code null}
-   * @param indexed segments of this builder's first rows, end to end from row 0, with their token
-   *     index built (a head's parts built ahead); empty for none
-   * @return the segment
-   */
-  public Segment build(long segmentId, String implicitColumn, List<Segment> indexed) {
-    Segment s = build(segmentId, 0, implicitColumn, indexed);
+    Segment s = build(segmentId, 0, implicitColumn);
     s.tokenIndex(); // a sealed segment has its index before anyone queries it
     return s;
   }
@@ -198,27 +182,6 @@ public final class SegmentBuilder {
    * @return the segment
    */
   public Segment build(long segmentId, int firstRow, String implicitColumn) {
-    return build(segmentId, firstRow, implicitColumn, List.of());
-  }
-
-  /**
-   * {@link #build(long, int, String)}, with the token index (when it is built) put together from
-   * the indexes of {@code indexed} and of the rows after them, as long as the rows are in time
-   * order already (so that the segment's rows are those segments' rows end to end, then the rest);
-   * else built from every row.
-   *
-   * @param segmentId the new segment's id
-   * @param firstRow the head's row this builder's first row is (0 for a whole head)
-   * @param implicitColumn the column to build the token index on, or {@code null}
-   * @param indexed segments of this builder's first rows, end to end from row 0 (parts built from
-   *     them earlier, with their token index built); empty for none
-   * @return the segment
-   */
-  public Segment build(long segmentId, int firstRow, String implicitColumn, List<Segment> indexed) {
-    int covered = indexedRows(indexed);
-    if (covered > rows) {
-      throw new IllegalArgumentException(covered + " indexed rows of " + rows);
-    }
     int[] order = RowOrder.sortedOrNull(timestamps, rows);
     long[] sortedTs = new long[rows];
     for (int i = 0; i < rows; i++) {
@@ -232,9 +195,6 @@ public final class SegmentBuilder {
         HeadStrings.Built built = strings.build(order, rows, true);
         column = built == null ? null : built.column();
         tokens = built == null ? null : built.tokens();
-        if (tokens != null && order == null && covered > 0) {
-          tokens = () -> concatTokens(strings, indexed, covered);
-        }
       } else {
         column = buffers.get(c).build(order, rows);
       }
@@ -250,36 +210,6 @@ public final class SegmentBuilder {
         columns,
         implicitColumn,
         tokens);
-  }
-
-  private static int indexedRows(List<Segment> indexed) {
-    int n = 0;
-    for (Segment s : indexed) {
-      n += s.rows();
-    }
-    return n;
-  }
-
-  /**
-   * The token index of rows in time order as they were appended: the indexes of the segments
-   * covering the first {@code covered} rows, and that of the rows after them, end to end.
-   */
-  private TokenIndex concatTokens(HeadStrings strings, List<Segment> indexed, int covered) {
-    List<TokenIndex> indexes = new ArrayList<>(indexed.size() + 1);
-    int[] starts = new int[indexed.size() + (covered < rows ? 1 : 0)];
-    int at = 0;
-    for (int i = 0; i < indexed.size(); i++) {
-      indexes.add(indexed.get(i).tokenIndex());
-      starts[i] = at;
-      at += indexed.get(i).rows();
-    }
-    if (covered < rows) {
-      HeadStrings.Built rest =
-          ((HeadStrings) strings.copy(covered, rows)).build(null, rows - covered, true);
-      indexes.add(rest == null ? null : rest.tokens().get());
-      starts[indexed.size()] = covered;
-    }
-    return TokenIndexMerge.concat(indexes, starts, rows);
   }
 
   /** One column's values in arrival order. */

@@ -100,25 +100,6 @@ record HeadParts(SegmentBuilder head, List<Part> parts, int settled) {
   }
 
   /**
-   * @param from the first row of a settled part, or {@link #settledRows()}
-   * @return the segments of the settled parts from that row on, oldest rows first: what a settled
-   *     part built from {@code from} takes in (their token indexes are built)
-   */
-  List<Segment> settledSegmentsFrom(int from) {
-    List<Segment> out = new ArrayList<>();
-    for (int i = 0; i < settled; i++) {
-      Part p = parts.get(i);
-      if (p.from() >= from) {
-        if (out.isEmpty() && p.from() != from) {
-          throw new IllegalArgumentException("no settled part starts at row " + from);
-        }
-        out.add(p.segment());
-      }
-    }
-    return out;
-  }
-
-  /**
    * @param tail the head's rows from {@link #rows()} on, sealed
    * @return these parts and the tail after them
    */

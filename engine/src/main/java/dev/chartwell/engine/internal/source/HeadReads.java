@@ -147,7 +147,6 @@ final class HeadReads {
   private boolean buildAheadOnce() {
     SegmentBuilder of;
     SegmentBuilder rowsToBuild;
-    List<Segment> indexed;
     int from;
     int rows;
     long headId;
@@ -160,14 +159,11 @@ final class HeadReads {
       }
       of = head;
       from = parts.settleFrom(rows);
-      indexed = parts.settledSegmentsFrom(from);
       rowsToBuild = head.copy(from, rows);
       headId = source.nextSegmentIdLocked();
     }
-    Segment part = rowsToBuild.build(headId, from, source.spec().implicitColumn(), indexed);
-    // Built here rather than by the first query with a bare term; from the indexes of the settled
-    // parts it takes in when the rows are in time order, so that only the new rows are tokenized.
-    part.tokenIndex();
+    Segment part = rowsToBuild.build(headId, from, source.spec().implicitColumn());
+    part.tokenIndex(); // built here rather than by the first query with a bare term
     synchronized (lock) {
       if (source.headLocked() != of) {
         return false; // handed over meanwhile: the sealing thread builds it whole

@@ -2,7 +2,6 @@ package dev.chartwell.engine.internal.source;
 
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentBuilder;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -147,8 +146,7 @@ final class PendingSeal {
   private Segment build(SegmentBuilder toBuild) {
     Segment segment = null;
     try {
-      HeadParts p = parts;
-      segment = toBuild.build(id, implicitColumn, p == null ? List.of() : p.settledSegmentsFrom(0));
+      segment = toBuild.build(id, implicitColumn);
       return segment;
     } finally {
       synchronized (this) {
