@@ -32,10 +32,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Queries while one thread appends, with the head's parts built ahead on the sealing pool: every
  * query sees a prefix of the events appended, at least every one acknowledged before it started,
  * and its counts (all, a bare term, a field where) are the naive counts over that prefix; once the
- * appends stop, the answer is the one over the same events fully sealed. Events arrive out of time
- * order (parts and heads sorted on their own, their token indexes built from every row) and in time
- * order (a part built ahead, and a sealed head, take in the token indexes of the parts before them
- * and tokenize only their new rows).
+ * appends stop, the answer is the one over the same events fully sealed; and no engine thread
+ * failed meanwhile. Events arrive out of time order or in it (a part's rows are then sorted as they
+ * came), with bodies all distinct (the head keeps each row's text) or from a few (a dictionary).
  */
 class BuildAheadTest {
   private static final long T0 = 1_700_000_000_000L;
