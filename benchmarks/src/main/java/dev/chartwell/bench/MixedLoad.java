@@ -8,6 +8,8 @@ import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.Source;
+import dev.chartwell.engine.SourceKind;
+import dev.chartwell.engine.SourceSpec;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,12 +26,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * store always is. An engine on a data directory holds {@code --rows} events of the last hour;
  * three chart queries (a count with a where, the p95 of a field by service, a bare term; 1-minute
  * buckets over the hour) run at a fixed {@code --qps}, first alone, then beside ingestion at {@code
- * --rate} events/s, then beside ingestion at half of what one appending thread sustains. Each phase
- * prints the queries' p50 and p99 (each query's own time, from when it started), the ingestion rate
- * reached, and the CPU time the phase's threads used: the queries' (the calling thread and the
- * engine's query workers), the sealing pool's (sealing and head parts built ahead) and the
- * appending thread's, per million events appended for the last two. On a machine shared with other
- * work the latencies move with its load; the CPU times much less, so that they compare code.
+ * --rate} events/s, then beside ingestion at half of what one appending thread sustains (measured
+ * on a scratch source), then alone again over the data the ingestion left (more events than the
+ * first phase read: an ingesting phase's queries read between the two). Each phase prints the
+ * queries' p50 and p99 (each query's own time, from when it started), the ingestion rate reached,
+ * and the CPU time the phase's threads used: the queries' (the calling thread and the engine's
+ * query workers), the sealing pool's (sealing and head parts built ahead) and the appending
+ * thread's, per million events appended for the last two. On a machine shared with other work the
+ * latencies move with its load; the CPU times much less, so that they compare code.
  */
 final class MixedLoad {
   private static final long HOUR = 3_600_000L;
@@ -93,6 +97,9 @@ final class MixedLoad {
       m.report(out, "alone", m.phase(qps, seconds, 0), 0);
       m.report(out, "ingesting " + rate + "/s", m.phase(qps, seconds, rate), rate);
       m.report(out, "ingesting half capacity", m.phase(qps, seconds, capacity / 2), capacity / 2);
+      // The ingesting phases added events (most in the last minute, the p95's heaviest bucket):
+      // the same queries alone over the data as they left it tell that cost from ingestion's.
+      m.report(out, "alone, data as left", m.phase(qps, seconds, 0), 0);
     } finally {
       BenchData.deleteTree(dir);
     }
@@ -115,24 +122,34 @@ final class MixedLoad {
     source.appendBatch(batch);
   }
 
-  /** Events per second one thread appends, stamped now, in batches of {@link #BATCH}. */
+  /**
+   * Events per second one thread appends, stamped now, in batches of {@link #BATCH}: into a source
+   * of the same kind that is dropped afterwards, so that the queried source holds {@code --rows}
+   * events when the queries first run alone.
+   */
   private int capacity(int seconds) {
+    String id = "mixed-capacity";
+    Source probe =
+        engine.createSource(
+            new SourceSpec(id, id, SourceKind.LOG, "Timestamp", "Body", "Body", List.of()));
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     long start = System.nanoTime();
     long n = 0;
     while (System.nanoTime() < deadline) {
-      n += appendOne(n);
+      n += appendOne(probe, n);
     }
-    return (int) (n * 1e9 / (System.nanoTime() - start));
+    int perSecond = (int) (n * 1e9 / (System.nanoTime() - start));
+    engine.dropSource(id);
+    return perSecond;
   }
 
-  private int appendOne(long offset) {
+  private int appendOne(Source target, long offset) {
     long ts = System.currentTimeMillis();
     List<Event> batch = new ArrayList<>(BATCH);
     for (int i = 0; i < BATCH; i++) {
       batch.add(new Event(ts, pool.get((int) ((offset + i) % pool.size())).fields()));
     }
-    return source.appendBatch(batch).accepted();
+    return target.appendBatch(batch).accepted();
   }
 
   /** What one phase measured. */
@@ -193,7 +210,7 @@ final class MixedLoad {
                 long period = BATCH * 1_000_000_000L / rate;
                 long due = System.nanoTime();
                 while (!stop.get()) {
-                  appended.addAndGet(appendOne(appended.get()));
+                  appended.addAndGet(appendOne(source, appended.get()));
                   due += period;
                   sleepUntil(due);
                 }
