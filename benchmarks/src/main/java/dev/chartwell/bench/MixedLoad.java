@@ -8,6 +8,8 @@ import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.Granularity;
 import dev.chartwell.engine.Series;
 import dev.chartwell.engine.Source;
+import dev.chartwell.engine.SourceKind;
+import dev.chartwell.engine.SourceSpec;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +26,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * store always is. An engine on a data directory holds {@code --rows} events of the last hour;
  * three chart queries (a count with a where, the p95 of a field by service, a bare term; 1-minute
  * buckets over the hour) run at a fixed {@code --qps}, first alone, then beside ingestion at {@code
- * --rate} events/s, then beside ingestion at half of what one appending thread sustains. Each phase
- * prints the queries' p50 and p99 (from the time each was due, so a late query counts its wait) and
- * the ingestion rate reached.
+ * --rate} events/s, then beside ingestion at half of what one appending thread sustains (measured
+ * on a scratch source), then alone again over the data the ingestion left (more events than the
+ * first phase read: an ingesting phase's queries read between the two). Each phase prints the
+ * queries' p50 and p99 (each query's own time, from when it started), the ingestion rate reached,
+ * and the CPU time the phase's threads used: the queries' (the calling thread and the engine's
+ * query workers), the sealing pool's (sealing and head parts built ahead) and the appending
+ * thread's, per million events appended for the last two. On a machine shared with other work the
+ * latencies move with its load; the CPU times much less, so that they compare code.
  */
 final class MixedLoad {
   private static final long HOUR = 3_600_000L;
@@ -90,6 +97,9 @@ final class MixedLoad {
       m.report(out, "alone", m.phase(qps, seconds, 0), 0);
       m.report(out, "ingesting " + rate + "/s", m.phase(qps, seconds, rate), rate);
       m.report(out, "ingesting half capacity", m.phase(qps, seconds, capacity / 2), capacity / 2);
+      // The ingesting phases added events (most in the last minute, the p95's heaviest bucket):
+      // the same queries alone over the data as they left it tell that cost from ingestion's.
+      m.report(out, "alone, data as left", m.phase(qps, seconds, 0), 0);
     } finally {
       BenchData.deleteTree(dir);
     }
@@ -112,28 +122,75 @@ final class MixedLoad {
     source.appendBatch(batch);
   }
 
-  /** Events per second one thread appends, stamped now, in batches of {@link #BATCH}. */
+  /**
+   * Events per second one thread appends, stamped now, in batches of {@link #BATCH}: into a source
+   * of the same kind that is dropped afterwards, so that the queried source holds {@code --rows}
+   * events when the queries first run alone.
+   */
   private int capacity(int seconds) {
+    String id = "mixed-capacity";
+    Source probe =
+        engine.createSource(
+            new SourceSpec(id, id, SourceKind.LOG, "Timestamp", "Body", "Body", List.of()));
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     long start = System.nanoTime();
     long n = 0;
     while (System.nanoTime() < deadline) {
-      n += appendOne(n);
+      n += appendOne(probe, n);
     }
-    return (int) (n * 1e9 / (System.nanoTime() - start));
+    int perSecond = (int) (n * 1e9 / (System.nanoTime() - start));
+    engine.dropSource(id);
+    return perSecond;
   }
 
-  private int appendOne(long offset) {
+  private int appendOne(Source target, long offset) {
     long ts = System.currentTimeMillis();
     List<Event> batch = new ArrayList<>(BATCH);
     for (int i = 0; i < BATCH; i++) {
       batch.add(new Event(ts, pool.get((int) ((offset + i) % pool.size())).fields()));
     }
-    return source.appendBatch(batch).accepted();
+    return target.appendBatch(batch).accepted();
   }
 
   /** What one phase measured. */
-  private record Phase(long[] latencyNanos, long appended, long nanos) {}
+  private record Phase(long[] latencyNanos, long appended, long nanos, Cpu cpu) {}
+
+  /**
+   * CPU nanoseconds of the threads of a phase, by role.
+   *
+   * @param queries the calling thread's and the engine's query workers'
+   * @param sealing the engine's sealing pool's (seals and head parts built ahead)
+   * @param writer the appending thread's
+   */
+  record Cpu(long queries, long sealing, long writer) {
+    Cpu minus(Cpu before) {
+      return new Cpu(queries - before.queries, sealing - before.sealing, writer - before.writer);
+    }
+
+    /** The CPU time of every live thread of the JVM so far, by the role its name says. */
+    static Cpu now() {
+      java.lang.management.ThreadMXBean mx =
+          java.lang.management.ManagementFactory.getThreadMXBean();
+      long q = 0;
+      long s = 0;
+      long w = 0;
+      for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+        if (t == null) {
+          continue;
+        }
+        long cpu = Math.max(0, mx.getThreadCpuTime(t.getThreadId()));
+        String name = t.getThreadName();
+        if (name.equals("main") || name.startsWith("chartwell-query-")) {
+          q += cpu;
+        } else if (name.startsWith("chartwell-sealer-")) {
+          s += cpu;
+        } else if (name.equals("mixed-writer")) {
+          w += cpu;
+        }
+      }
+      return new Cpu(q, s, w);
+    }
+  }
 
   /**
    * Runs queries at {@code qps} for {@code seconds}, with an appending thread at {@code rate}
@@ -141,6 +198,7 @@ final class MixedLoad {
    */
   private Phase phase(int qps, int seconds, int rate) throws InterruptedException {
     source.awaitSealing();
+    Cpu before = Cpu.now();
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong appended = new AtomicLong();
     Thread writer = null;
@@ -152,7 +210,7 @@ final class MixedLoad {
                 long period = BATCH * 1_000_000_000L / rate;
                 long due = System.nanoTime();
                 while (!stop.get()) {
-                  appended.addAndGet(appendOne(appended.get()));
+                  appended.addAndGet(appendOne(source, appended.get()));
                   due += period;
                   sleepUntil(due);
                 }
@@ -171,14 +229,16 @@ final class MixedLoad {
       sink += engine.query(queries.get(i % queries.size())).rows().size();
       latency[i] = System.nanoTime() - began;
     }
+    // The writer's CPU time is read while it lives (a finished thread has none to read).
     stop.set(true);
+    Cpu used = Cpu.now().minus(before);
     if (writer != null) {
       writer.join();
     }
     if (sink < 0) {
       throw new AssertionError();
     }
-    return new Phase(latency, appended.get(), System.nanoTime() - start);
+    return new Phase(latency, appended.get(), System.nanoTime() - start, used);
   }
 
   private static void sleepUntil(long due) {
@@ -198,15 +258,30 @@ final class MixedLoad {
       }
       each.append(String.format(Locale.ROOT, "  q%d p50 %.1f", q + 1, percentile(one, 0.5) / 1e6));
     }
+    Cpu cpu = p.cpu();
+    String perMillion =
+        p.appended() == 0
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                " (per million events: sealing %.2f s, appending %.2f s)",
+                cpu.sealing() / 1e3 / p.appended(),
+                cpu.writer() / 1e3 / p.appended());
     out.printf(
         Locale.ROOT,
-        "%-26s p50 %7.1f ms  p99 %7.1f ms  ingestion %,9.0f events/s (asked %,d);%s%n",
+        "%-26s p50 %7.1f ms  p99 %7.1f ms  ingestion %,9.0f events/s (asked %,d);%s%n"
+            + "%-26s CPU: queries %.2f s, sealing pool %.2f s, appending %.2f s%s%n",
         name,
         percentile(all, 0.5) / 1e6,
         percentile(all, 0.99) / 1e6,
         p.appended() * 1e9 / p.nanos(),
         target,
-        each);
+        each,
+        "",
+        cpu.queries() / 1e9,
+        cpu.sealing() / 1e9,
+        cpu.writer() / 1e9,
+        perMillion);
   }
 
   private static long percentile(long[] values, double p) {

@@ -73,7 +73,7 @@ final class EngineMaintenance {
    * @param storage its files
    */
   void watch(SourceCore source, SourceFiles storage) {
-    storage.onCorrupt(bad -> executor.execute(() -> source.sealed().drop(s -> s == bad, true)));
+    storage.onCorrupt(bad -> later(() -> source.sealed().drop(s -> s == bad, true)));
   }
 
   /**
@@ -82,10 +82,23 @@ final class EngineMaintenance {
    * @param source the source
    */
   void afterSeal(SourceCore source) {
-    executor.execute(() -> mergeQuietly(source));
+    later(() -> mergeQuietly(source));
     memory.enforceLimit();
     if (limits.active()) {
-      executor.execute(this::enforceStorageLimitsQuietly);
+      later(this::enforceStorageLimitsQuietly);
+    }
+  }
+
+  /**
+   * Runs work on the maintenance thread, unless the engine is closing and that thread has stopped:
+   * a seal that ends meanwhile is published and stays; its merge and limits are the next engine's
+   * to see to. (Thrown to the seal, the refusal read as a storage failure.)
+   */
+  private void later(Runnable work) {
+    try {
+      executor.execute(work);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closing: nothing more to maintain in this engine
     }
   }
 

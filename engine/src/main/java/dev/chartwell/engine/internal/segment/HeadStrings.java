@@ -153,9 +153,15 @@ final class HeadStrings extends SegmentBuilder.Buffer {
       c.present = bitRange(present, from, to);
     } else {
       c.ordinals = from == 0 ? ordinals : Arrays.copyOfRange(ordinals, from, to);
-      c.distinctText = distinct.text();
-      c.distinctBounds = distinct.bounds();
-      c.distinctSize = distinct.size();
+      if (distinct != null) {
+        c.distinctText = distinct.text();
+        c.distinctBounds = distinct.bounds();
+        c.distinctSize = distinct.size();
+      } else { // a copy, copied again
+        c.distinctText = distinctText;
+        c.distinctBounds = distinctBounds;
+        c.distinctSize = distinctSize;
+      }
     }
     return c;
   }

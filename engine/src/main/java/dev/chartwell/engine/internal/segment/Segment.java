@@ -36,6 +36,7 @@ public final class Segment {
   private final MappedFile file;
   private final long orderBase;
   private final Map<String, Object> derived = new ConcurrentHashMap<>();
+  private final LazyColumns lazyColumns; // null: every column built
 
   /** A heap segment whose token index is built when it is first asked for (a head's part). */
   Segment(
@@ -56,7 +57,35 @@ public final class Segment {
         rows == 0 ? 0 : timestamps.get(0),
         rows == 0 ? 0 : timestamps.get(rows - 1),
         null,
-        (id << 32) + firstRow);
+        (id << 32) + firstRow,
+        null);
+    this.lazyTokens = tokens;
+  }
+
+  /**
+   * A heap segment of a head's part whose columns are built when a query first reads them, as is
+   * its token index.
+   */
+  Segment(
+      long id,
+      long firstRow,
+      int rows,
+      Timestamps timestamps,
+      LazyColumns columns,
+      String implicitColumn,
+      Supplier<TokenIndex> tokens) {
+    this(
+        id,
+        rows,
+        timestamps,
+        Map.of(),
+        implicitColumn,
+        null,
+        rows == 0 ? 0 : timestamps.get(0),
+        rows == 0 ? 0 : timestamps.get(rows - 1),
+        null,
+        (id << 32) + firstRow,
+        columns);
     this.lazyTokens = tokens;
   }
 
@@ -80,7 +109,8 @@ public final class Segment {
         minTimestamp,
         maxTimestamp,
         file,
-        id << 32);
+        id << 32,
+        null);
   }
 
   Segment(
@@ -93,8 +123,10 @@ public final class Segment {
       long minTimestamp,
       long maxTimestamp,
       MappedFile file,
-      long orderBase) {
+      long orderBase,
+      LazyColumns lazyColumns) {
     this.id = id;
+    this.lazyColumns = lazyColumns;
     this.orderBase = orderBase;
     this.rows = rows;
     this.timestamps = timestamps;
@@ -220,14 +252,14 @@ public final class Segment {
    * @return the column, or {@code null} when no event of this segment has the field
    */
   public Column column(String name) {
-    return columns.get(name);
+    return lazyColumns != null ? lazyColumns.get(name) : columns.get(name);
   }
 
   /**
    * @return every column by name
    */
   public Map<String, Column> columns() {
-    return columns;
+    return lazyColumns != null ? lazyColumns.all() : columns;
   }
 
   /**
@@ -305,6 +337,13 @@ public final class Segment {
    * @return bytes of the whole segment: its file's length when mapped, else an estimate of its heap
    */
   public long bytes() {
+    if (lazyColumns != null) { // a query's part: its columns are built to be counted
+      long total = bytes + tokenIndexBytes();
+      for (Column c : lazyColumns.all().values()) {
+        total += c.bytes();
+      }
+      return total;
+    }
     return file != null ? bytes : bytes + tokenIndexBytes();
   }
 

@@ -212,6 +212,63 @@ public final class SegmentBuilder {
         tokens);
   }
 
+  /**
+   * {@link #build(long, int, String)} for a query: the rows that arrived since a head's last part,
+   * which the query builds for itself and the queries after it share. Only the timestamps are
+   * sorted now; each column is built when a query first reads it (a count with a where reads one or
+   * two), and the token index when one first needs it. The builder must not change afterwards: the
+   * segment builds from it (a {@link #copy}, which nothing else holds, is the usual one).
+   *
+   * @param segmentId the new segment's id
+   * @param firstRow the head's row this builder's first row is
+   * @param implicitColumn the column to build the token index on, or {@code null}
+   * @return the segment
+   */
+  public Segment buildForQuery(long segmentId, int firstRow, String implicitColumn) {
+    int[] order = RowOrder.sortedOrNull(timestamps, rows);
+    long[] sortedTs = new long[rows];
+    for (int i = 0; i < rows; i++) {
+      sortedTs[i] = timestamps[order == null ? i : order[i]];
+    }
+    List<String> columnNames = List.copyOf(names);
+    List<Buffer> columnBuffers = List.copyOf(buffers);
+    int n = rows;
+    java.util.concurrent.atomic.AtomicReference<java.util.function.Supplier<TokenIndex>> tokens =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    LazyColumns columns =
+        new LazyColumns(
+            columnNames,
+            name -> {
+              Buffer b = columnBuffers.get(columnNames.indexOf(name));
+              if (name.equals(implicitColumn) && b instanceof HeadStrings strings) {
+                HeadStrings.Built built = strings.build(order, n, true);
+                if (built == null) {
+                  return null;
+                }
+                tokens.set(built.tokens());
+                return built.column();
+              }
+              return b.build(order, n);
+            });
+    java.util.function.Supplier<TokenIndex> tokenIndex = null;
+    if (implicitColumn != null && columnNames.contains(implicitColumn)) {
+      tokenIndex =
+          () -> {
+            columns.get(implicitColumn); // builds the column, and with it the way to its tokens
+            java.util.function.Supplier<TokenIndex> t = tokens.get();
+            return t == null ? null : t.get();
+          };
+    }
+    return new Segment(
+        segmentId,
+        firstRow,
+        rows,
+        Timestamps.pack(sortedTs, rows),
+        columns,
+        implicitColumn,
+        tokenIndex);
+  }
+
   /** One column's values in arrival order. */
   abstract static class Buffer {
     /** Rows that have a value, one bit each (numeric buffers; others encode absence inline). */

@@ -10,8 +10,9 @@ import java.util.concurrent.Executor;
  * A {@link SourceCore}'s head as queries read it: as {@link HeadParts}, immutable segments over its
  * rows. While queries read the source, its {@link BuildAhead} turns the head's rows into parts as
  * they arrive, off the query path; a query copies under the source's lock (array copies only) the
- * rows added since the last part and builds them outside it as a tail, which the queries after it
- * share. So a source being filled does not rebuild its head for every query.
+ * rows added since the last part and makes them a tail outside it, which the queries after it
+ * share, whose columns are built as queries read them ({@link SegmentBuilder#buildForQuery}). So a
+ * source being filled does not rebuild its head for every query.
  *
  * <p>Kept apart from {@link SourceCore}, which appends and hands heads over, because this is the
  * query side of the head, with its own lock and rules. Locks, always in this order: the freeze lock
@@ -116,7 +117,7 @@ final class HeadReads {
           all.addAll(p.forQuery());
         }
         if (added != null) {
-          Segment part = added.build(headId, from, source.spec().implicitColumn());
+          Segment part = added.buildForQuery(headId, from, source.spec().implicitColumn());
           HeadParts before = parts;
           parts = parts.withTail(new HeadParts.Part(from, rows, part));
           synchronized (lock) {

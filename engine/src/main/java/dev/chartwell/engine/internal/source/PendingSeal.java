@@ -107,7 +107,7 @@ final class PendingSeal {
     HeadParts p = parts != null ? parts : HeadParts.none(head);
     if (p.rows() < rowCount) {
       int from = p.rows(); // the head's last rows: the segment replaces every part soon
-      Segment part = head.copy(from, rowCount).build(id, from, implicitColumn);
+      Segment part = head.copy(from, rowCount).buildForQuery(id, from, implicitColumn);
       p = p.withTail(new HeadParts.Part(from, rowCount, part));
       parts = p;
     }

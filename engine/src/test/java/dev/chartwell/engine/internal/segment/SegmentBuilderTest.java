@@ -228,6 +228,22 @@ class SegmentBuilderTest {
     assertEquals(5, s.firstRowAtOrAfter(21));
   }
 
+  @Test
+  void aCopyOfACopyHoldsTheSameRowsForDeduplicatedAndPerRowStrings() {
+    SegmentBuilder b = new SegmentBuilder(4);
+    b.addColumn("few", ColumnType.STRING); // few distinct values: kept as a dictionary
+    b.addColumn("each", ColumnType.STRING); // one per row past the limit: kept per row
+    int n = HeadStrings.DEDUPLICATED_LIMIT * 2;
+    for (int i = 0; i < n; i++) {
+      b.append(i, new Object[] {i % 3 == 0 ? null : "v" + i % 5, "row " + i});
+    }
+    SegmentBuilder copy = b.copy(10, n - 10);
+    SegmentBuilder again = copy.copy(5, copy.rows() - 5);
+    assertEquals(
+        SegmentRows.read(b.copy(15, n - 15).build(1, null)),
+        SegmentRows.read(again.build(1, null)));
+  }
+
   static List<Integer> rows(ImmutableRoaringBitmap b) {
     List<Integer> out = new java.util.ArrayList<>();
     b.forEach((int i) -> out.add(i));

@@ -14,28 +14,38 @@ import dev.chartwell.engine.Series;
 import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.engine.TestAccess;
+import dev.chartwell.engine.internal.storage.EngineLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Queries while one thread appends, with the head's parts built ahead on the sealing pool: every
  * query sees a prefix of the events appended, at least every one acknowledged before it started,
  * and its counts (all, a bare term, a field where) are the naive counts over that prefix; once the
- * appends stop, the answer is the one over the same events fully sealed.
+ * appends stop, the answer is the one over the same events fully sealed; and no engine thread
+ * failed meanwhile. Events arrive out of time order or in it (a part's rows are then sorted as they
+ * came), with bodies all distinct (the head keeps each row's text) or from a few (a dictionary).
  */
 class BuildAheadTest {
   private static final long T0 = 1_700_000_000_000L;
   private static final int BATCH = 97;
 
-  @Test
-  void queriesWhileAppendingSeeEveryAcknowledgedEventAndCountLikeANaiveReference()
-      throws Exception {
-    try (Engine engine = Engine.builder().segmentRows(16_384).build()) {
+  @ParameterizedTest
+  @CsvSource({"false, false", "true, false", "true, true"})
+  void queriesWhileAppendingSeeEveryAcknowledgedEventAndCountLikeANaiveReference(
+      boolean inOrder, boolean fewBodies) throws Exception {
+    try (ThreadFailures threadFailures = new ThreadFailures();
+        Engine engine = Engine.builder().segmentRows(16_384).build()) {
       Source source = engine.createSource(SourceSpec.logs("logs"));
       SourceCore core = TestAccess.core(source);
       AtomicLong attempted = new AtomicLong();
@@ -50,7 +60,7 @@ class BuildAheadTest {
                   while (!stop.get()) {
                     List<Event> batch = new ArrayList<>(BATCH);
                     for (int i = 0; i < BATCH; i++, n++) {
-                      batch.add(event(n));
+                      batch.add(event(n, inOrder, fewBodies));
                     }
                     attempted.addAndGet(BATCH);
                     source.appendBatch(batch);
@@ -84,13 +94,53 @@ class BuildAheadTest {
       assertArrayEquals(naive(all), counts(engine, source), "every event once the appends stopped");
       core.seal();
       assertArrayEquals(naive(all), counts(engine, source), "the same events fully sealed");
+      // A build ahead that fails leaves its rows to the queries (the answers stay right): only
+      // the engine's log tells.
+      assertEquals(List.of(), threadFailures.messages(), "engine threads that failed");
     }
   }
 
-  private static Event event(int n) {
-    String body = "request " + n + (n % 7 == 0 ? " Timeout after 30s" : " done");
+  /** The engine's log lines of threads that failed, while open. */
+  private static final class ThreadFailures extends Handler implements AutoCloseable {
+    private final Logger logger = Logger.getLogger(EngineLog.NAME); // held: JUL's are weak
+    private final List<String> messages = new ArrayList<>();
+
+    ThreadFailures() {
+      logger.addHandler(this);
+    }
+
+    @Override
+    public synchronized void publish(LogRecord r) {
+      if (r.getLevel() == Level.SEVERE && r.getMessage().startsWith("thread ")) {
+        messages.add(r.getMessage());
+      }
+    }
+
+    synchronized List<String> messages() {
+      return List.copyOf(messages);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {
+      logger.removeHandler(this);
+    }
+  }
+
+  /**
+   * Event {@code n}: in time order or not; its body with its number (each one distinct) or from a
+   * few distinct bodies (the head keeps them as a dictionary), with the same tokens counted.
+   */
+  private static Event event(int n, boolean inOrder, boolean fewBodies) {
+    String body =
+        fewBodies
+            ? "request" + (n == 4242 ? " 4242" : "") + (n % 7 == 0 ? " Timeout after 30s" : " done")
+            : "request " + n + (n % 7 == 0 ? " Timeout after 30s" : " done");
     return new Event(
-        T0 + n % 1_000, Map.of("Body", body, "SeverityText", n % 5 == 0 ? "error" : "info"));
+        T0 + (inOrder ? n / 100 : n % 1_000),
+        Map.of("Body", body, "SeverityText", n % 5 == 0 ? "error" : "info"));
   }
 
   /** What {@link #counts} answers over events {@code [0, n)}, counted one by one. */
@@ -101,28 +151,33 @@ class BuildAheadTest {
       timeouts += i % 7 == 0 ? 1 : 0; // "Timeout" in the body
       errors += i % 5 == 0 ? 1 : 0;
     }
-    return new long[] {n, timeouts, errors};
+    // "done" in every body without the timeout; "4242" (a token unique to one row) once.
+    return new long[] {n, timeouts, errors, n - timeouts, n > 4242 ? 1 : 0};
   }
 
   /**
-   * All events, those with the bare term {@code timeout}, those with {@code SeverityText:error}.
+   * All events, those with the bare term {@code timeout}, those with {@code SeverityText:error},
+   * those with the bare terms {@code done} (common) and {@code 4242} (in one row).
    */
   private static long[] counts(Engine engine, Source source) {
     String id = source.id();
     ChartQuery q =
         new ChartQuery(
             T0,
-            T0 + 60_000,
+            T0 + 3_600_000,
             Granularity.named("1m").orElseThrow(),
             List.of(
                 Series.of(id, AggFn.COUNT, null, null),
                 Series.of(id, AggFn.COUNT, null, "timeout"),
-                Series.of(id, AggFn.COUNT, null, "SeverityText:error")),
+                Series.of(id, AggFn.COUNT, null, "SeverityText:error"),
+                Series.of(id, AggFn.COUNT, null, "done"),
+                Series.of(id, AggFn.COUNT, null, "4242")),
             null);
-    long[] out = new long[3];
+    long[] out = new long[5];
     for (ChartResult.Row row : engine.query(q).rows()) {
-      for (int i = 0; i < 3; i++) {
-        out[i] += row.values().get(i).longValue();
+      for (int i = 0; i < out.length; i++) {
+        Number v = row.values().get(i); // none: no event of that series in the bucket
+        out[i] += v == null ? 0 : v.longValue();
       }
     }
     return out;
