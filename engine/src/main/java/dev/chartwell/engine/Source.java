@@ -1,5 +1,6 @@
 package dev.chartwell.engine;
 
+import dev.chartwell.engine.internal.source.PendingAppend;
 import dev.chartwell.engine.internal.source.Schema;
 import dev.chartwell.engine.internal.source.Snapshots;
 import dev.chartwell.engine.internal.source.SourceCore;
@@ -177,9 +178,9 @@ public final class Source {
    * perhaps not yet durable: {@link #awaitDurable()} before acknowledging them.
    */
   public static final class Pending {
-    private final SourceCore.Pending pending;
+    private final PendingAppend pending;
 
-    private Pending(SourceCore.Pending pending) {
+    private Pending(PendingAppend pending) {
       this.pending = pending;
     }
 

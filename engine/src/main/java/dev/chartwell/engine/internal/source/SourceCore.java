@@ -51,7 +51,7 @@ public final class SourceCore {
   private final SealedSegments segments;
 
   private final Object lock = new Object();
-  private volatile Schema schema = Schema.empty();
+  private final SourceColumns columns = new SourceColumns();
   private SegmentBuilder head; // guarded by lock
   private long headLastPosition; // guarded by lock
   private long nextSegmentId; // guarded by lock
@@ -109,11 +109,11 @@ public final class SourceCore {
     this.head = newHead();
     this.reads = new HeadReads(this, lock, head, setup.sealers());
     if (spec.implicitColumn() != null) {
-      define(spec.implicitColumn(), ColumnType.STRING);
+      columns.defineLocked(spec.implicitColumn(), ColumnType.STRING, head);
     }
     for (ColumnSpec c : spec.columns()) {
       if (!c.name().equals(spec.implicitColumn())) {
-        define(c.name(), c.type());
+        columns.defineLocked(c.name(), c.type(), head);
       }
     }
   }
@@ -140,8 +140,8 @@ public final class SourceCore {
     SourceCore s = new SourceCore(setup);
     synchronized (s.lock) {
       for (ColumnSpec c : restored.columns()) {
-        if (s.schema.column(c.name()).isEmpty()) {
-          s.define(c.name(), c.type());
+        if (s.columns.schema().column(c.name()).isEmpty()) {
+          s.columns.defineLocked(c.name(), c.type(), s.head);
         }
       }
       s.nextSegmentId = restored.nextSegmentId();
@@ -162,16 +162,12 @@ public final class SourceCore {
    */
   public void replay(EventBatch batch, long position) {
     synchronized (lock) {
-      BatchCheck.Result checked = BatchCheck.check(batch, schema, spec.timestampColumn(), false);
+      BatchCheck.Result checked =
+          BatchCheck.check(batch, columns.schema(), spec.timestampColumn(), false);
       if (!checked.rejections().isEmpty()) {
         throw new RejectedEventException(checked.rejections().get(0).reason());
       }
-      appendRowsLocked(batch, checked, 0, batch.size());
-      headLastPosition = position;
-      version++;
-      if (head.rows() >= segmentRows || head.bytes() >= maxHeadBytes) {
-        rotateLocked();
-      }
+      appendRowsLocked(batch, checked, 0, batch.size(), position);
       headBytes = head.bytes() + seals.bytes();
     }
   }
@@ -194,7 +190,7 @@ public final class SourceCore {
    * @return the current schema
    */
   public Schema schema() {
-    return schema;
+    return columns.schema();
   }
 
   /**
@@ -213,24 +209,6 @@ public final class SourceCore {
   }
 
   /**
-   * Appends events, keeping the valid ones; when it returns, they are durable as the storage's
-   * fsync policy says.
-   *
-   * @param events the events
-   * @return how many were stored and why the others were not (by position in the list)
-   * @throws WritesRefusedException when the engine refuses writes for now (memory); nothing of the
-   *     batch is kept
-   * @throws RuntimeException when the storage failed (nothing of the batch is kept)
-   */
-  public AppendResult appendBatch(List<Event> events) {
-    EventBatch batch = new EventBatch();
-    for (Event e : events) {
-      batch.add(e);
-    }
-    return append(batch);
-  }
-
-  /**
    * Appends a batch of events, keeping the valid ones; when it returns, they are durable as the
    * storage's fsync policy says. The fastest way in: the events are checked, logged and stored a
    * field at a time. Values may be converted in place; clear the batch before filling it again.
@@ -242,46 +220,16 @@ public final class SourceCore {
    * @throws RuntimeException when the storage failed (nothing of the batch is kept)
    */
   public AppendResult append(EventBatch batch) {
-    Pending pending = appendPending(batch);
+    PendingAppend pending = appendPending(batch);
     pending.awaitDurable();
     return pending.result();
   }
 
   /**
-   * An append whose events are stored (queries see them) and whose log records are written, but
-   * perhaps not yet durable: {@link #awaitDurable()} before acknowledging them.
-   */
-  public final class Pending {
-    private final AppendResult result;
-    private final long position;
-
-    private Pending(AppendResult result, long position) {
-      this.result = result;
-      this.position = position;
-    }
-
-    /**
-     * @return how many were stored and why the others were not
-     */
-    public AppendResult result() {
-      return result;
-    }
-
-    /**
-     * Returns once the events are durable as the storage's fsync policy says.
-     *
-     * @throws RuntimeException when the storage failed before they were
-     */
-    public void awaitDurable() {
-      storage.awaitDurable(position);
-    }
-  }
-
-  /**
    * {@link #append(EventBatch)} without waiting for the log to be durable, so that a caller reading
    * a long request can prepare its next batch meanwhile (and wait once per batch, for the one
-   * before). Until {@link Pending#awaitDurable()} returns, the events are not acknowledged: a crash
-   * or power cut may lose them, as the fsync policy says.
+   * before). Until {@link PendingAppend#awaitDurable()} returns, the events are not acknowledged: a
+   * crash or power cut may lose them, as the fsync policy says.
    *
    * @param batch the events
    * @return the outcome, to wait on
@@ -289,29 +237,29 @@ public final class SourceCore {
    *     batch is kept
    * @throws RuntimeException when the storage failed (nothing of the batch is kept)
    */
-  public Pending appendPending(EventBatch batch) {
+  public PendingAppend appendPending(EventBatch batch) {
     admission.run();
     int n = batch.size();
     if (n == 0) {
-      return new Pending(new AppendResult(0, List.of()), 0);
+      return new PendingAppend(new AppendResult(0, List.of()), storage, 0);
     }
     // Outside the lock: check and convert the events against the columns as they are now, and
     // encode their log records. Under the lock that is done again only when a column this batch
     // defines was defined meanwhile.
-    Schema before = schema;
+    Schema before = columns.schema();
     BatchCheck.Result checked = BatchCheck.check(batch, before, spec.timestampColumn(), true);
     List<byte[]> records = records(batch, checked, 0, n);
     long position;
     boolean buildAhead;
     synchronized (lock) {
       seals.awaitRoomLocked(this::checkWritableLocked, id);
-      if (schema != before && checked.definesColumns()) {
+      if (columns.schema() != before && checked.definesColumns()) {
         checked.undo(batch);
-        checked = BatchCheck.check(batch, schema, spec.timestampColumn(), true);
+        checked = BatchCheck.check(batch, columns.schema(), spec.timestampColumn(), true);
         records = records(batch, checked, 0, n);
       }
       if (checked.accepted() == 0) {
-        return new Pending(new AppendResult(0, checked.rejections()), 0);
+        return new PendingAppend(new AppendResult(0, checked.rejections()), storage, 0);
       }
       position = appendLocked(batch, checked, records);
       headBytes = head.bytes() + seals.bytes();
@@ -321,7 +269,8 @@ public final class SourceCore {
       reads.requestPart();
     }
     ingested.record(checked.accepted());
-    return new Pending(new AppendResult(checked.accepted(), checked.rejections()), position);
+    return new PendingAppend(
+        new AppendResult(checked.accepted(), checked.rejections()), storage, position);
   }
 
   private List<byte[]> records(EventBatch batch, BatchCheck.Result checked, int from, int to) {
@@ -350,49 +299,25 @@ public final class SourceCore {
         }
       }
       position = storage.log(from == 0 && to == n ? records : records(batch, checked, from, to));
-      appendRowsLocked(batch, checked, from, to);
-      headLastPosition = position;
-      version++;
-      if (head.rows() >= segmentRows || head.bytes() >= maxHeadBytes) {
-        rotateLocked();
-      }
+      appendRowsLocked(batch, checked, from, to, position);
       from = to;
     }
     return position;
   }
 
   /**
-   * Defines the columns the accepted events of {@code [from, to)} bring (in the batch's order of
-   * fields) and adds those events to the head.
+   * Adds the accepted events of {@code [from, to)}, logged up to {@code position}, to the head
+   * (defining the columns they bring), and hands the head over for sealing once it is full.
    */
-  private void appendRowsLocked(EventBatch batch, BatchCheck.Result checked, int from, int to) {
-    ColumnType[] types = checked.types();
-    int[] columnOf = new int[types.length];
-    for (int f = 0; f < types.length; f++) {
-      columnOf[f] = -1;
-      if (types[f] == null) {
-        continue;
-      }
-      Schema.Column column = schema.column(batch.name(f)).orElse(null);
-      if (column == null) {
-        if (!hasValue(batch, checked, f, from, to)) {
-          continue; // defined by the events of a later head
-        }
-        define(batch.name(f), types[f]);
-        column = schema.column(batch.name(f)).orElseThrow();
-      }
-      columnOf[f] = column.ordinal();
-    }
+  private void appendRowsLocked(
+      EventBatch batch, BatchCheck.Result checked, int from, int to, long position) {
+    int[] columnOf = columns.columnsLocked(batch, checked, from, to, head);
     head.append(batch, columnOf, checked.rejected(), from, to);
-  }
-
-  private static boolean hasValue(EventBatch batch, BatchCheck.Result c, int f, int from, int to) {
-    for (int row = from; row < to; row++) {
-      if (c.accepts(row) && batch.tag(f, row) != EventBatch.ABSENT) {
-        return true;
-      }
+    headLastPosition = position;
+    version++;
+    if (head.rows() >= segmentRows || head.bytes() >= maxHeadBytes) {
+      rotateLocked();
     }
-    return false;
   }
 
   /**
@@ -549,7 +474,7 @@ public final class SourceCore {
         new SourceStatsReport.Tally(
             id,
             spec.name(),
-            schema,
+            columns.schema(),
             listed,
             headRows,
             headBytes,
@@ -600,9 +525,7 @@ public final class SourceCore {
     p.startFrom(reads.partsLocked());
     seals.addLocked(p);
     head = newHead();
-    for (Schema.Column c : schema.columns()) {
-      head.addColumn(c.name(), c.type());
-    }
+    columns.addAllLocked(head);
     version++;
     reads.newHeadLocked(head);
     storage.headHandedOver();
@@ -656,10 +579,5 @@ public final class SourceCore {
 
   private SegmentBuilder newHead() {
     return new SegmentBuilder(Math.min(segmentRows, 1024));
-  }
-
-  private void define(String name, ColumnType type) {
-    schema = schema.with(name, type);
-    head.addColumn(name, type);
   }
 }

@@ -84,7 +84,7 @@ class BatchAppendProperties {
     }
     SourceCore batched = source(segmentRows, declared);
     List<String> actual = new ArrayList<>();
-    for (AppendResult.Rejection r : batched.appendBatch(events).rejections()) {
+    for (AppendResult.Rejection r : batched.append(Batches.of(events)).rejections()) {
       int i = r.index();
       actual.add(i + (events.get(i).fields().size() <= 1 ? ": " + r.reason() : ""));
     }

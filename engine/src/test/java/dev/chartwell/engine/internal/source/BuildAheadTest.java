@@ -63,7 +63,7 @@ class BuildAheadTest {
                       batch.add(event(n, inOrder, fewBodies));
                     }
                     attempted.addAndGet(BATCH);
-                    source.appendBatch(batch);
+                    source.append(Batches.of(batch));
                     acked.addAndGet(BATCH);
                   }
                 } catch (Throwable t) {

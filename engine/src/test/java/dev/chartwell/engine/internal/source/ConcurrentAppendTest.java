@@ -48,7 +48,7 @@ class ConcurrentAppendTest {
                   for (int i = 0; i < PER_WRITER; i++) {
                     long id = writer * 1_000_000L + i;
                     if (i % 10 == 0) {
-                      source.appendBatch(List.of(event(id)));
+                      source.append(Batches.of(List.of(event(id))));
                     } else {
                       source.append(event(id));
                     }

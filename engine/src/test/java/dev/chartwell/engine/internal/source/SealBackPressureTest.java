@@ -89,7 +89,7 @@ class SealBackPressureTest {
         new Thread(
             () -> {
               try {
-                f.complete(s.appendBatch(batch(first)));
+                f.complete(s.append(Batches.of(batch(first))));
               } catch (RuntimeException e) {
                 f.completeExceptionally(e);
               }
@@ -115,7 +115,7 @@ class SealBackPressureTest {
     int first = 0;
     // A backlog of up to MAX_PENDING + 1 heads is taken without waiting.
     for (int i = 0; i <= SealQueue.MAX_PENDING; i++) {
-      assertEquals(ROWS, s.appendBatch(batch(first)).accepted());
+      assertEquals(ROWS, s.append(Batches.of(batch(first))).accepted());
       first += ROWS;
     }
     List<Thread> threads = new ArrayList<>();
@@ -149,7 +149,7 @@ class SealBackPressureTest {
     SourceCore s = source(gate);
     int first = 0;
     for (int i = 0; i <= SealQueue.MAX_PENDING; i++) {
-      s.appendBatch(batch(first));
+      s.append(Batches.of(batch(first)));
       first += ROWS;
     }
     List<Thread> threads = new ArrayList<>();

@@ -264,13 +264,14 @@ class SourceTest {
   void batchKeepsValidEventsAndReportsTheOthers() {
     SourceCore s = source(100);
     AppendResult r =
-        s.appendBatch(
-            List.of(
-                event(1, "n", 1L),
-                event(2, "n", "x"),
-                event(3, "n", 3L),
-                event(-4),
-                event(5, "n", 5L)));
+        s.append(
+            Batches.of(
+                List.of(
+                    event(1, "n", 1L),
+                    event(2, "n", "x"),
+                    event(3, "n", 3L),
+                    event(-4),
+                    event(5, "n", 5L))));
     assertEquals(3, r.accepted());
     assertEquals(
         List.of(
@@ -316,7 +317,7 @@ class SourceTest {
     assertEquals(3, s.sealedSegments().size());
     s.seal(); // empty head: nothing to seal
     assertEquals(3, s.sealedSegments().size());
-    s.appendBatch(List.of(event(1, "i", 1L), event(2, "i", 2L)));
+    s.append(Batches.of(List.of(event(1, "i", 1L), event(2, "i", 2L))));
     assertEquals(27, s.snapshot().rows());
   }
 
@@ -347,12 +348,13 @@ class SourceTest {
         SourceCore.create(
             new SourceCore.Setup(
                 "f", spec, 100, Long.MAX_VALUE, x -> {}, () -> {}, storage, SEALER));
-    s.appendBatch(List.of(event(1, "Body", "kept")));
+    s.append(Batches.of(List.of(event(1, "Body", "kept"))));
     failing.set(true);
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
-            () -> s.appendBatch(List.of(event(2, "Body", "lost"), event(3, "Body", "lost"))));
+            () ->
+                s.append(Batches.of(List.of(event(2, "Body", "lost"), event(3, "Body", "lost")))));
     assertEquals("no space left on device", e.getMessage());
     assertThrows(IllegalStateException.class, () -> s.append(event(4, "Body", "lost")));
     assertEquals(List.of(Map.of("@ts", 1L, "Body", "kept")), allRows(s));
@@ -423,7 +425,7 @@ class SourceTest {
       batch.add(event(i, "Body", "msg " + i, "n", 1L));
     }
     batch.add(event(-5, "Body", "before 1970")); // rejected
-    assertEquals(12, s.appendBatch(batch).accepted());
+    assertEquals(12, s.append(Batches.of(batch)).accepted());
     SourceStats waiting = s.stats();
     assertEquals(12, waiting.acceptedEvents());
     assertEquals(1, waiting.sealBacklog());
