@@ -144,13 +144,14 @@ public final class LokiRoutes {
     long allowed = MAX_EXPANSION * Math.max(body.length, 1L << 20);
     byte[] raw = protobuf ? LokiPush.uncompress(body, maxBodyBytes, held) : body;
     LokiTape tape = protobuf ? LokiProtobufTape.readOrNull(raw) : LokiJsonTape.readOrNull(raw);
-    if (tape != null && tape.expanded() > allowed) {
+    long expanded = tape != null ? tape.expanded() : 0;
+    if (expanded > allowed) {
       tape = null; // the tape counts lines in bytes: the general reader counts them exactly
+      expanded = 0;
     }
     List<LokiPush.Stream> streams =
         tape != null ? List.of() : protobuf ? LokiPush.protobuf(raw) : LokiPush.json(mapper, raw);
     long entries = tape != null ? tape.entries() : 0;
-    long expanded = tape != null ? tape.expanded() : 0;
     for (LokiPush.Stream s : streams) {
       expanded += labelChars(s.labels()) * s.entries().size();
       for (LokiPush.Entry e : s.entries()) {
