@@ -13,14 +13,16 @@ import java.util.function.Supplier;
  * as a server meets them, with each query's median. JMH runs one query at a time, so its JIT
  * profile and the caches hold that query alone; here they hold all six, and a short query pays for
  * the long ones before it. {@code --only qN} runs one query in the same way, and {@code --evict-mb
- * M} walks an array of M MiB before each measured query, to tell the caches' share from the JIT's.
+ * M} walks an array of M MiB before each measured query, to tell the caches' share from the JIT's;
+ * with {@code --warm-all true} the warm-up rounds run all six queries before {@code --only}'s is
+ * measured alone, to tell the JIT's share (code compiled for all six) from the other queries'.
  */
 final class InterleavedQueries {
   private InterleavedQueries() {}
 
   /**
    * {@code interleaved [--rows N] [--storage heap|disk] [--rounds R] [--warmup W] [--only qN]
-   * [--evict-mb M]}.
+   * [--evict-mb M] [--warm-all true]}.
    */
   static void run(Map<String, String> flags, PrintStream out) {
     QueryBenchmark b = new QueryBenchmark();
@@ -29,6 +31,7 @@ final class InterleavedQueries {
     int rounds = Integer.parseInt(flags.getOrDefault("rounds", "300"));
     int warmup = Integer.parseInt(flags.getOrDefault("warmup", "300"));
     String only = flags.get("only");
+    boolean warmAll = Boolean.parseBoolean(flags.getOrDefault("warm-all", "false"));
     long[] evict = new long[Integer.parseInt(flags.getOrDefault("evict-mb", "0")) << 17];
     if (only != null && !only.matches("q[1-6]")) {
       throw new IllegalArgumentException("--only takes q1 to q6, got '" + only + "'");
@@ -39,7 +42,8 @@ final class InterleavedQueries {
     long sink = 0;
     for (int r = 0; r < warmup + rounds; r++) {
       for (int q = 0; q < queries.size(); q++) {
-        if (only != null && !only.equals("q" + (q + 1))) {
+        boolean measured = r >= warmup;
+        if (only != null && !only.equals("q" + (q + 1)) && (measured || !warmAll)) {
           continue;
         }
         for (int i = 0; i < evict.length; i += 8) { // one write per cache line
@@ -48,7 +52,7 @@ final class InterleavedQueries {
         long start = System.nanoTime();
         sink += queries.get(q).get().rows().size();
         long took = System.nanoTime() - start;
-        if (r >= warmup) {
+        if (measured) {
           nanos[q][r - warmup] = took;
         }
       }
@@ -60,7 +64,9 @@ final class InterleavedQueries {
         b.storage,
         rounds,
         warmup,
-        only == null ? "Q1-Q6 in turn" : "only " + only.toUpperCase(Locale.ROOT),
+        only == null
+            ? "Q1-Q6 in turn"
+            : "only " + only.toUpperCase(Locale.ROOT) + (warmAll ? " (warmed on all six)" : ""),
         evict.length == 0 ? "" : ", " + (evict.length >> 17) + " MiB walked before each");
     for (int q = 0; q < queries.size(); q++) {
       if (only == null || only.equals("q" + (q + 1))) {
