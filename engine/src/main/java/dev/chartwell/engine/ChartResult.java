@@ -30,7 +30,10 @@ public record ChartResult(Granularity granularity, List<Row> rows) {
     /** Copies the lists (values may hold nulls). */
     public Row {
       group = List.copyOf(group);
-      values = Collections.unmodifiableList(new ArrayList<>(values));
+      values =
+          values.size() == 1
+              ? Collections.singletonList(values.get(0))
+              : Collections.unmodifiableList(new ArrayList<>(values));
     }
   }
 }

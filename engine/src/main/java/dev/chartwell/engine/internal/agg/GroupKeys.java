@@ -61,6 +61,35 @@ public final class GroupKeys {
   }
 
   /**
+   * An upper bound of the distinct groups that rows of these segments fall into, known without
+   * reading a row where every group-by field is a string column: a field has at most the values of
+   * its segments' dictionaries and the missing value, and a group is one value of each field.
+   *
+   * @param segments the segments
+   * @param groupBy the group-by fields
+   * @return the bound, or {@link Long#MAX_VALUE} when a field is not a string column in some
+   *     segment
+   */
+  public static long atMost(List<Segment> segments, List<String> groupBy) {
+    long groups = 1;
+    for (String field : groupBy) {
+      long values = 1; // the missing value
+      for (Segment segment : segments) {
+        Column c = segment.column(field);
+        if (c == null) {
+          continue;
+        }
+        if (!(c instanceof StringColumn s)) {
+          return Long.MAX_VALUE;
+        }
+        values += s.dictionary().size();
+      }
+      groups = values > Long.MAX_VALUE / groups ? Long.MAX_VALUE : groups * values;
+    }
+    return groups;
+  }
+
+  /**
    * @return an upper bound of the group ids {@link #group} returns, when known cheaply (else -1);
    *     when known (one string field, or none) the ids also ascend as the groups' values do
    */

@@ -1,5 +1,7 @@
 package dev.chartwell.engine.internal.agg;
 
+import java.util.Arrays;
+
 /**
  * Exact quantiles of n doubles without a full sort. A rank near either end (the p95 and p99 that
  * dashboards ask for most) is found in one pass that keeps the m largest (or smallest) values seen
@@ -42,9 +44,15 @@ final class Selection {
     int kept = Math.max(TAIL, n >>> 4);
     double low;
     double next;
-    if (n - lo <= kept) {
+    if (n - lo <= 2 || lo == 0) {
+      // ranks lo and lo + 1 are among the two largest (or the two smallest)
+      boolean top = n - lo <= 2;
+      double[] two = twoExtremes(a, from, n, top);
+      low = top && lo == n - 2 ? two[1] : two[0];
+      next = between ? two[top ? 0 : 1] : low;
+    } else if (n - lo <= kept) {
       // ranks lo to n - 1: the heap's least is rank lo, the lesser of its children rank lo + 1
-      double[] top = heapOfLargest(a, from, n, n - lo, false);
+      double[] top = largestOf(a, from, n, n - lo);
       low = top[0];
       next = between ? secondOf(top, false) : low;
     } else if (lo + 2 <= kept) {
@@ -65,6 +73,76 @@ final class Selection {
       }
     }
     return between ? low + (h - lo) * (next - low) : low;
+  }
+
+  /**
+   * The m largest of the n values from a[from] in a min-heap, as {@link #heapOfLargest} gives them,
+   * found among the values at or above a bound rather than among all: the values fall into m
+   * interleaved blocks, and the least of the blocks' maxima is at most the m-th largest value (the
+   * m maxima are m of the values), so every one of the m largest is at or above it, and only about
+   * three in m of the values are. The bound and the copy of those values cost no branch per value,
+   * where the heap mispredicts one for every value that enters it.
+   */
+  private static double[] largestOf(double[] a, int from, int n, int m) {
+    if (m < 3 || n < 4 * m) {
+      return heapOfLargest(a, from, n, m, false);
+    }
+    int end = from + n;
+    double[] maxima = Arrays.copyOfRange(a, from, from + m);
+    int base = from + m;
+    for (; base + m <= end; base += m) {
+      for (int j = 0; j < m; j++) {
+        maxima[j] = Math.max(maxima[j], a[base + j]);
+      }
+    }
+    for (int j = 0; base + j < end; j++) {
+      maxima[j] = Math.max(maxima[j], a[base + j]);
+    }
+    double bound = maxima[0];
+    for (int j = 1; j < m; j++) {
+      bound = Math.min(bound, maxima[j]);
+    }
+    double[] above = new double[n];
+    int k = 0;
+    for (int i = from; i < end; i++) {
+      double v = a[i];
+      above[k] = v;
+      // v - bound is +0.0 or positive exactly when v >= bound (-0.0 against +0.0 is left out)
+      k += 1 - (int) (Double.doubleToRawLongBits(v - bound) >>> 63);
+    }
+    return k >= m ? heapOfLargest(above, 0, k, m, false) : heapOfLargest(a, from, n, m, false);
+  }
+
+  /**
+   * The largest and second largest of the n values from a[from] (or the smallest and second
+   * smallest), found in two interleaved chains of {@code max} and {@code min} without a branch per
+   * value: a group of a few dozen values otherwise mispredicts its comparisons for about every
+   * fifth value.
+   *
+   * @return the two, the most extreme first; with one value, the second is infinite
+   */
+  private static double[] twoExtremes(double[] a, int from, int n, boolean largest) {
+    double s = largest ? 1 : -1; // values are compared as s × value
+    double a1 = Double.NEGATIVE_INFINITY;
+    double a2 = Double.NEGATIVE_INFINITY;
+    double b1 = Double.NEGATIVE_INFINITY;
+    double b2 = Double.NEGATIVE_INFINITY;
+    int end = from + n;
+    int i = from;
+    for (; i + 1 < end; i += 2) {
+      double v = s * a[i];
+      double w = s * a[i + 1];
+      a2 = Math.max(a2, Math.min(a1, v));
+      a1 = Math.max(a1, v);
+      b2 = Math.max(b2, Math.min(b1, w));
+      b1 = Math.max(b1, w);
+    }
+    if (i < end) {
+      double v = s * a[i];
+      a2 = Math.max(a2, Math.min(a1, v));
+      a1 = Math.max(a1, v);
+    }
+    return new double[] {s * Math.max(a1, b1), s * Math.max(Math.min(a1, b1), Math.max(a2, b2))};
   }
 
   /**

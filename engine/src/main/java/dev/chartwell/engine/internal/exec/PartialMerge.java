@@ -2,11 +2,15 @@ package dev.chartwell.engine.internal.exec;
 
 import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.internal.agg.AggState;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Merges the partials of a query's tasks into its rows without hashing: every task lists its
@@ -154,12 +158,14 @@ final class PartialMerge {
    * state is finished.
    *
    * @param series each series' partials from {@link #series}
+   * @param groupsAtMost an upper bound of the distinct groups, known before (when it is within
+   *     {@link QueryEngine#MAX_GROUPS}, the groups are not counted)
    * @param control the query's control
    * @return the rows, ordered
    * @throws dev.chartwell.engine.InvalidQueryException past {@link QueryEngine#MAX_GROUPS} or
    *     {@link QueryEngine#MAX_ROWS}
    */
-  static Rows rows(List<List<Partial>> series, QueryControl control) {
+  static Rows rows(List<List<Partial>> series, long groupsAtMost, QueryControl control) {
     int k = series.size();
     int[] at = new int[k];
     List<ResultRows.Key> keys = new ArrayList<>();
@@ -194,18 +200,54 @@ final class PartialMerge {
         control.checkpoint();
       }
     }
-    if (keys.size() > QueryEngine.MAX_GROUPS) {
-      Set<List<String>> groups = new HashSet<>();
-      for (ResultRows.Key key : keys) {
-        if (groups.add(key.group()) && groups.size() > QueryEngine.MAX_GROUPS) {
-          throw QueryEngine.tooManyGroups();
-        }
-      }
-    }
+    checkGroups(groups(keys, ResultRows.Key::group), groupsAtMost);
     if (keys.size() > QueryEngine.MAX_ROWS) {
       throw QueryEngine.tooManyRows();
     }
     return new Rows(keys, values, states);
+  }
+
+  /**
+   * Fails a result of more than {@link QueryEngine#MAX_GROUPS} distinct groups, unless it has no
+   * more rows than that or its groups were bounded before. A segment hands out one list per group,
+   * so the rows hold few distinct list instances: counting instances first clears nearly every
+   * result without hashing its strings, and only one with more instances than the limit counts the
+   * groups' values.
+   *
+   * @param groups each row's group values
+   * @param groupsAtMost an upper bound of the distinct groups, known before
+   * @throws dev.chartwell.engine.InvalidQueryException past {@link QueryEngine#MAX_GROUPS}
+   */
+  static void checkGroups(List<List<String>> groups, long groupsAtMost) {
+    if (groups.size() <= QueryEngine.MAX_GROUPS || groupsAtMost <= QueryEngine.MAX_GROUPS) {
+      return;
+    }
+    Set<List<String>> instances = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (List<String> group : groups) {
+      if (instances.add(group) && instances.size() > QueryEngine.MAX_GROUPS) {
+        if (new HashSet<>(groups).size() > QueryEngine.MAX_GROUPS) {
+          throw QueryEngine.tooManyGroups();
+        }
+        return;
+      }
+    }
+  }
+
+  /**
+   * @return a view of each row's group values
+   */
+  static <T> List<List<String>> groups(List<T> rows, Function<T, List<String>> groupOf) {
+    return new AbstractList<>() {
+      @Override
+      public List<String> get(int i) {
+        return groupOf.apply(rows.get(i));
+      }
+
+      @Override
+      public int size() {
+        return rows.size();
+      }
+    };
   }
 
   /** Result order ({@link ResultRows.Key#ORDER}) of two partials. */

@@ -12,8 +12,10 @@ import dev.chartwell.engine.QueryCounters;
 import dev.chartwell.engine.QueryLimits;
 import dev.chartwell.engine.QueryOptions;
 import dev.chartwell.engine.Series;
+import dev.chartwell.engine.SeriesReturnType;
 import dev.chartwell.engine.UnknownSourceException;
 import dev.chartwell.engine.internal.agg.AggState;
+import dev.chartwell.engine.internal.agg.GroupKeys;
 import dev.chartwell.engine.internal.filter.Filter;
 import dev.chartwell.engine.internal.filter.FilterCompiler;
 import dev.chartwell.engine.internal.query.Languages;
@@ -61,6 +63,12 @@ public final class QueryEngine {
 
   /** Most distinct groups a query may return. */
   public static final int MAX_GROUPS = 10_000;
+
+  /**
+   * The bytes held by costly states to finish (the values of exact quantiles, the sets of distinct
+   * counts), a measure of their work, from which workers share the finishing.
+   */
+  private static final long COSTLY_BYTES_IN_PARALLEL = 256 * 1024;
 
   private static final int AST_CACHE_SIZE = 4096;
 
@@ -328,9 +336,11 @@ public final class QueryEngine {
 
     List<Callable<List<Partial>>> tasks = new ArrayList<>();
     List<Integer> taskSeries = new ArrayList<>();
+    long groupsAtMost = 0; // over the series: rows hold one group of any of them
     for (int i = 0; i < plans.size(); i++) {
       MetricSpec metric = query.series().get(i).metric();
       if (metric != null) {
+        groupsAtMost = Long.MAX_VALUE;
         // A metric series needs each time series' points in time order across segments: one
         // task reads them all.
         tasks.add(MetricTasks.metricTask(plans.get(i), metric, segments.get(i)));
@@ -343,6 +353,7 @@ public final class QueryEngine {
           inRange.add(seg);
         }
       }
+      groupsAtMost = sum(groupsAtMost, GroupKeys.atMost(inRange, plans.get(i).groupBy()));
       // States that keep every value are finished in the task where no other segment shares
       // their bucket.
       boolean early = AggState.keepsValues(plans.get(i).fn());
@@ -366,9 +377,34 @@ public final class QueryEngine {
     for (List<List<Partial>> tasksOfSeries : byTask) {
       merged.add(PartialMerge.series(tasksOfSeries, control));
     }
-    PartialMerge.Rows rows = PartialMerge.rows(merged, control);
+    if (merged.size() == 1
+        && query.returnType() != SeriesReturnType.RATIO
+        && costlyBytes(merged.get(0), Partial::state) < COSTLY_BYTES_IN_PARALLEL) {
+      // One series whose states are cheap to finish (or were finished in their tasks): each
+      // partial is a row, finished as it is rendered.
+      List<Partial> only = merged.get(0);
+      PartialMerge.checkGroups(PartialMerge.groups(only, Partial::group), groupsAtMost);
+      return ResultRows.ofOneSeries(granularity, only, control);
+    }
+    PartialMerge.Rows rows = PartialMerge.rows(merged, groupsAtMost, control);
     finishAll(rows.states(), granularity.millis(), control);
     return ResultRows.renderOrdered(query, granularity, rows.keys(), rows.values());
+  }
+
+  /** The bytes held by the states that are costly to finish, a measure of their work. */
+  private static <T> long costlyBytes(List<T> items, Function<T, AggState> stateOf) {
+    long bytes = 0;
+    for (T item : items) {
+      AggState state = stateOf.apply(item);
+      if (state.costlyToFinish()) {
+        bytes += state.retainedBytes();
+      }
+    }
+    return bytes;
+  }
+
+  private static long sum(long a, long b) {
+    return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
   }
 
   /**
@@ -397,13 +433,19 @@ public final class QueryEngine {
 
   /**
    * Finishes every state into its row's values. Exact quantiles and distinct counts do much of
-   * their work here (selection, merging segments' dictionaries), so they are finished in one slice
-   * per worker; other states on this thread, as handing them over would cost more than it saves.
+   * their work here (selection, merging segments' dictionaries), so where they hold much they are
+   * finished in one slice per worker; other states, and costly ones holding little (most quantiles
+   * are finished in their segment's task), on this thread, as handing them over would cost more
+   * than it saves.
    */
   private void finishAll(
       List<PartialMerge.Finishing> all, long bucketMillis, QueryControl control) {
-    boolean costly = all.stream().anyMatch(f -> f.state().costlyToFinish());
-    int slices = all.isEmpty() ? 0 : costly ? Math.min(runner.threads(), all.size()) : 1;
+    int slices =
+        all.isEmpty()
+            ? 0
+            : costlyBytes(all, PartialMerge.Finishing::state) >= COSTLY_BYTES_IN_PARALLEL
+                ? Math.min(runner.threads(), all.size())
+                : 1;
     List<Callable<Void>> tasks = new ArrayList<>(slices);
     for (int t = 0; t < slices; t++) {
       List<PartialMerge.Finishing> slice =

@@ -3,6 +3,7 @@ package dev.chartwell.engine.internal.exec;
 import dev.chartwell.engine.ChartQuery;
 import dev.chartwell.engine.ChartResult;
 import dev.chartwell.engine.Granularity;
+import dev.chartwell.engine.QueryControl;
 import dev.chartwell.engine.SeriesReturnType;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -85,6 +86,27 @@ public final class ResultRows {
       Number[] v = values.get(i);
       List<Number> row = ratio ? Collections.singletonList(ratio(v[0], v[1])) : Arrays.asList(v);
       out.add(new ChartResult.Row(k.bucket(), k.group(), row));
+    }
+    return new ChartResult(granularity, out);
+  }
+
+  /**
+   * The result of one series whose partials are its rows: each state finished as its row is made.
+   *
+   * @param granularity the result's bucket width
+   * @param partials the series' merged partials, in result order
+   * @param control the query's control
+   * @return the result
+   */
+  static ChartResult ofOneSeries(
+      Granularity granularity, List<Partial> partials, QueryControl control) {
+    List<ChartResult.Row> out = new ArrayList<>(partials.size());
+    for (Partial p : partials) {
+      if ((out.size() & 4095) == 0) {
+        control.checkpoint();
+      }
+      Number value = p.state().finish(granularity.millis());
+      out.add(new ChartResult.Row(p.bucket(), p.group(), Collections.singletonList(value)));
     }
     return new ChartResult(granularity, out);
   }

@@ -156,6 +156,37 @@ class QueryGovernanceTest {
   }
 
   @Test
+  void groupsSpreadOverSegmentsCountTogether() {
+    // 8 segments of 2,000 distinct groups each: every segment stays under the limit, their
+    // union of 16,000 does not; the segments' dictionaries alone cannot clear it.
+    try (Engine engine = Engine.builder().workerThreads(2).segmentRows(2_000).build()) {
+      Source s = engine.createSource(SourceSpec.logs("logs"));
+      List<Event> batch = new ArrayList<>();
+      for (int i = 0; i < 16_000; i++) {
+        batch.add(new Event(T0 + i, Map.of("Body", "x", "svc", "a", "g", "group-" + i)));
+      }
+      s.appendBatch(batch);
+      s.seal();
+      InvalidQueryException e =
+          assertThrows(
+              InvalidQueryException.class,
+              () -> engine.query(query(s, AggFn.COUNT, null, "", "g"), QueryOptions.DEFAULT));
+      assertTrue(e.getMessage().contains("more than 10,000 groups"), e.getMessage());
+      // One group in more rows than the limit (16,000 one-millisecond buckets) passes.
+      ChartQuery fine =
+          new ChartQuery(
+              T0,
+              T0 + 16_000,
+              new Granularity("1ms", 1),
+              List.of(
+                  new Series(
+                      s.id(), AggFn.COUNT, null, null, "", WhereLanguage.SQL, List.of("svc"))),
+              null);
+      assertEquals(16_000, engine.query(fine).rows().size());
+    }
+  }
+
+  @Test
   void aQueryOverItsMemoryBudgetIsStopped() {
     QueryLimits limits = QueryLimits.defaults(2).withMemoryBytes(1 << 20);
     try (Engine engine = Engine.builder().workerThreads(2).queryLimits(limits).build()) {
