@@ -363,6 +363,8 @@ public abstract class Filter {
     MutableRoaringBitmap out;
     if (whole) {
       out = ImmutableRoaringBitmap.or(parts.iterator());
+    } else if (parts.size() == 1) {
+      out = ImmutableRoaringBitmap.and(parts.get(0), candidates);
     } else {
       // Intersect each value's rows with the candidates first: the union stays small.
       out = new MutableRoaringBitmap();
