@@ -15,16 +15,21 @@ import java.util.Arrays;
  * both select with {@link Selection}.
  */
 public final class GroupQuantiles {
+  private static final int INITIAL = 64;
+
   private final double level;
 
   /** Values per group id, zero outside {@link #drain}. */
   private final int[] counts;
 
-  private double[] values = new double[1024];
-  private int[] groupOf = new int[1024];
-  private double[] placed = new double[1024];
-  private int[] met = new int[64];
-  private int[] starts = new int[65];
+  // The arrays start small and grow to the largest bucket: a start-up warm-up over small buckets
+  // then runs the growth too, and the JIT compiles it instead of leaving a trap that deoptimizes
+  // the query's code at the first real bucket of more values (it did, with 1,024 to start).
+  private double[] values = new double[INITIAL];
+  private int[] groupOf = new int[INITIAL];
+  private double[] placed = new double[INITIAL];
+  private int[] met = new int[8];
+  private int[] starts = new int[9];
   private int metCount;
   private int n;
 
