@@ -215,12 +215,18 @@ public final class Segment {
   public int firstRowAtOrAfter(long ts) {
     // Narrow the range with the sampled timestamps (heap) before reading packed ones.
     long[] samples = sampled();
-    int s = java.util.Arrays.binarySearch(samples, ts);
-    // k: the first sample at or after ts (samples[k] is row k << SAMPLE_SHIFT's timestamp); a
-    // match among equal samples may not be the first, so step back
-    int k = s >= 0 ? s : -s - 1;
-    while (k > 0 && samples[k - 1] >= ts) {
-      k--;
+    // k: the first sample at or after ts (samples[k] is row k << SAMPLE_SHIFT's timestamp), by a
+    // search whose branches every call takes: a branch taken only when ts equals a sample was
+    // compiled as a trap during a start-up warm-up and deoptimized the first real query
+    int k = 0;
+    int end = samples.length;
+    while (k < end) {
+      int mid = (k + end) >>> 1;
+      if (samples[mid] < ts) {
+        k = mid + 1;
+      } else {
+        end = mid;
+      }
     }
     int lo = k == 0 ? 0 : ((k - 1) << SAMPLE_SHIFT) + 1;
     int hi = Math.min(rows, k << SAMPLE_SHIFT); // samples[k] >= ts: the answer is no later
