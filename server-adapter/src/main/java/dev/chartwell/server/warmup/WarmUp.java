@@ -9,17 +9,18 @@ import dev.chartwell.engine.internal.segment.BucketRows;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.Snapshots;
 import dev.chartwell.engine.internal.source.SourceSnapshot;
+import dev.chartwell.engine.internal.warmup.EngineWarmUp;
+import dev.chartwell.engine.internal.warmup.JitSettle;
+import dev.chartwell.engine.internal.warmup.SyntheticLogs;
+import dev.chartwell.engine.internal.warmup.WarmUpQueries;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.ServerConfig;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
@@ -206,7 +207,7 @@ public final class WarmUp implements AutoCloseable {
               seconds(started),
               closed ? "the server is stopping" : oneLine(e)));
     } finally {
-      deleteQuietly(dir);
+      EngineWarmUp.deleteQuietly(dir);
       done.countDown();
     }
   }
@@ -305,9 +306,9 @@ public final class WarmUp implements AutoCloseable {
             "/api/v2/sources/" + source[0] + "/events",
             bearer,
             "application/x-ndjson",
-            logs.body(from, n, events));
+            WarmUpRequests.events(logs, from, n, events));
       }
-      List<String> queries = WarmUpQueries.bodies(source[0], end);
+      List<String> queries = WarmUpRequests.charts(WarmUpQueries.of(source[0], end));
       JitSettle jit = JitSettle.ofThisJvm();
       int round = 0;
       boolean settled = false;
@@ -402,30 +403,5 @@ public final class WarmUp implements AutoCloseable {
   private static String oneLine(Throwable e) {
     String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     return m.replaceAll("\\s+", " ");
-  }
-
-  private static void deleteQuietly(Path dir) {
-    if (dir == null) {
-      return;
-    }
-    try {
-      Files.walkFileTree(
-          dir,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
-              Files.deleteIfExists(f);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-              Files.deleteIfExists(d);
-              return FileVisitResult.CONTINUE;
-            }
-          });
-    } catch (IOException e) {
-      // a temporary directory: the system cleans what is left
-    }
   }
 }
