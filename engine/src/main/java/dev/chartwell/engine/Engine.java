@@ -396,7 +396,7 @@ public final class Engine implements AutoCloseable {
      * compiler: on one daemon thread of low priority, a throwaway engine of the same kind (in
      * memory, or over a temporary directory under {@code java.io.tmpdir} with the same fsync
      * policy) is given synthetic log events through {@link Source#append(EventBatch)} (three and a
-     * half segments of {@link #segmentRows}, within 70,000 and 262,144 rows: 917,504 events by
+     * half segments of {@link #segmentRows}, within 70,000 and 262,144 rows: 918,504 events by
      * default) and asked the chart queries dashboards ask, in rounds until the JIT compiler has
      * settled (at most 60 rounds or a minute), then closed and deleted. Nothing of this engine
      * changes: its sources, events and counters stay as they are. The warm-up waits while this

@@ -40,6 +40,18 @@ class EngineWarmUpTest {
   private final List<String> lines = new CopyOnWriteArrayList<>();
 
   @Test
+  void itsSegmentsAreOfTheEnginesSizeAndItsHeadIsNotAPowerOfTwo() {
+    EngineWarmUp.Budget standard = EngineWarmUp.Budget.forSegmentRows(1 << 18);
+    assertEquals(1 << 18, standard.segmentRows());
+    int head = standard.events() - 3 * standard.segmentRows();
+    assertTrue(head > 0 && head < standard.segmentRows() && Integer.bitCount(head) > 1, "" + head);
+    // more than 65,536 rows (full roaring containers), at most the default's
+    assertEquals(70_000, EngineWarmUp.Budget.forSegmentRows(10_000).segmentRows());
+    assertEquals(1 << 18, EngineWarmUp.Budget.forSegmentRows(1 << 22).segmentRows());
+    assertEquals(100_000, EngineWarmUp.Budget.forSegmentRows(100_000).segmentRows());
+  }
+
+  @Test
   void offByDefault() throws Exception {
     try (Engine engine = Engine.builder().reporter(lines::add).build()) {
       assertTrue(engine.awaitWarmUp(Duration.ZERO));
@@ -62,7 +74,7 @@ class EngineWarmUpTest {
           warmUp.get(0).startsWith("warming up the ingestion and query paths"), lines.get(0));
       assertTrue(
           warmUp.get(1).startsWith("warm-up done in ")
-              && warmUp.get(1).contains("30,000 synthetic events appended, 17 query shapes × 2"),
+              && warmUp.get(1).contains("40,000 synthetic events appended, 17 query shapes × 2"),
           warmUp.get(1));
       assertEquals(List.of("app"), engine.sources().stream().map(Source::id).toList());
       assertEquals(1, total(engine, "app"));

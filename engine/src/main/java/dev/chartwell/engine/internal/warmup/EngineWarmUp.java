@@ -29,8 +29,9 @@ import java.util.function.Consumer;
  * Source#append(EventBatch)} in batches of 10,000, sealed into several segments of more than 65,536
  * rows plus a head, and then asked the {@link WarmUpQueries} in rounds: at least {@link
  * Budget#rounds()}, then on until the JIT compiler has settled ({@link JitSettle}) or {@link
- * Budget#maxRounds()} or {@link Budget#maxTime()} is reached. The classes, caches and compiled code
- * the application's first appends and queries need are then ready.
+ * Budget#maxRounds()} or {@link Budget#maxTime()} is reached; last, its head is sealed and a second
+ * source receives a batch. The classes, caches and compiled code the application's first appends,
+ * seals and queries need are then ready.
  *
  * <p>Nothing of the real engine changes: its sources, events, query counters and files are not
  * touched. Before each batch and each query the warm-up waits while the real engine runs queries,
@@ -67,19 +68,19 @@ public final class EngineWarmUp implements AutoCloseable {
   public record Budget(int events, int segmentRows, int rounds, int maxRounds, Duration maxTime) {
     /**
      * What {@code Engine.Builder.warmUp(true)} runs: segments of the real engine's size (within
-     * 70,000 and 262,144 rows), three and a half of them (three sealed and a head half full), at
-     * least ten rounds and at most 60 or a minute. Segments of the real size matter: with the
-     * default 262,144 rows a segment's sets of rows span four 65,536-row containers, and the loops
-     * over a segment run their real trip counts; on segments of 70,000 rows, a 2M load after the
-     * warm-up ran at 330,000 events/s, on segments of 262,144 at 837,000 (after a 2M unmeasured
-     * load of the real data: 949,000).
+     * 70,000 and 262,144 rows), three and a half of them (three sealed and a head half full, its
+     * rows not a power of two), at least ten rounds and at most 60 or a minute. Segments of the
+     * real size matter: with the default 262,144 rows a segment's sets of rows span four 65,536-row
+     * containers, and the loops over a segment run their real trip counts; on segments of 70,000
+     * rows, a 2M load after the warm-up ran at 330,000 events/s, on segments of 262,144 at 837,000
+     * (after a 2M unmeasured load of the real data: 949,000).
      *
      * @param segmentRows the real engine's segment size
      * @return the budget
      */
     public static Budget forSegmentRows(int segmentRows) {
       int rows = Math.max(70_000, Math.min(1 << 18, segmentRows));
-      return new Budget(rows / 2 * 7, rows, 10, 60, Duration.ofSeconds(60));
+      return new Budget(rows / 2 * 7 + 1_000, rows, 10, 60, Duration.ofSeconds(60));
     }
   }
 
@@ -165,7 +166,7 @@ public final class EngineWarmUp implements AutoCloseable {
               "warm-up done in %.1f s: %,d synthetic events appended, %d query shapes × %d rounds"
                   + " (the JIT compiler %s)",
               seconds(started),
-              budget.events(),
+              budget.events() + BATCH,
               rounds[0],
               rounds[1],
               rounds[2] == 1 ? "settled" : "still compiling"));
@@ -225,6 +226,9 @@ public final class EngineWarmUp implements AutoCloseable {
         if (!pace(deadline)) {
           throw new IllegalStateException("out of time while appending the synthetic events");
         }
+        // every other batch a new one, as a server makes per request, else one cleared and
+        // filled again, as a loader does: its arrays both grow and are reused, as they are then
+        batch = from / BATCH % 2 == 0 ? new EventBatch() : batch;
         batch.clear();
         logs.put(batch, from, Math.min(BATCH, events - from), events);
         source.append(batch);
@@ -244,8 +248,27 @@ public final class EngineWarmUp implements AutoCloseable {
         round++;
         settled = jit.roundEnded();
       }
+      pace(deadline);
+      sealAndStartAnother(engine, source, end);
       return new int[] {queries.size(), round, settled ? 1 : 0};
     }
+  }
+
+  /**
+   * What an application also does, once the code is compiled: seals a head that is not full (its
+   * rows not a power of two, unlike a full segment's, so that sorting it takes the merge sort's
+   * short last runs), and appends a first batch to a new source (whose fields are new columns).
+   * Before, the first real segments sealed by {@link Source#seal()} and the first append of a new
+   * source met these branches for the first time, in compiled code that then fell back to the
+   * interpreter.
+   */
+  private static void sealAndStartAnother(Engine engine, Source source, long end) {
+    source.seal();
+    Source another = engine.createSource(SourceSpec.log(SOURCE + "-2").build());
+    EventBatch batch = new EventBatch();
+    new SyntheticLogs(7, end - 24 * 3_600_000L, end).put(batch, 0, BATCH, BATCH);
+    another.append(batch);
+    another.seal();
   }
 
   /**

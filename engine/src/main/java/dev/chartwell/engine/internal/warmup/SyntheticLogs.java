@@ -9,13 +9,16 @@ import java.util.SplittableRandom;
  * server's), one {@link Row} at a time or straight into an {@link EventBatch}: the fields of an
  * OpenTelemetry log (time, service, severity, body, trace id, attributes) with the value shapes
  * real logs have: a few skewed services, a thousand hosts, HTTP status codes, log-normal durations,
- * trace ids, bodies from templates with numbers in them. The first {@link #ORDERED} of the events
- * come in time order over the first half of the time range, every field present: their segments
- * each span a stretch of time alone. The rest fall anywhere in the second half, some without a
- * duration or a status: their segments overlap, so that a query merges the partial results of three
- * parts or more per bucket. Queries over the whole range so meet both kinds, as they do on real
- * data. The ordered events and a quarter of the others fall on whole seconds: several events share
- * a time, and some fall exactly on a bucket's bounds, as they do in real logs (with times in
+ * trace ids, bodies from templates with numbers, addresses and units in them. The first {@link
+ * #ORDERED} of the events come in time order over the first half of the time range, every field
+ * present, but for a {@link #LATE} share that come up to five minutes late, as from a real
+ * application's several threads and hosts: their segments each span a stretch of time alone, almost
+ * sorted (with strictly sorted segments only, sealing the first real segments met the merge sort of
+ * an almost sorted one for the first time). The rest fall anywhere in the second half, some without
+ * a duration or a status: their segments overlap, so that a query merges the partial results of
+ * three parts or more per bucket. Queries over the whole range so meet both kinds, as they do on
+ * real data. The ordered events and a quarter of the others fall on whole seconds: several events
+ * share a time, and some fall exactly on a bucket's bounds, as they do in real logs (with times in
  * distinct milliseconds only, the first real query met both for the first time).
  *
  * <p>Trace ids repeat and collide as real ones do: a {@link #SAME_TRACE} share of the events carry
@@ -40,10 +43,17 @@ public final class SyntheticLogs {
     "payment %d accepted for order %d",
     "worker %d picked job %d from the queue",
     "upstream returned 503, retrying in %d ms (attempt %d)",
+    "user %d logged in from 10.0.0.%d",
+    "slow query on table orders took %dms rows=%d",
+    "upstream timeout from inventory-service after %dms (request %d)",
+    "GC pause %dms heap used %dMB",
   };
 
   /** The share of events in time order, all fields present. */
   public static final double ORDERED = 0.4;
+
+  /** The share of the ordered events that come late. */
+  public static final double LATE = 0.02;
 
   /** The share of events that carry the trace id of one of the {@link #RECENT} last ones. */
   public static final double SAME_TRACE = 0.25;
@@ -138,6 +148,9 @@ public final class SyntheticLogs {
         dense
             ? start + (long) (i * ((double) half / Math.max(1, ordered))) // in order, first half
             : start + half + random.nextLong(end - start - half + 1); // anywhere in the second
+    if (dense && random.nextDouble() < LATE) {
+      ts = Math.max(start, ts - random.nextLong(300_000));
+    }
     if (dense || random.nextInt(4) == 0) { // whole seconds: events share times, and bounds
       ts = Math.max(start, ts - Math.floorMod(ts, 1000L));
     }
