@@ -87,12 +87,11 @@ public final class EngineWarmUp implements AutoCloseable {
   private final int workers;
   private final FsyncPolicy fsync;
   private final Path tempParent; // null: in memory
-  private final BooleanSupplier realQueriesRunning;
+  private final Pacing pacing;
   private final Consumer<String> reporter;
   private final Budget budget;
   private final CountDownLatch done = new CountDownLatch(1);
   private final Thread thread;
-  private volatile boolean closed;
 
   /**
    * @param workers the real engine's query workers (the throwaway engine has as many)
@@ -113,7 +112,7 @@ public final class EngineWarmUp implements AutoCloseable {
     this.workers = workers;
     this.fsync = fsync;
     this.tempParent = tempParent;
-    this.realQueriesRunning = realQueriesRunning;
+    this.pacing = new Pacing(realQueriesRunning);
     this.reporter = reporter;
     this.budget = budget;
     this.thread = new Thread(this::run, "chartwell-warm-up");
@@ -165,20 +164,20 @@ public final class EngineWarmUp implements AutoCloseable {
               Locale.ROOT,
               "warm-up done in %.1f s: %,d synthetic events appended, %d query shapes × %d rounds"
                   + " (the JIT compiler %s)",
-              seconds(started),
+              Pacing.seconds(started),
               budget.events() + BATCH,
               rounds[0],
               rounds[1],
               rounds[2] == 1 ? "settled" : "still compiling"));
     } catch (InterruptedException e) {
-      say(String.format(Locale.ROOT, "warm-up stopped after %.1f s", seconds(started)));
+      say(String.format(Locale.ROOT, "warm-up stopped after %.1f s", Pacing.seconds(started)));
     } catch (Exception | LinkageError | AssertionError e) {
       problem(
           String.format(
               Locale.ROOT,
               "warm-up stopped after %.1f s: %s (the engine is not affected)",
-              seconds(started),
-              closed ? "the engine is closing" : oneLine(e)));
+              Pacing.seconds(started),
+              pacing.stopped() ? "the engine is closing" : Pacing.oneLine(e)));
     } finally {
       deleteQuietly(dir);
       done.countDown();
@@ -223,7 +222,7 @@ public final class EngineWarmUp implements AutoCloseable {
       EventBatch batch = new EventBatch();
       int events = budget.events();
       for (int from = 0; from < events; from += BATCH) {
-        if (!pace(deadline)) {
+        if (!pacing.next(deadline)) {
           throw new IllegalStateException("out of time while appending the synthetic events");
         }
         // every other batch a new one, as a server makes per request, else one cleared and
@@ -240,7 +239,7 @@ public final class EngineWarmUp implements AutoCloseable {
       rounds:
       while (round < budget.maxRounds() && !(settled && round >= budget.rounds())) {
         for (ChartQuery q : queries) {
-          if (!pace(deadline)) {
+          if (!pacing.next(deadline)) {
             break rounds;
           }
           engine.query(q);
@@ -248,7 +247,7 @@ public final class EngineWarmUp implements AutoCloseable {
         round++;
         settled = jit.roundEnded();
       }
-      pace(deadline);
+      pacing.next(deadline);
       sealAndStartAnother(engine, source, end);
       return new int[] {queries.size(), round, settled ? 1 : 0};
     }
@@ -272,28 +271,12 @@ public final class EngineWarmUp implements AutoCloseable {
   }
 
   /**
-   * Waits while the real engine runs queries, giving way to them.
-   *
-   * @return whether there is time left for the next step
-   * @throws InterruptedException when the warm-up is closed
-   */
-  private boolean pace(long deadline) throws InterruptedException {
-    while (!closed && realQueriesRunning.getAsBoolean() && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
-    if (closed || Thread.currentThread().isInterrupted()) {
-      throw new InterruptedException();
-    }
-    return System.nanoTime() < deadline;
-  }
-
-  /**
    * Stops the warm-up before its next step, and waits (10 seconds at most) until its throwaway
    * engine is closed.
    */
   @Override
   public void close() {
-    closed = true;
+    pacing.stop();
     if (Thread.currentThread() == thread || !thread.isAlive()) {
       return;
     }
@@ -302,15 +285,6 @@ public final class EngineWarmUp implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static double seconds(long since) {
-    return (System.nanoTime() - since) / 1e9;
-  }
-
-  private static String oneLine(Throwable e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    return m.replaceAll("\\s+", " ");
   }
 
   /**
