@@ -110,9 +110,20 @@ final class BenchData {
   }
 
   static Engine open(Path dir, FsyncPolicy policy) {
+    return open(dir, policy, false);
+  }
+
+  /**
+   * @param dir a data directory
+   * @param policy the fsync policy
+   * @param warmUp whether the engine runs its start-up warm-up ({@code Engine.Builder.warmUp})
+   * @return the engine, its lines printed with {@code engine: } before them
+   */
+  static Engine open(Path dir, FsyncPolicy policy, boolean warmUp) {
     return Engine.builder()
         .dataDirectory(dir)
         .fsyncPolicy(policy)
+        .warmUp(warmUp)
         .reporter(line -> System.out.println("engine: " + line))
         .build();
   }

@@ -57,6 +57,17 @@ final class JavaApiSnippets {
     return engine;
   }
 
+  static Engine warmedUp(Path dir) {
+    // [snippet:warm-up]
+    Engine engine =
+        Engine.builder()
+            .dataDirectory(dir)
+            .warmUp(true) // compile the append and query paths in the background (default: off)
+            .build();
+    // [end]
+    return engine;
+  }
+
   static Source sources(Engine engine) {
     // [snippet:sources]
     Source logs =

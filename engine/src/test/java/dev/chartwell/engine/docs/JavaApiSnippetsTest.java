@@ -101,6 +101,16 @@ class JavaApiSnippetsTest {
   }
 
   @Test
+  void theWarmUpSnippetBuildsAnEngineThatWorksAndCloses(@TempDir Path dir) throws Exception {
+    Engine engine = JavaApiSnippets.warmedUp(dir);
+    Source logs = JavaApiSnippets.sources(engine);
+    logs.append(new Event(System.currentTimeMillis(), Map.of("Body", "started")));
+    assertEquals(1, logs.stats().rows());
+    engine.close(); // stops the warm-up under way
+    assertTrue(engine.awaitWarmUp(java.time.Duration.ZERO));
+  }
+
+  @Test
   void theSnippetsRun(@TempDir Path dir) throws Exception {
     try (Engine engine = JavaApiSnippets.configure(dir)) {
       Source logs = JavaApiSnippets.sources(engine);

@@ -9,17 +9,19 @@ import dev.chartwell.engine.internal.segment.BucketRows;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.source.Snapshots;
 import dev.chartwell.engine.internal.source.SourceSnapshot;
+import dev.chartwell.engine.internal.warmup.EngineWarmUp;
+import dev.chartwell.engine.internal.warmup.JitSettle;
+import dev.chartwell.engine.internal.warmup.Pacing;
+import dev.chartwell.engine.internal.warmup.SyntheticLogs;
+import dev.chartwell.engine.internal.warmup.WarmUpQueries;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.ServerConfig;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
@@ -90,13 +92,12 @@ public final class WarmUp implements AutoCloseable {
 
   private final int threads;
   private final Supplier<List<Source>> realSources;
-  private final BooleanSupplier realQueriesRunning;
+  private final Pacing pacing;
   private final Consumer<String> progress;
   private final Budget budget;
   private final Path tempParent; // null: the system's temporary directory
   private final CountDownLatch done = new CountDownLatch(1);
   private final Thread thread;
-  private volatile boolean closed;
   private volatile String outcome;
 
   WarmUp(
@@ -108,7 +109,7 @@ public final class WarmUp implements AutoCloseable {
       Path tempParent) {
     this.threads = threads;
     this.realSources = realSources;
-    this.realQueriesRunning = realQueriesRunning;
+    this.pacing = new Pacing(realQueriesRunning);
     this.progress = progress;
     this.budget = budget;
     this.tempParent = tempParent;
@@ -176,7 +177,7 @@ public final class WarmUp implements AutoCloseable {
                 Locale.ROOT,
                 "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries; the"
                     + " synthetic events were skipped, the heap (%d MiB) being under %d MiB",
-                seconds(started),
+                Pacing.seconds(started),
                 prepared[0],
                 prepared[1],
                 heap >> 20,
@@ -189,7 +190,7 @@ public final class WarmUp implements AutoCloseable {
               Locale.ROOT,
               "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries,"
                   + " %,d synthetic events sent, %d query shapes × %d rounds (the JIT compiler %s)",
-              seconds(started),
+              Pacing.seconds(started),
               prepared[0],
               prepared[1],
               budget.events(),
@@ -197,16 +198,16 @@ public final class WarmUp implements AutoCloseable {
               rounds[1],
               rounds[2] == 1 ? "settled" : "still compiling"));
     } catch (InterruptedException e) {
-      report(String.format(Locale.ROOT, "warm-up stopped after %.1f s", seconds(started)));
+      report(String.format(Locale.ROOT, "warm-up stopped after %.1f s", Pacing.seconds(started)));
     } catch (Exception | LinkageError | AssertionError e) {
       report(
           String.format(
               Locale.ROOT,
               "warm-up stopped after %.1f s: %s (serving is not affected)",
-              seconds(started),
-              closed ? "the server is stopping" : oneLine(e)));
+              Pacing.seconds(started),
+              pacing.stopped() ? "the server is stopping" : Pacing.oneLine(e)));
     } finally {
-      deleteQuietly(dir);
+      EngineWarmUp.deleteQuietly(dir);
       done.countDown();
     }
   }
@@ -230,10 +231,10 @@ public final class WarmUp implements AutoCloseable {
     int sources = 0;
     int segments = 0;
     for (Source source : realSources.get()) {
-      pace(Long.MAX_VALUE);
+      pacing.next(Long.MAX_VALUE);
       try (SourceSnapshot snapshot = Snapshots.of(source)) {
         for (Segment segment : snapshot.segments()) {
-          if (closed) {
+          if (pacing.stopped()) {
             throw new InterruptedException();
           }
           if (segment.rows() == 0) {
@@ -296,7 +297,7 @@ public final class WarmUp implements AutoCloseable {
       SyntheticLogs logs = new SyntheticLogs(42, end - 24 * 3_600_000L, end);
       int events = budget.events();
       for (int from = 0; from < events; from += EVENTS_PER_REQUEST) {
-        if (!pace(deadline)) {
+        if (!pacing.next(deadline)) {
           throw new IOException("out of time while sending the synthetic events");
         }
         int n = Math.min(EVENTS_PER_REQUEST, events - from);
@@ -305,16 +306,16 @@ public final class WarmUp implements AutoCloseable {
             "/api/v2/sources/" + source[0] + "/events",
             bearer,
             "application/x-ndjson",
-            logs.body(from, n, events));
+            WarmUpRequests.events(logs, from, n, events));
       }
-      List<String> queries = WarmUpQueries.bodies(source[0], end);
+      List<String> queries = WarmUpRequests.charts(WarmUpQueries.of(source[0], end));
       JitSettle jit = JitSettle.ofThisJvm();
       int round = 0;
       boolean settled = false;
       rounds:
       while (round < budget.maxRounds() && !(settled && round >= budget.rounds())) {
         for (String q : queries) {
-          if (!pace(deadline)) {
+          if (!pacing.next(deadline)) {
             break rounds;
           }
           http.json("POST", "/api/v2/charts/series", bearer, q);
@@ -368,64 +369,14 @@ public final class WarmUp implements AutoCloseable {
     return new String[] {id, token};
   }
 
-  /**
-   * Waits while the real server runs queries, giving way to them.
-   *
-   * @return whether there is time left for the next request
-   * @throws InterruptedException when the warm-up is closed
-   */
-  private boolean pace(long deadline) throws InterruptedException {
-    while (realQueriesRunning.getAsBoolean() && !closed && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
-    if (closed || Thread.currentThread().isInterrupted()) {
-      throw new InterruptedException();
-    }
-    return System.nanoTime() < deadline;
-  }
-
   /** Stops the warm-up if it still runs, and waits until its throwaway server is gone. */
   @Override
   public void close() {
-    closed = true; // seen before the next request: a request under way is short
+    pacing.stop(); // seen before the next request: a request under way is short
     try {
       done.await(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private static double seconds(long since) {
-    return (System.nanoTime() - since) / 1e9;
-  }
-
-  private static String oneLine(Throwable e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    return m.replaceAll("\\s+", " ");
-  }
-
-  private static void deleteQuietly(Path dir) {
-    if (dir == null) {
-      return;
-    }
-    try {
-      Files.walkFileTree(
-          dir,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
-              Files.deleteIfExists(f);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-              Files.deleteIfExists(d);
-              return FileVisitResult.CONTINUE;
-            }
-          });
-    } catch (IOException e) {
-      // a temporary directory: the system cleans what is left
     }
   }
 }

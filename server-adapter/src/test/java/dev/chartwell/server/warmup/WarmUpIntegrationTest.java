@@ -13,6 +13,7 @@ import dev.chartwell.engine.QueryCounters;
 import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceSpec;
 import dev.chartwell.engine.SourceStats;
+import dev.chartwell.engine.internal.warmup.JitSettle;
 import dev.chartwell.server.ChartwellServer;
 import dev.chartwell.server.ServerConfig;
 import dev.chartwell.server.TestServers;

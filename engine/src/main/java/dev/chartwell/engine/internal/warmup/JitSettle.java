@@ -1,4 +1,4 @@
-package dev.chartwell.server.warmup;
+package dev.chartwell.engine.internal.warmup;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
@@ -10,19 +10,19 @@ import java.util.function.LongSupplier;
  * number of rounds leaves the code that runs once per query, per segment or per point of an answer
  * interpreted or at the first tier: the compiler raises its thresholds while its queue is long (as
  * it is after a start), so such code reaches the optimizing tier only after the queue has drained
- * and the code has run thousands of times more. Without it the first real requests of a shape paid
+ * and the code has run thousands of times more. Without it the first real queries of a shape paid
  * for those compilations (issue 38: the tenth request of a query still 1.7–9× its steady time).
  */
-final class JitSettle {
+public final class JitSettle {
   /**
    * The share of a round's time spent compiling below which the round counts as quiet. Not zero:
    * the compiler goes on recompiling now and then for the server's own background work, and (on a
    * busy machine) compiles late what it queued long before.
    */
-  static final double QUIET_SHARE = 0.05;
+  public static final double QUIET_SHARE = 0.05;
 
   /** Quiet rounds in a row that count as settled. */
-  static final int QUIET_ROUNDS = 3;
+  public static final int QUIET_ROUNDS = 3;
 
   private final LongSupplier compilationMillis; // null: not measurable
   private final LongSupplier nanoTime;
@@ -35,7 +35,7 @@ final class JitSettle {
    *     null} where the JVM does not measure it (then every round counts as settled)
    * @param nanoTime the clock rounds are timed with ({@link System#nanoTime})
    */
-  JitSettle(LongSupplier compilationMillis, LongSupplier nanoTime) {
+  public JitSettle(LongSupplier compilationMillis, LongSupplier nanoTime) {
     this.compilationMillis = compilationMillis;
     this.nanoTime = nanoTime;
     this.compiledAtRoundStart = compilationMillis == null ? 0 : compilationMillis.getAsLong();
@@ -45,7 +45,7 @@ final class JitSettle {
   /**
    * @return the settle test of this JVM's compiler
    */
-  static JitSettle ofThisJvm() {
+  public static JitSettle ofThisJvm() {
     CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     return new JitSettle(
         jit != null && jit.isCompilationTimeMonitoringSupported()
@@ -61,7 +61,7 @@ final class JitSettle {
    *     #QUIET_ROUNDS} in all, it compiled for less than {@link #QUIET_SHARE} of the round's time
    *     (always true where compilation time is not measured)
    */
-  boolean roundEnded() {
+  public boolean roundEnded() {
     if (compilationMillis == null) {
       return true;
     }

@@ -1,4 +1,4 @@
-package dev.chartwell.server.warmup;
+package dev.chartwell.engine.internal.warmup;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
