@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -131,18 +130,16 @@ public final class Engine implements AutoCloseable {
     }
     maintenance.schedule();
     this.warmUp =
-        b.warmUp
-            ? new EngineWarmUp(
-                    b.workerThreads,
-                    b.fsyncPolicy,
-                    files == null ? null : Path.of(System.getProperty("java.io.tmpdir")),
-                    () -> queries.counters().running() > 0,
-                    reporter,
-                    b.warmUpBudget != null
-                        ? b.warmUpBudget
-                        : EngineWarmUp.Budget.forSegmentRows(b.segmentRows))
-                .start()
-            : null;
+        !b.warmUp
+            ? null
+            : EngineWarmUp.start(
+                b.workerThreads,
+                b.fsyncPolicy,
+                files != null,
+                () -> queries.counters().running() > 0,
+                reporter,
+                b.warmUpBudget,
+                b.segmentRows);
   }
 
   private static StorageFailedException cannotOpen(Path dir, IOException e) {
@@ -392,19 +389,15 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Warms the engine up after {@link #build()}, so that the application's first appends and
-     * queries run nearly as fast as later ones instead of paying for class loading and the JIT
-     * compiler: on one daemon thread of low priority, a throwaway engine of the same kind (in
-     * memory, or over a temporary directory under {@code java.io.tmpdir} with the same fsync
-     * policy) is given synthetic log events through {@link Source#append(EventBatch)} (three and a
-     * half segments of {@link #segmentRows}, within 70,000 and 262,144 rows: 918,504 events by
-     * default) and asked the chart queries dashboards ask, in rounds until the JIT compiler has
-     * settled (at most 60 rounds or a minute), then closed and deleted. Nothing of this engine
-     * changes: its sources, events and counters stay as they are. The warm-up waits while this
-     * engine runs queries; it reports a line through the {@link #reporter} when it starts and when
-     * it ends; a failure inside it is reported in one line and ends only the warm-up; {@link
-     * Engine#close()} stops it. It costs about 30 CPU seconds (on 2 cores: 15–45 s of wall time)
-     * and a few hundred MiB of heap while it runs, and is skipped with a line when the heap is
-     * under 1 GiB. {@link Engine#awaitWarmUp} waits for it. Default: off.
+     * queries run nearly as fast as later ones instead of waiting for the JIT compiler: on one
+     * daemon thread of low priority, a throwaway engine of the same kind (in memory, or in a
+     * temporary directory with the same fsync policy) takes synthetic log events (three and a half
+     * segments of {@link #segmentRows}) and the chart queries dashboards ask, in rounds until the
+     * JIT compiler has settled (at most a minute), then is deleted. This engine is not touched; the
+     * warm-up gives way to its queries, reports a line through the {@link #reporter} when it starts
+     * and ends, ends alone on a failure, and stops on {@link Engine#close()}. It costs about 30 CPU
+     * seconds and a few hundred MiB of heap (skipped under 1 GiB); {@link Engine#awaitWarmUp} waits
+     * for it. Default: off.
      *
      * @param on whether to warm up
      * @return this builder
@@ -609,11 +602,7 @@ public final class Engine implements AutoCloseable {
    */
   public EngineStats stats() {
     requireOpen();
-    List<SourceStats> all = new ArrayList<>();
-    for (SourceCore s : sources.cores()) {
-      all.add(s.stats());
-    }
-    return new EngineStats(all, memory.memoryLimitBytes());
+    return new EngineStats(sources.stats(), memory.memoryLimitBytes());
   }
 
   /**
@@ -657,11 +646,7 @@ public final class Engine implements AutoCloseable {
    */
   public long diskBytes() {
     requireOpen();
-    long total = 0;
-    for (SourceCore s : sources.cores()) {
-      total += s.diskBytes();
-    }
-    return total;
+    return sources.diskBytes();
   }
 
   /**

@@ -141,6 +141,28 @@ final class SourceRegistry {
   }
 
   /**
+   * @return each source's memory and size
+   */
+  List<SourceStats> stats() {
+    List<SourceStats> all = new ArrayList<>();
+    for (SourceCore s : cores()) {
+      all.add(s.stats());
+    }
+    return all;
+  }
+
+  /**
+   * @return bytes of the sources' listed segment files and write-ahead logs
+   */
+  long diskBytes() {
+    long total = 0;
+    for (SourceCore s : cores()) {
+      total += s.diskBytes();
+    }
+    return total;
+  }
+
+  /**
    * @return a fresh list of every source's core
    */
   List<SourceCore> cores() {

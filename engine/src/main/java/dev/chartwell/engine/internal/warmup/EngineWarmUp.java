@@ -132,6 +132,32 @@ public final class EngineWarmUp implements AutoCloseable {
   }
 
   /**
+   * Starts the warm-up of an engine.
+   *
+   * @param workers the engine's query threads (the throwaway engine's)
+   * @param fsync the engine's fsync policy
+   * @param onDisk whether the engine keeps a data directory (the throwaway one then keeps one under
+   *     {@code java.io.tmpdir})
+   * @param realQueriesRunning whether the engine runs queries now (the warm-up gives way)
+   * @param reporter where its lines go
+   * @param budget how much it may run, or {@code null} for {@link Budget#forSegmentRows}
+   * @param segmentRows the engine's segment size
+   * @return the warm-up, under way
+   */
+  public static EngineWarmUp start(
+      int workers,
+      FsyncPolicy fsync,
+      boolean onDisk,
+      BooleanSupplier realQueriesRunning,
+      Consumer<String> reporter,
+      Budget budget,
+      int segmentRows) {
+    Path temp = onDisk ? Path.of(System.getProperty("java.io.tmpdir")) : null;
+    Budget b = budget != null ? budget : Budget.forSegmentRows(segmentRows);
+    return new EngineWarmUp(workers, fsync, temp, realQueriesRunning, reporter, b).start();
+  }
+
+  /**
    * @param timeout the longest to wait
    * @return whether the warm-up has ended (done, stopped or failed)
    * @throws InterruptedException when interrupted while waiting
