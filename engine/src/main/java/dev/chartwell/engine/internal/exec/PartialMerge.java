@@ -11,6 +11,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Merges the partials of a query's tasks into its rows without hashing: every task lists its
@@ -158,14 +159,14 @@ final class PartialMerge {
    * state is finished.
    *
    * @param series each series' partials from {@link #series}
-   * @param groupsAtMost an upper bound of the distinct groups, known before (when it is within
-   *     {@link QueryEngine#MAX_GROUPS}, the groups are not counted)
+   * @param groupsAtMost an upper bound of the distinct groups, asked only past {@link
+   *     QueryEngine#MAX_GROUPS} rows (when it is within the limit, the groups are not counted)
    * @param control the query's control
    * @return the rows, ordered
    * @throws dev.chartwell.engine.InvalidQueryException past {@link QueryEngine#MAX_GROUPS} or
    *     {@link QueryEngine#MAX_ROWS}
    */
-  static Rows rows(List<List<Partial>> series, long groupsAtMost, QueryControl control) {
+  static Rows rows(List<List<Partial>> series, LongSupplier groupsAtMost, QueryControl control) {
     int k = series.size();
     int[] at = new int[k];
     List<ResultRows.Key> keys = new ArrayList<>();
@@ -215,11 +216,12 @@ final class PartialMerge {
    * groups' values.
    *
    * @param groups each row's group values
-   * @param groupsAtMost an upper bound of the distinct groups, known before
+   * @param groupsAtMost an upper bound of the distinct groups, asked only past the limit's rows
    * @throws dev.chartwell.engine.InvalidQueryException past {@link QueryEngine#MAX_GROUPS}
    */
-  static void checkGroups(List<List<String>> groups, long groupsAtMost) {
-    if (groups.size() <= QueryEngine.MAX_GROUPS || groupsAtMost <= QueryEngine.MAX_GROUPS) {
+  static void checkGroups(List<List<String>> groups, LongSupplier groupsAtMost) {
+    if (groups.size() <= QueryEngine.MAX_GROUPS
+        || groupsAtMost.getAsLong() <= QueryEngine.MAX_GROUPS) {
       return;
     }
     Set<List<String>> instances = Collections.newSetFromMap(new IdentityHashMap<>());

@@ -45,6 +45,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Runs chart queries: validate, snapshot each source once, parse (cached) and compile each series'
@@ -336,11 +337,11 @@ public final class QueryEngine {
 
     List<Callable<List<Partial>>> tasks = new ArrayList<>();
     List<Integer> taskSeries = new ArrayList<>();
-    long groupsAtMost = 0; // over the series: rows hold one group of any of them
+    List<List<Segment>> read = new ArrayList<>(); // per series, null for a metric's
     for (int i = 0; i < plans.size(); i++) {
       MetricSpec metric = query.series().get(i).metric();
       if (metric != null) {
-        groupsAtMost = Long.MAX_VALUE;
+        read.add(null);
         // A metric series needs each time series' points in time order across segments: one
         // task reads them all.
         tasks.add(MetricTasks.metricTask(plans.get(i), metric, segments.get(i)));
@@ -353,7 +354,7 @@ public final class QueryEngine {
           inRange.add(seg);
         }
       }
-      groupsAtMost = sum(groupsAtMost, GroupKeys.atMost(inRange, plans.get(i).groupBy()));
+      read.add(inRange);
       // States that keep every value are finished in the task where no other segment shares
       // their bucket.
       boolean early = AggState.keepsValues(plans.get(i).fn());
@@ -373,6 +374,8 @@ public final class QueryEngine {
     for (int t = 0; t < partials.size(); t++) {
       byTask.get(taskSeries.get(t)).add(partials.get(t));
     }
+    // Asked only of a result with more rows than groups allowed, after its tasks built the columns
+    LongSupplier groupsAtMost = () -> groupsAtMost(plans, read);
     List<List<Partial>> merged = new ArrayList<>();
     for (List<List<Partial>> tasksOfSeries : byTask) {
       merged.add(PartialMerge.series(tasksOfSeries, control));
@@ -391,6 +394,22 @@ public final class QueryEngine {
     return ResultRows.renderOrdered(query, granularity, rows.keys(), rows.values());
   }
 
+  /**
+   * An upper bound of a result's distinct groups from its segments' dictionaries (rows hold one
+   * group of any series), or {@link Long#MAX_VALUE} when one is not known cheaply.
+   */
+  private static long groupsAtMost(List<SeriesPlan> plans, List<List<Segment>> read) {
+    long groups = 0;
+    for (int i = 0; i < plans.size(); i++) {
+      long bound =
+          read.get(i) == null
+              ? Long.MAX_VALUE
+              : GroupKeys.atMost(read.get(i), plans.get(i).groupBy());
+      groups = groups > Long.MAX_VALUE - bound ? Long.MAX_VALUE : groups + bound;
+    }
+    return groups;
+  }
+
   /** The bytes held by the states that are costly to finish, a measure of their work. */
   private static <T> long costlyBytes(List<T> items, Function<T, AggState> stateOf) {
     long bytes = 0;
@@ -401,10 +420,6 @@ public final class QueryEngine {
       }
     }
     return bytes;
-  }
-
-  private static long sum(long a, long b) {
-    return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
   }
 
   /**
