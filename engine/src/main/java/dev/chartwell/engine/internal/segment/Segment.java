@@ -38,13 +38,17 @@ public final class Segment {
   private final Map<String, Object> derived = new ConcurrentHashMap<>();
   private final LazyColumns lazyColumns; // null: every column built
 
-  /** A heap segment whose token index is built when it is first asked for (a head's part). */
+  /**
+   * A heap segment of a head's part, whose token index is built when it is first asked for, and
+   * whose columns are either given or ({@code lazyColumns}) built when a query first reads them.
+   */
   Segment(
       long id,
       long firstRow,
       int rows,
       Timestamps timestamps,
       Map<String, Column> columns,
+      LazyColumns lazyColumns,
       String implicitColumn,
       Supplier<TokenIndex> tokens) {
     this(
@@ -58,34 +62,7 @@ public final class Segment {
         rows == 0 ? 0 : timestamps.get(rows - 1),
         null,
         (id << 32) + firstRow,
-        null);
-    this.lazyTokens = tokens;
-  }
-
-  /**
-   * A heap segment of a head's part whose columns are built when a query first reads them, as is
-   * its token index.
-   */
-  Segment(
-      long id,
-      long firstRow,
-      int rows,
-      Timestamps timestamps,
-      LazyColumns columns,
-      String implicitColumn,
-      Supplier<TokenIndex> tokens) {
-    this(
-        id,
-        rows,
-        timestamps,
-        Map.of(),
-        implicitColumn,
-        null,
-        rows == 0 ? 0 : timestamps.get(0),
-        rows == 0 ? 0 : timestamps.get(rows - 1),
-        null,
-        (id << 32) + firstRow,
-        columns);
+        lazyColumns);
     this.lazyTokens = tokens;
   }
 

@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
 /**
@@ -183,12 +185,8 @@ public final class SegmentBuilder {
    */
   public Segment build(long segmentId, int firstRow, String implicitColumn) {
     int[] order = RowOrder.sortedOrNull(timestamps, rows);
-    long[] sortedTs = new long[rows];
-    for (int i = 0; i < rows; i++) {
-      sortedTs[i] = timestamps[order == null ? i : order[i]];
-    }
     Map<String, Column> columns = new LinkedHashMap<>();
-    java.util.function.Supplier<TokenIndex> tokens = null;
+    Supplier<TokenIndex> tokens = null;
     for (int c = 0; c < buffers.size(); c++) {
       Column column;
       if (names.get(c).equals(implicitColumn) && buffers.get(c) instanceof HeadStrings strings) {
@@ -203,13 +201,16 @@ public final class SegmentBuilder {
       }
     }
     return new Segment(
-        segmentId,
-        firstRow,
-        rows,
-        Timestamps.pack(sortedTs, rows),
-        columns,
-        implicitColumn,
-        tokens);
+        segmentId, firstRow, rows, sortedTimestamps(order), columns, null, implicitColumn, tokens);
+  }
+
+  /** The timestamps in the order the rows will have: ascending (stable). */
+  private Timestamps sortedTimestamps(int[] order) {
+    long[] sorted = new long[rows];
+    for (int i = 0; i < rows; i++) {
+      sorted[i] = timestamps[order == null ? i : order[i]];
+    }
+    return Timestamps.pack(sorted, rows);
   }
 
   /**
@@ -226,15 +227,10 @@ public final class SegmentBuilder {
    */
   public Segment buildForQuery(long segmentId, int firstRow, String implicitColumn) {
     int[] order = RowOrder.sortedOrNull(timestamps, rows);
-    long[] sortedTs = new long[rows];
-    for (int i = 0; i < rows; i++) {
-      sortedTs[i] = timestamps[order == null ? i : order[i]];
-    }
     List<String> columnNames = List.copyOf(names);
     List<Buffer> columnBuffers = List.copyOf(buffers);
     int n = rows;
-    java.util.concurrent.atomic.AtomicReference<java.util.function.Supplier<TokenIndex>> tokens =
-        new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<Supplier<TokenIndex>> tokens = new AtomicReference<>();
     LazyColumns columns =
         new LazyColumns(
             columnNames,
@@ -250,12 +246,12 @@ public final class SegmentBuilder {
               }
               return b.build(order, n);
             });
-    java.util.function.Supplier<TokenIndex> tokenIndex = null;
+    Supplier<TokenIndex> tokenIndex = null;
     if (implicitColumn != null && columnNames.contains(implicitColumn)) {
       tokenIndex =
           () -> {
             columns.get(implicitColumn); // builds the column, and with it the way to its tokens
-            java.util.function.Supplier<TokenIndex> t = tokens.get();
+            Supplier<TokenIndex> t = tokens.get();
             return t == null ? null : t.get();
           };
     }
@@ -263,7 +259,8 @@ public final class SegmentBuilder {
         segmentId,
         firstRow,
         rows,
-        Timestamps.pack(sortedTs, rows),
+        sortedTimestamps(order),
+        Map.of(),
         columns,
         implicitColumn,
         tokenIndex);
