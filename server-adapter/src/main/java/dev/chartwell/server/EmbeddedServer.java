@@ -1,17 +1,15 @@
 package dev.chartwell.server;
 
 import dev.chartwell.engine.Engine;
+import dev.chartwell.engine.internal.storage.Durable;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -231,22 +229,7 @@ public final class EmbeddedServer {
 
   private static void deleteTree(Path root) {
     try {
-      Files.walkFileTree(
-          root,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-                throws IOException {
-              Files.deleteIfExists(file);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-              Files.deleteIfExists(d);
-              return FileVisitResult.CONTINUE;
-            }
-          });
+      Durable.deleteTree(root);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot delete the embedded server's state " + root, e);
     }

@@ -13,7 +13,7 @@ import java.nio.file.StandardOpenOption;
  * file, rename it over the target atomically, force the directory (so the rename itself is
  * durable).
  */
-final class Durable {
+public final class Durable {
   private Durable() {}
 
   /**
@@ -88,7 +88,7 @@ final class Durable {
    * @param root the directory (nothing happens when it does not exist)
    * @throws IOException when something cannot be deleted
    */
-  static void deleteTree(Path root) throws IOException {
+  public static void deleteTree(Path root) throws IOException {
     if (!Files.exists(root)) {
       return;
     }

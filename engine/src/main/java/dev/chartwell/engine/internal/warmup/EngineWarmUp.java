@@ -6,13 +6,11 @@ import dev.chartwell.engine.EventBatch;
 import dev.chartwell.engine.FsyncPolicy;
 import dev.chartwell.engine.Source;
 import dev.chartwell.engine.SourceSpec;
+import dev.chartwell.engine.internal.storage.Durable;
 import dev.chartwell.engine.internal.storage.EngineLog;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -323,21 +321,7 @@ public final class EngineWarmUp implements AutoCloseable {
       return;
     }
     try {
-      Files.walkFileTree(
-          dir,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
-              Files.deleteIfExists(f);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-              Files.deleteIfExists(d);
-              return FileVisitResult.CONTINUE;
-            }
-          });
+      Durable.deleteTree(dir);
     } catch (IOException e) {
       // a temporary directory: the system cleans what is left
     }
