@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.quicktheories.QuickTheory.qt;
 
-import dev.chartwell.engine.ColumnType;
 import dev.chartwell.testing.Gens;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +63,7 @@ class LazyColumnsProperties {
 
   @Test
   void queriesReadingOnePartAtOnceShareEachColumn() throws Exception {
-    SegmentBuilder b = builder();
+    SegmentBuilder b = SegmentBuilderTest.builder();
     for (int i = 0; i < 5_000; i++) {
       b.append(i % 97, new Object[] {"l" + i % 3, (long) i, i * 0.5, i % 2 == 0, "row " + i});
     }
@@ -86,19 +85,9 @@ class LazyColumnsProperties {
     assertEquals(SegmentRows.read(b.build(1, 0, BODY)), SegmentRows.read(lazy));
   }
 
-  private static SegmentBuilder builder() {
-    SegmentBuilder b = new SegmentBuilder(4);
-    b.addColumn("level", ColumnType.STRING);
-    b.addColumn("status", ColumnType.LONG);
-    b.addColumn("duration", ColumnType.DOUBLE);
-    b.addColumn("ok", ColumnType.BOOL);
-    b.addColumn(BODY, ColumnType.STRING);
-    return b;
-  }
-
   /** Builds the rows both ways; reads the lazy part's column {@code first} first (5: the index). */
   private static void check(List<Row> rows, int first) {
-    SegmentBuilder b = builder();
+    SegmentBuilder b = SegmentBuilderTest.builder();
     for (Row r : rows) {
       b.append(r.ts(), new Object[] {r.level(), r.status(), r.duration(), r.ok(), r.body()});
     }

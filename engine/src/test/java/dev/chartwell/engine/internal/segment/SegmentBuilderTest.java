@@ -13,7 +13,8 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
 
 class SegmentBuilderTest {
 
-  private static SegmentBuilder builder() {
+  /** A builder of one column of each type, the implicit {@code Body} among them. */
+  static SegmentBuilder builder() {
     SegmentBuilder b = new SegmentBuilder(4);
     b.addColumn("level", ColumnType.STRING);
     b.addColumn("status", ColumnType.LONG);
