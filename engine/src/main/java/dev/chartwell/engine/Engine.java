@@ -1,14 +1,9 @@
 package dev.chartwell.engine;
 
-import dev.chartwell.engine.internal.exec.QueryEngine;
 import dev.chartwell.engine.internal.search.EventSearch;
 import dev.chartwell.engine.internal.source.SourceCore;
-import dev.chartwell.engine.internal.source.SourceStorage;
-import dev.chartwell.engine.internal.storage.EngineFiles;
 import dev.chartwell.engine.internal.storage.EngineLog;
-import dev.chartwell.engine.internal.storage.SourceFiles;
 import dev.chartwell.engine.internal.warmup.EngineWarmUp;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,104 +41,10 @@ import java.util.function.ToLongFunction;
  * segments, oldest first ({@link Builder#retention}, {@link Builder#maxDiskBytes}).
  */
 public final class Engine implements AutoCloseable {
-  private final int segmentRows;
-  private final EngineThreads threads;
-  private final int workerThreads;
-
-  /**
-   * With {@link Builder#maxMemoryBytes}, a source's head is sealed once it holds this fraction of
-   * the limit: sealing needs about as much again for a while, and several sources fill at once.
-   */
-  static final int HEAD_SHARE = 16;
-
-  /** The largest head, whatever the limits: its segment file must stay well below 2 GiB. */
-  static final long MAX_HEAD_BYTES = 512L << 20;
-
-  private final QueryEngine queries;
-  private final EngineMaintenance maintenance;
-  private final EngineFiles files;
-  private final SourceRegistry sources;
-  private final Consumer<String> reporter;
-  private final long maxHeadBytes;
-  private final MemoryGuard memory;
-  private final EngineWarmUp warmUp; // null: not asked for
-  private volatile boolean closed;
+  private final EngineParts parts;
 
   private Engine(Builder b) {
-    this.segmentRows = b.segmentRows;
-    this.maxHeadBytes =
-        b.maxMemoryBytes == Long.MAX_VALUE
-            ? MAX_HEAD_BYTES
-            : Math.min(MAX_HEAD_BYTES, Math.max(1 << 20, b.maxMemoryBytes / HEAD_SHARE));
-    this.reporter = b.reporter;
-    try {
-      this.files =
-          b.dataDirectory == null
-              ? null
-              : EngineFiles.open(b.dataDirectory, b.fsyncPolicy, reporter);
-    } catch (IOException e) {
-      throw cannotOpen(b.dataDirectory, e);
-    }
-    this.sources = new SourceRegistry(this, files, this::setup, this::watch);
-    this.memory =
-        new MemoryGuard(
-            b.memoryLimitBytes,
-            b.maxMemoryBytes,
-            b.maxHeapOccupancy,
-            sources.byId(),
-            sources::cores,
-            b.tenantOf);
-    this.workerThreads = b.workerThreads;
-    this.threads = new EngineThreads(b.workerThreads);
-    QueryLimits queryLimits =
-        b.queryLimits != null ? b.queryLimits : QueryLimits.defaults(b.workerThreads);
-    this.queries =
-        new QueryEngine(
-            sources::core, threads.workers, b.workerThreads, queryLimits, threads.deadlines);
-    this.maintenance =
-        new EngineMaintenance(
-            threads.maintenance,
-            new StorageLimits(
-                b.retention,
-                b.maxDiskBytes,
-                b.clock,
-                sources::cores,
-                memory::tenant,
-                b.diskQuotaOf),
-            b.sealIdle == null
-                ? null
-                : new IdleSeals(
-                    b.sealIdle, b.clock, sources::cores, memory::heldBytes, b.maxMemoryBytes),
-            memory,
-            sources::cores,
-            reporter);
-    try {
-      if (files != null) {
-        sources.loadAll(reporter);
-      }
-    } catch (IOException e) {
-      closeQuietly();
-      throw cannotOpen(b.dataDirectory, e);
-    } catch (RuntimeException | Error e) {
-      closeQuietly();
-      throw e;
-    }
-    maintenance.schedule();
-    this.warmUp =
-        !b.warmUp
-            ? null
-            : EngineWarmUp.start(
-                b.workerThreads,
-                b.fsyncPolicy,
-                files != null,
-                () -> queries.counters().running() > 0,
-                reporter,
-                b.warmUpBudget,
-                b.segmentRows);
-  }
-
-  private static StorageFailedException cannotOpen(Path dir, IOException e) {
-    return StorageFailedException.cannot(dir, "open the data directory", e);
+    this.parts = new EngineParts(this, b);
   }
 
   /**
@@ -156,23 +57,24 @@ public final class Engine implements AutoCloseable {
 
   /** Configures an {@link Engine}. */
   public static final class Builder {
-    private int workerThreads = Runtime.getRuntime().availableProcessors();
-    private int segmentRows = 1 << 18;
-    private long memoryLimitBytes = Long.MAX_VALUE;
-    private long maxMemoryBytes = Long.MAX_VALUE;
-    private double maxHeapOccupancy = 1;
-    private QueryLimits queryLimits;
-    private Path dataDirectory;
-    private FsyncPolicy fsyncPolicy = FsyncPolicy.REQUEST;
-    private Duration retention;
-    private long maxDiskBytes = Long.MAX_VALUE;
-    private Clock clock = Clock.systemUTC();
-    private Consumer<String> reporter = new EngineLog();
-    private Function<String, String> tenantOf;
-    private ToLongFunction<String> diskQuotaOf;
-    private Duration sealIdle;
-    private boolean warmUp;
-    private EngineWarmUp.Budget warmUpBudget; // null: the one for the segment size
+    // Package-private: EngineParts assembles the engine from them.
+    int workerThreads = Runtime.getRuntime().availableProcessors();
+    int segmentRows = 1 << 18;
+    long memoryLimitBytes = Long.MAX_VALUE;
+    long maxMemoryBytes = Long.MAX_VALUE;
+    double maxHeapOccupancy = 1;
+    QueryLimits queryLimits;
+    Path dataDirectory;
+    FsyncPolicy fsyncPolicy = FsyncPolicy.REQUEST;
+    Duration retention;
+    long maxDiskBytes = Long.MAX_VALUE;
+    Clock clock = Clock.systemUTC();
+    Consumer<String> reporter = new EngineLog();
+    Function<String, String> tenantOf;
+    ToLongFunction<String> diskQuotaOf;
+    Duration sealIdle;
+    boolean warmUp;
+    EngineWarmUp.Budget warmUpBudget; // null: the one for the segment size
 
     private Builder() {}
 
@@ -439,24 +341,7 @@ public final class Engine implements AutoCloseable {
   public Source createSource(SourceSpec spec) {
     Objects.requireNonNull(spec, "spec");
     requireOpen();
-    return sources.create(spec);
-  }
-
-  private SourceCore.Setup setup(SourceSpec spec, SourceStorage storage) {
-    return new SourceCore.Setup(
-        spec.id(),
-        spec,
-        segmentRows,
-        maxHeadBytes,
-        maintenance::afterSeal,
-        () -> admitWrite(spec.id()),
-        storage,
-        threads.sealers);
-  }
-
-  /** A segment found damaged is dropped into quarantine, away from the query that found it. */
-  private void watch(SourceCore source, SourceFiles storage) {
-    maintenance.watch(source, storage);
+    return parts.sources.create(spec);
   }
 
   /**
@@ -466,7 +351,7 @@ public final class Engine implements AutoCloseable {
    */
   public int enforceStorageLimits() {
     requireOpen();
-    return maintenance.enforceStorageLimits();
+    return parts.maintenance.enforceStorageLimits();
   }
 
   /**
@@ -475,7 +360,7 @@ public final class Engine implements AutoCloseable {
    * @return how many merges were done
    */
   int mergeSmallSegments() {
-    return maintenance.mergeSmallSegments();
+    return parts.maintenance.mergeSmallSegments();
   }
 
   /**
@@ -484,7 +369,7 @@ public final class Engine implements AutoCloseable {
    * @return how many heads were handed over for sealing
    */
   int sealIdleHeads() {
-    return maintenance.sealIdleHeads();
+    return parts.maintenance.sealIdleHeads();
   }
 
   /**
@@ -494,7 +379,7 @@ public final class Engine implements AutoCloseable {
   public Optional<Source> source(String id) {
     Objects.requireNonNull(id, "id");
     requireOpen();
-    return sources.get(id);
+    return parts.sources.get(id);
   }
 
   /**
@@ -503,7 +388,7 @@ public final class Engine implements AutoCloseable {
    */
   public List<Source> sources() {
     requireOpen();
-    return sources.all();
+    return parts.sources.all();
   }
 
   /**
@@ -515,7 +400,7 @@ public final class Engine implements AutoCloseable {
   public boolean dropSource(String id) {
     Objects.requireNonNull(id, "id");
     requireOpen();
-    return sources.drop(id);
+    return parts.sources.drop(id);
   }
 
   /**
@@ -560,7 +445,7 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(options, "options");
     requireOpen();
-    return queries.run(query, options);
+    return parts.queries.run(query, options);
   }
 
   /**
@@ -582,10 +467,11 @@ public final class Engine implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     requireOpen();
     SourceCore source =
-        sources
+        parts
+            .sources
             .core(query.sourceId())
             .orElseThrow(() -> new UnknownSourceException("sourceId", query.sourceId()));
-    return queries.govern(
+    return parts.queries.govern(
         options, control -> EventSearch.run(source, query, options.useIndexes(), control));
   }
 
@@ -594,7 +480,7 @@ public final class Engine implements AutoCloseable {
    */
   public QueryCounters queryCounters() {
     requireOpen();
-    return queries.counters();
+    return parts.queries.counters();
   }
 
   /**
@@ -602,25 +488,14 @@ public final class Engine implements AutoCloseable {
    */
   public EngineStats stats() {
     requireOpen();
-    return new EngineStats(sources.stats(), memory.memoryLimitBytes());
+    return new EngineStats(parts.sources.stats(), parts.memory.memoryLimitBytes());
   }
 
   /**
    * @return the worker threads queries run on
    */
   public int workerThreads() {
-    return workerThreads;
-  }
-
-  /**
-   * Refuses a write while the events held exceed {@link Builder#maxMemoryBytes} or the heap after
-   * collection is fuller than {@link Builder#maxHeapOccupancy}.
-   */
-  private void admitWrite(String sourceId) {
-    if (closed) {
-      throw new EngineClosedException("the engine is closed; appends are refused");
-    }
-    memory.admit(sourceId);
+    return parts.workerThreads;
   }
 
   /**
@@ -628,16 +503,14 @@ public final class Engine implements AutoCloseable {
    */
   public long heldBytes() {
     requireOpen();
-    return memory.heldBytes();
+    return parts.memory.heldBytes();
   }
 
   /**
    * @throws EngineClosedException once {@link #close()} was called
    */
   void requireOpen() {
-    if (closed) {
-      throw new EngineClosedException("the engine is closed");
-    }
+    parts.requireOpen();
   }
 
   /**
@@ -646,7 +519,7 @@ public final class Engine implements AutoCloseable {
    */
   public long diskBytes() {
     requireOpen();
-    return sources.diskBytes();
+    return parts.sources.diskBytes();
   }
 
   /**
@@ -659,7 +532,7 @@ public final class Engine implements AutoCloseable {
    */
   public boolean awaitWarmUp(Duration timeout) throws InterruptedException {
     Objects.requireNonNull(timeout, "timeout");
-    return warmUp == null || warmUp.await(timeout);
+    return parts.warmUp == null || parts.warmUp.await(timeout);
   }
 
   /**
@@ -670,31 +543,6 @@ public final class Engine implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    if (warmUp != null) {
-      warmUp.close();
-    }
-    queries.close();
-    queries.awaitIdle(Duration.ofSeconds(30));
-    closeQuietly();
-  }
-
-  private void closeQuietly() {
-    closed = true;
-    threads.stopTimers();
-    memory.close();
-    sources.shutdownAll();
-    threads.stopPools();
-    EngineFiles f = files;
-    if (f != null) {
-      try {
-        f.close();
-      } catch (IOException e) {
-        EngineLog.problem(reporter, "releasing the data directory failed: " + e);
-      }
-    }
+    parts.close();
   }
 }
