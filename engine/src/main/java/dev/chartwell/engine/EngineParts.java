@@ -112,7 +112,8 @@ final class EngineParts {
                 () -> queries.counters().running() > 0,
                 reporter,
                 b.warmUpBudget,
-                b.segmentRows);
+                b.segmentRows,
+                sources::all);
   }
 
   private static StorageFailedException cannotOpen(Path dir, IOException e) {

@@ -8,6 +8,7 @@ import dev.chartwell.engine.internal.warmup.EngineWarmUp;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -90,6 +91,32 @@ class EngineWarmUpTest {
   }
 
   @Test
+  void endsWithRoundsOverTheEnginesOwnSources() throws Exception {
+    Instant t = Instant.now().minusSeconds(3_000);
+    try (Engine engine = Engine.builder().dataDirectory(dir).build()) {
+      Source app = engine.createSource(SourceSpec.log("app").build());
+      for (int i = 0; i < 2_000; i++) {
+        app.append(
+            Event.at(
+                t.plusSeconds(i),
+                Map.of("Body", "request " + (i % 7 == 0 ? "failed" : "served"), "status", i % 3)));
+      }
+    }
+    try (Engine engine =
+        Engine.builder().dataDirectory(dir).reporter(lines::add).warmUp(SMALL).build()) {
+      assertTrue(engine.awaitWarmUp(LONG));
+      String done = lines.get(lines.size() - 1);
+      assertTrue(
+          done.matches(
+              "warm-up done in .* × 2 rounds, then [1-9][0-9]* query shapes over the events of 1"
+                  + " sources × [1-9][0-9]* rounds \\(the JIT compiler (settled|still compiling)\\)"),
+          done);
+      assertEquals(0, engine.queryCounters().completed(), "the warm-up's queries are not counted");
+      assertEquals(2_000, total(engine, "app"));
+    }
+  }
+
+  @Test
   void closingTheEngineStopsItPromptly() throws Exception {
     Engine engine = Engine.builder().reporter(lines::add).warmUp(ENDLESS).build();
     until(() -> lines.size() == 1); // under way
@@ -113,7 +140,8 @@ class EngineWarmUpTest {
                   return busy.get();
                 },
                 lines::add,
-                SMALL)
+                SMALL,
+                List::of)
             .start();
     until(() -> asked.get() > 20); // it keeps asking, and waits
     assertFalse(w.await(Duration.ZERO), "it went on while queries ran");
@@ -133,7 +161,8 @@ class EngineWarmUpTest {
                   notADirectory, // its temporary directory cannot be made
                   () -> engine.queryCounters().running() > 0,
                   lines::add,
-                  SMALL)
+                  SMALL,
+                  List::of)
               .start();
       assertTrue(w.await(LONG));
       String last = lines.get(lines.size() - 1);
@@ -160,7 +189,8 @@ class EngineWarmUpTest {
                   told.incrementAndGet();
                   throw new IllegalStateException("the application's reporter failed");
                 },
-                SMALL)
+                SMALL,
+                List::of)
             .start();
     assertTrue(w.await(LONG));
     assertEquals(2, told.get(), "it went on to its end line");

@@ -12,6 +12,7 @@ import dev.chartwell.engine.internal.source.SourceSnapshot;
 import dev.chartwell.engine.internal.warmup.EngineWarmUp;
 import dev.chartwell.engine.internal.warmup.JitSettle;
 import dev.chartwell.engine.internal.warmup.Pacing;
+import dev.chartwell.engine.internal.warmup.SourceRounds;
 import dev.chartwell.engine.internal.warmup.SyntheticLogs;
 import dev.chartwell.engine.internal.warmup.WarmUpQueries;
 import dev.chartwell.server.ChartwellServer;
@@ -50,10 +51,12 @@ import java.util.function.Supplier;
  * the head), asks it each chart request of {@link WarmUpQueries} for ten rounds and more until the
  * JIT compiler has settled ({@link JitSettle}; the code that runs per query, per segment and per
  * point of an answer then runs compiled at its last tier, as it does after hundreds of requests),
- * stops it and deletes its directory. No service, source, event, query count or metric of the real
- * server changes. Before each step the warm-up waits while the real server runs queries, so that it
- * never holds one up; it ends after its rounds or its time budget, and a failure inside it is
- * reported in one line and ends only the warm-up.
+ * stops it and deletes its directory. Last, it asks chart queries built from the real sources' own
+ * fields over their last day ({@link SourceRounds}), on a query engine of its own, until the
+ * compiler has settled on the real segments' shapes too. No service, source, event, query count or
+ * metric of the real server changes. Before each step the warm-up waits while the real server runs
+ * queries, so that it never holds one up; it ends after its rounds or its time budget, and a
+ * failure inside it is reported in one line and ends only the warm-up.
  */
 public final class WarmUp implements AutoCloseable {
   /** Events per ingestion request. */
@@ -83,11 +86,13 @@ public final class WarmUp implements AutoCloseable {
    * @param rounds the least rounds of every query shape
    * @param maxRounds the most rounds: past {@code rounds} they go on until the JIT compiler has
    *     settled ({@link JitSettle})
-   * @param maxTime the longest the warm-up runs (it stops after the request under way)
+   * @param maxTime the longest the synthetic part runs (it stops after the request under way); the
+   *     rounds over the real sources get half as long again
+   * @param sourceRounds the most rounds over the real sources ({@link SourceRounds})
    */
-  record Budget(int events, int rounds, int maxRounds, Duration maxTime) {
+  record Budget(int events, int rounds, int maxRounds, Duration maxTime, int sourceRounds) {
     /** What a server runs. */
-    static final Budget DEFAULT = new Budget(250_000, 10, 60, Duration.ofSeconds(60));
+    static final Budget DEFAULT = new Budget(250_000, 10, 60, Duration.ofSeconds(60), 20);
   }
 
   private final int threads;
@@ -171,32 +176,55 @@ public final class WarmUp implements AutoCloseable {
               : Files.createTempDirectory(tempParent, "chartwell-warm-up-");
       int[] prepared = prepareSources();
       long heap = Runtime.getRuntime().maxMemory();
+      String synthetic;
+      boolean settled = false;
       if (heap < MIN_HEAP_BYTES) {
-        report(
+        synthetic =
             String.format(
                 Locale.ROOT,
-                "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries; the"
-                    + " synthetic events were skipped, the heap (%d MiB) being under %d MiB",
-                Pacing.seconds(started),
-                prepared[0],
-                prepared[1],
+                "the synthetic events were skipped, the heap (%d MiB) being under %d MiB",
                 heap >> 20,
-                MIN_HEAP_BYTES >> 20));
-        return;
+                MIN_HEAP_BYTES >> 20);
+      } else {
+        int[] rounds = warm(dir);
+        synthetic =
+            String.format(
+                Locale.ROOT,
+                "%,d synthetic events sent, %d query shapes × %d rounds",
+                budget.events(),
+                rounds[0],
+                rounds[1]);
+        settled = rounds[2] == 1;
       }
-      int[] rounds = warm(dir);
+      SourceRounds.Outcome own =
+          SourceRounds.run(
+              realSources.get(),
+              threads,
+              pacing,
+              System.nanoTime() + budget.maxTime().toNanos() / 2,
+              budget.sourceRounds());
+      String ownPart = "";
+      if (own.sources() > 0) {
+        ownPart =
+            String.format(
+                Locale.ROOT,
+                ", then %d query shapes over the events of %d real sources × %d rounds",
+                own.queries(),
+                own.sources(),
+                own.rounds());
+        settled = own.settled();
+      }
       report(
           String.format(
               Locale.ROOT,
-              "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries,"
-                  + " %,d synthetic events sent, %d query shapes × %d rounds (the JIT compiler %s)",
+              "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries, %s%s"
+                  + " (the JIT compiler %s)",
               Pacing.seconds(started),
               prepared[0],
               prepared[1],
-              budget.events(),
-              rounds[0],
-              rounds[1],
-              rounds[2] == 1 ? "settled" : "still compiling"));
+              synthetic,
+              ownPart,
+              settled ? "settled" : "still compiling"));
     } catch (InterruptedException e) {
       report(String.format(Locale.ROOT, "warm-up stopped after %.1f s", Pacing.seconds(started)));
     } catch (Exception | LinkageError | AssertionError e) {

@@ -42,7 +42,8 @@ class WarmUpIntegrationTest {
   private static final String ADMIN = HttpTestClient.basic("ADMIN", "adminsecret1");
 
   /** A small warm-up: what it runs is the server's, only fewer events and rounds. */
-  private static final WarmUp.Budget SMALL = new WarmUp.Budget(20_000, 2, 2, Duration.ofMinutes(5));
+  private static final WarmUp.Budget SMALL =
+      new WarmUp.Budget(20_000, 2, 2, Duration.ofMinutes(5), 2);
 
   private static WarmUp warmUp(
       ChartwellServer server,
@@ -73,7 +74,8 @@ class WarmUpIntegrationTest {
       assertTrue(
           outcome.matches(
               "warm-up done in [0-9.]+ s: 1 sources \\(1 segments\\) prepared for queries,"
-                  + " 20,000 synthetic events sent, [0-9]+ query shapes × 2 rounds"
+                  + " 20,000 synthetic events sent, [0-9]+ query shapes × 2 rounds, then 2 query"
+                  + " shapes over the events of 1 real sources × 2 rounds"
                   + " \\(the JIT compiler (settled|still compiling)\\)"),
           outcome);
       assertEquals(
@@ -119,7 +121,7 @@ class WarmUpIntegrationTest {
               () -> server.engine().sources(),
               () -> false,
               lines::add,
-              new WarmUp.Budget(20_000, 1, JitSettle.QUIET_ROUNDS, Duration.ofMinutes(5)),
+              new WarmUp.Budget(20_000, 1, JitSettle.QUIET_ROUNDS, Duration.ofMinutes(5), 0),
               tmp);
       w.begin();
       String outcome = w.await(5, TimeUnit.MINUTES);
@@ -178,7 +180,7 @@ class WarmUpIntegrationTest {
               () -> server.engine().sources(),
               () -> false,
               lines::add,
-              new WarmUp.Budget(20_000, 1_000_000, 1_000_000, Duration.ofHours(1)),
+              new WarmUp.Budget(20_000, 1_000_000, 1_000_000, Duration.ofHours(1), 1_000_000),
               tmp);
       w.begin();
       w.close();

@@ -39,6 +39,16 @@ public final class Snapshots {
   }
 
   /**
+   * The mechanics behind a source, for a query engine of a warm-up's own over the real sources.
+   *
+   * @param source a source of an open engine
+   * @return its core
+   */
+  public static SourceCore core(Source source) {
+    return cores.apply(source);
+  }
+
+  /**
    * A cheap number that grows whenever an append stores events: a follower searches for new events
    * only when it moved.
    *

@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The embedded engine's start-up warm-up ({@code Engine.Builder.warmUp}): on a daemon thread of low
@@ -40,6 +41,9 @@ import java.util.function.Consumer;
 public final class EngineWarmUp implements AutoCloseable {
   /** Events per append, as an application's batches. */
   static final int BATCH = 10_000;
+
+  /** The most rounds over the real engine's own sources ({@link SourceRounds}). */
+  static final int SOURCE_ROUNDS = 20;
 
   /** The source of the throwaway engine. */
   static final String SOURCE = "warm-up";
@@ -88,6 +92,7 @@ public final class EngineWarmUp implements AutoCloseable {
   private final Pacing pacing;
   private final Consumer<String> reporter;
   private final Budget budget;
+  private final Supplier<List<Source>> realSources;
   private final CountDownLatch done = new CountDownLatch(1);
   private final Thread thread;
 
@@ -99,6 +104,7 @@ public final class EngineWarmUp implements AutoCloseable {
    * @param realQueriesRunning whether the real engine runs queries now (the warm-up then waits)
    * @param reporter where the progress lines go
    * @param budget how much it may run
+   * @param realSources the real engine's sources, asked {@link SourceQueries} at the end
    */
   public EngineWarmUp(
       int workers,
@@ -106,13 +112,15 @@ public final class EngineWarmUp implements AutoCloseable {
       Path tempParent,
       BooleanSupplier realQueriesRunning,
       Consumer<String> reporter,
-      Budget budget) {
+      Budget budget,
+      Supplier<List<Source>> realSources) {
     this.workers = workers;
     this.fsync = fsync;
     this.tempParent = tempParent;
     this.pacing = new Pacing(realQueriesRunning);
     this.reporter = reporter;
     this.budget = budget;
+    this.realSources = realSources;
     this.thread = new Thread(this::run, "chartwell-warm-up");
     thread.setDaemon(true);
     thread.setPriority(Thread.MIN_PRIORITY);
@@ -140,6 +148,7 @@ public final class EngineWarmUp implements AutoCloseable {
    * @param reporter where its lines go
    * @param budget how much it may run, or {@code null} for {@link Budget#forSegmentRows}
    * @param segmentRows the engine's segment size
+   * @param realSources the engine's sources
    * @return the warm-up, under way
    */
   public static EngineWarmUp start(
@@ -149,10 +158,12 @@ public final class EngineWarmUp implements AutoCloseable {
       BooleanSupplier realQueriesRunning,
       Consumer<String> reporter,
       Budget budget,
-      int segmentRows) {
+      int segmentRows,
+      Supplier<List<Source>> realSources) {
     Path temp = onDisk ? Path.of(System.getProperty("java.io.tmpdir")) : null;
     Budget b = budget != null ? budget : Budget.forSegmentRows(segmentRows);
-    return new EngineWarmUp(workers, fsync, temp, realQueriesRunning, reporter, b).start();
+    return new EngineWarmUp(workers, fsync, temp, realQueriesRunning, reporter, b, realSources)
+        .start();
   }
 
   /**
@@ -183,16 +194,33 @@ public final class EngineWarmUp implements AutoCloseable {
       }
       dir = tempParent == null ? null : Files.createTempDirectory(tempParent, "chartwell-warm-up-");
       int[] rounds = warm(dir);
+      SourceRounds.Outcome own =
+          SourceRounds.run(
+              realSources.get(),
+              workers,
+              pacing,
+              System.nanoTime() + budget.maxTime().toNanos() / 2,
+              SOURCE_ROUNDS);
       say(
           String.format(
               Locale.ROOT,
-              "warm-up done in %.1f s: %,d synthetic events appended, %d query shapes × %d rounds"
+              "warm-up done in %.1f s: %,d synthetic events appended, %d query shapes × %d rounds%s"
                   + " (the JIT compiler %s)",
               Pacing.seconds(started),
               budget.events() + BATCH,
               rounds[0],
               rounds[1],
-              rounds[2] == 1 ? "settled" : "still compiling"));
+              own.sources() == 0
+                  ? ""
+                  : String.format(
+                      Locale.ROOT,
+                      ", then %d query shapes over the events of %d sources × %d rounds",
+                      own.queries(),
+                      own.sources(),
+                      own.rounds()),
+              (own.sources() == 0 ? rounds[2] == 1 : own.settled())
+                  ? "settled"
+                  : "still compiling"));
     } catch (InterruptedException e) {
       say(String.format(Locale.ROOT, "warm-up stopped after %.1f s", Pacing.seconds(started)));
     } catch (Exception | LinkageError | AssertionError e) {

@@ -5,6 +5,8 @@
  * engine until the JIT compiler has settled ({@link
  * dev.chartwell.engine.internal.warmup.JitSettle}) by the embedded engine's warm-up ({@link
  * dev.chartwell.engine.internal.warmup.EngineWarmUp}); the server's warm-up sends the same events
- * and queries over HTTP.
+ * and queries over HTTP. Both end with rounds of the same shapes over the real sources' own fields
+ * ({@link dev.chartwell.engine.internal.warmup.SourceQueries}, {@link
+ * dev.chartwell.engine.internal.warmup.SourceRounds}), on a query engine of the warm-up's own.
  */
 package dev.chartwell.engine.internal.warmup;
