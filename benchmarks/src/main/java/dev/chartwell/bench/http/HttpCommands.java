@@ -58,7 +58,11 @@ public final class HttpCommands {
         "query  client median (min - max)          engine    read   write  server   client-engine"
             + "  runs     first      last");
     try (PlainHttp connection = new PlainHttp(URI.create(url))) {
+      String only = f.get("only", null);
       for (BenchQueries.Query q : BenchQueries.all(f.required("source"), "-", end)) {
+        if (only != null && !only.equalsIgnoreCase(q.name())) {
+          continue;
+        }
         Timings client = new Timings();
         Timings engine = new Timings();
         Timings read = new Timings();
