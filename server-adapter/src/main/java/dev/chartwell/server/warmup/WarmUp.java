@@ -203,17 +203,6 @@ public final class WarmUp implements AutoCloseable {
               pacing,
               System.nanoTime() + budget.maxTime().toNanos() / 2,
               budget.sourceRounds());
-      String ownPart = "";
-      if (own.sources() > 0) {
-        ownPart =
-            String.format(
-                Locale.ROOT,
-                ", then %d query shapes over the events of %d real sources × %d rounds",
-                own.queries(),
-                own.sources(),
-                own.rounds());
-        settled = own.settled();
-      }
       report(
           String.format(
               Locale.ROOT,
@@ -223,8 +212,8 @@ public final class WarmUp implements AutoCloseable {
               prepared[0],
               prepared[1],
               synthetic,
-              ownPart,
-              settled ? "settled" : "still compiling"));
+              own.then("real sources"),
+              own.settled(settled) ? "settled" : "still compiling"));
     } catch (InterruptedException e) {
       report(String.format(Locale.ROOT, "warm-up stopped after %.1f s", Pacing.seconds(started)));
     } catch (Exception | LinkageError | AssertionError e) {

@@ -210,17 +210,8 @@ public final class EngineWarmUp implements AutoCloseable {
               budget.events() + BATCH,
               rounds[0],
               rounds[1],
-              own.sources() == 0
-                  ? ""
-                  : String.format(
-                      Locale.ROOT,
-                      ", then %d query shapes over the events of %d sources × %d rounds",
-                      own.queries(),
-                      own.sources(),
-                      own.rounds()),
-              (own.sources() == 0 ? rounds[2] == 1 : own.settled())
-                  ? "settled"
-                  : "still compiling"));
+              own.then("sources"),
+              own.settled(rounds[2] == 1) ? "settled" : "still compiling"));
     } catch (InterruptedException e) {
       say(String.format(Locale.ROOT, "warm-up stopped after %.1f s", Pacing.seconds(started)));
     } catch (Exception | LinkageError | AssertionError e) {

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -47,7 +48,31 @@ public final class SourceRounds {
    * @param rounds how many rounds ran
    * @param settled whether the JIT compiler settled
    */
-  public record Outcome(int sources, int queries, int rounds, boolean settled) {}
+  public record Outcome(int sources, int queries, int rounds, boolean settled) {
+    /**
+     * @param sources what the warm-up's line calls the real sources
+     * @return the part of the warm-up's last line about this phase, empty when it asked nothing
+     */
+    public String then(String sources) {
+      return this.sources == 0
+          ? ""
+          : String.format(
+              Locale.ROOT,
+              ", then %d query shapes over the events of %d %s × %d rounds",
+              queries,
+              this.sources,
+              sources,
+              rounds);
+    }
+
+    /**
+     * @param before whether the compiler had settled before this phase
+     * @return whether it has settled at the end of the warm-up
+     */
+    public boolean settled(boolean before) {
+      return sources == 0 ? before : settled;
+    }
+  }
 
   private SourceRounds() {}
 
