@@ -13,6 +13,12 @@ final class Selection {
   /** The heap is used for at most this many values, or a sixteenth of them if that is more. */
   static final int TAIL = 16;
 
+  /**
+   * From this many of the largest values on (at most a quarter of the values), the two ranks are
+   * selected by quickselect among the values at or above a bound instead of kept in a heap.
+   */
+  static final int SELECT_AMONG = 32;
+
   private Selection() {}
 
   /**
@@ -50,6 +56,14 @@ final class Selection {
       double[] two = twoExtremes(a, from, n, top);
       low = top && lo == n - 2 ? two[1] : two[0];
       next = between ? two[top ? 0 : 1] : low;
+    } else if (n - lo >= SELECT_AMONG && n >= 4 * (n - lo)) {
+      // many of the largest: ranks lo and lo + 1 by quickselect among the values at or above
+      // the bound, about three in n - lo of them, where a heap would sift most of them down
+      double[] c = new double[n];
+      int k = atOrAboveBound(a, from, n, n - lo, c);
+      int at = k - (n - lo);
+      low = select(c, 0, k - 1, at);
+      next = between ? leastOf(c, at + 1, k) : low;
     } else if (n - lo <= kept) {
       // ranks lo to n - 1: the heap's least is rank lo, the lesser of its children rank lo + 1
       double[] top = largestOf(a, from, n, n - lo);
@@ -66,10 +80,7 @@ final class Selection {
       if (between) {
         // After selecting rank lo, every element right of it is at least as large: rank lo + 1 is
         // their minimum.
-        next = a[from + lo + 1];
-        for (int i = from + lo + 2; i < from + n; i++) {
-          next = Math.min(next, a[i]);
-        }
+        next = leastOf(a, from + lo + 1, from + n);
       }
     }
     return between ? low + (h - lo) * (next - low) : low;
@@ -77,16 +88,28 @@ final class Selection {
 
   /**
    * The m largest of the n values from a[from] in a min-heap, as {@link #heapOfLargest} gives them,
-   * found among the values at or above a bound rather than among all: the values fall into m
-   * interleaved blocks, and the least of the blocks' maxima is at most the m-th largest value (the
-   * m maxima are m of the values), so every one of the m largest is at or above it, and only about
-   * three in m of the values are. The bound and the copy of those values cost no branch per value,
-   * where the heap mispredicts one for every value that enters it.
+   * found among the values at or above the bound of {@link #atOrAboveBound} rather than among all.
    */
   private static double[] largestOf(double[] a, int from, int n, int m) {
     if (m < 3 || n < 4 * m) {
       return heapOfLargest(a, from, n, m, false);
     }
+    double[] above = new double[n];
+    int k = atOrAboveBound(a, from, n, m, above);
+    return heapOfLargest(above, 0, k, m, false);
+  }
+
+  /**
+   * Copies the values among which the m largest of the n values from a[from] are (1 ≤ m, 4m ≤ n) to
+   * the start of {@code out}: those at or above a bound. The values fall into m interleaved blocks,
+   * and the least of the blocks' maxima is at most the m-th largest value (the m maxima are m of
+   * the values), so every one of the m largest is at or above it, and only about three in m of the
+   * values are. The bound and the copy cost no branch per value.
+   *
+   * @param out at least n places
+   * @return how many were copied, at least m
+   */
+  private static int atOrAboveBound(double[] a, int from, int n, int m, double[] out) {
     int end = from + n;
     double[] maxima = Arrays.copyOfRange(a, from, from + m);
     int base = from + m;
@@ -102,15 +125,28 @@ final class Selection {
     for (int j = 1; j < m; j++) {
       bound = Math.min(bound, maxima[j]);
     }
-    double[] above = new double[n];
     int k = 0;
     for (int i = from; i < end; i++) {
       double v = a[i];
-      above[k] = v;
+      out[k] = v;
       // v - bound is +0.0 or positive exactly when v >= bound (-0.0 against +0.0 is left out)
       k += 1 - (int) (Double.doubleToRawLongBits(v - bound) >>> 63);
     }
-    return k >= m ? heapOfLargest(above, 0, k, m, false) : heapOfLargest(a, from, n, m, false);
+    if (k >= m) {
+      return k;
+    }
+    // Only when some of the m largest are -0.0 at a bound of +0.0 (or the reverse): take all.
+    System.arraycopy(a, from, out, 0, n);
+    return n;
+  }
+
+  /** The least of the values in places from to end - 1 (at least one). */
+  private static double leastOf(double[] a, int from, int end) {
+    double least = a[from];
+    for (int i = from + 1; i < end; i++) {
+      least = Math.min(least, a[i]);
+    }
+    return least;
   }
 
   /**

@@ -33,6 +33,23 @@ class SelectionProperties {
   }
 
   @Test
+  void aHighRankAmongManyValuesEqualsTheSortedReference() {
+    // thousands of values and p90 to p99.9: the ranks are selected among the values at or above
+    // the bound of the blocks' maxima
+    qt().withExamples(300)
+        .forAll(values(500, 4000), integers().between(900, 999), integers().between(0, 3))
+        .checkAssert(
+            (list, permille, order) -> {
+              double[] a = arranged(list, order);
+              double level = permille / 1000.0;
+              assertEquals(
+                  sortedQuantile(a.clone(), level),
+                  Selection.quantile(a, a.length, level),
+                  () -> "level " + level + " of " + list.size() + " values, order " + order);
+            });
+  }
+
+  @Test
   void aSliceIsAnsweredAloneAndItsNeighboursAreLeftAsTheyWere() {
     qt().withExamples(2000)
         .forAll(values(), levels(), integers().between(0, 3), integers().between(0, 5))
@@ -97,6 +114,11 @@ class SelectionProperties {
 
   /** Values few or many, distinct or with many ties, up to a few hundred of them. */
   private static Gen<List<Double>> values() {
+    return values(1, 400);
+  }
+
+  /** Values distinct or with many ties, from {@code min} to {@code max} of them. */
+  private static Gen<List<Double>> values(int min, int max) {
     Gen<Double> value =
         integers()
             .between(0, 2)
@@ -107,7 +129,7 @@ class SelectionProperties {
                       case 1 -> doubles().between(-1e6, 1e6);
                       default -> integers().between(0, 40).map(i -> Math.exp(i / 7.0));
                     });
-    return lists().of(value).ofSizeBetween(1, 400);
+    return lists().of(value).ofSizeBetween(min, max);
   }
 
   /** Levels that put the rank in the tails and in the middle, on a rank and between two. */
