@@ -64,13 +64,22 @@ public final class WarmUp implements AutoCloseable {
 
   /**
    * The throwaway server's memory for unsealed events: its heads are sealed at a sixteenth of it,
-   * so the events end up in several segment files (whose partial results a query merges) plus a
-   * head, as a real source's do. Each file holds more than 65,536 events (about 70,000), so that
-   * its sets of rows are stored as a real segment's are (a frequent value's rows as bitmaps, a rare
-   * one's as arrays, per 65,536 rows): with smaller files the first real queries ran set operations
-   * the warm-up had never run.
+   * so with 2 GiB (the default of a server in a 4 GiB heap) they are sealed by rows, at 262,144
+   * (the real segment size), and the events end up in three segment files plus a head, as a real
+   * source's do. A real segment's sizes matter twice: its sets of rows are stored as a real
+   * segment's are (a frequent value's rows as bitmaps, a rare one's as arrays, per 65,536 rows),
+   * and sealing and the queries' loops run their real trip counts. With files of about 70,000
+   * events (128 MiB here before) the sealing code (sorting, dictionaries, the token index) ran
+   * three times, too few for the optimizing compiler, and on other sizes: a fresh server's first 2M
+   * events then paid for compiling it, a fifth of their CPU (issue 38 item 3). A smaller heap gets
+   * half of its size (the server's own default), its heads then sealed by bytes.
+   *
+   * @param heap the heap's size
+   * @return the throwaway server's {@code --max-memory}, in bytes
    */
-  private static final String MAX_MEMORY = "128m";
+  static long maxMemory(long heap) {
+    return Math.min(2L << 30, heap / 2);
+  }
 
   /**
    * The least heap the synthetic part runs in: its throwaway server and events would otherwise take
@@ -91,8 +100,13 @@ public final class WarmUp implements AutoCloseable {
    * @param sourceRounds the most rounds over the real sources ({@link SourceRounds})
    */
   record Budget(int events, int rounds, int maxRounds, Duration maxTime, int sourceRounds) {
-    /** What a server runs. */
-    static final Budget DEFAULT = new Budget(250_000, 10, 60, Duration.ofSeconds(60), 20);
+    /**
+     * What a server runs: three and a half segments of 262,144 events (three sealed, a head half
+     * full, its rows not a power of two), as the embedded engine's warm-up ({@code
+     * EngineWarmUp.Budget.forSegmentRows}).
+     */
+    static final Budget DEFAULT =
+        new Budget((1 << 18) / 2 * 7 + 1_000, 10, 60, Duration.ofSeconds(60), 20);
   }
 
   private final int threads;
@@ -293,7 +307,7 @@ public final class WarmUp implements AutoCloseable {
               "--threads", Integer.toString(threads),
               "--http-threads", "8",
               "--fsync", "never",
-              "--max-memory", MAX_MEMORY,
+              "--max-memory", Long.toString(maxMemory(Runtime.getRuntime().maxMemory())),
               "--warm-up", "false"
             },
             Map.of());
