@@ -106,7 +106,7 @@ public final class WarmUp implements AutoCloseable {
      * EngineWarmUp.Budget.forSegmentRows}).
      */
     static final Budget DEFAULT =
-        new Budget((1 << 18) / 2 * 7 + 1_000, 10, 60, Duration.ofSeconds(60), 20);
+        new Budget((1 << 18) / 2 * 7 + 1_000, 10, 60, Duration.ofSeconds(60), 60);
   }
 
   private final int threads;

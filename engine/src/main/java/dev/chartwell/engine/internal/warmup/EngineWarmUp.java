@@ -43,7 +43,7 @@ public final class EngineWarmUp implements AutoCloseable {
   static final int BATCH = 10_000;
 
   /** The most rounds over the real engine's own sources ({@link SourceRounds}). */
-  static final int SOURCE_ROUNDS = 20;
+  static final int SOURCE_ROUNDS = 60;
 
   /** The source of the throwaway engine. */
   static final String SOURCE = "warm-up";
