@@ -73,6 +73,9 @@ public final class PromSideBySide {
                 List.of(flags.get("server-jvm", "-Xms2g -Xmx2g -XX:+UseParallelGC").split(" ")),
                 data,
                 http)) {
+      // the server's start-up warm-up would otherwise run beside the measured ingestion, its CPU
+      // counted in the server's per sample
+      chartwell.awaitWarmUp(java.time.Duration.ofMinutes(10));
       String rwToken = "Bearer " + chartwell.service("remote write")[1];
       String otlpToken = "Bearer " + chartwell.service("otlp")[1];
       long end = System.currentTimeMillis() / 60_000 * 60_000;
