@@ -191,7 +191,7 @@ public final class WarmUp implements AutoCloseable {
       int[] prepared = prepareSources();
       long heap = Runtime.getRuntime().maxMemory();
       String synthetic;
-      boolean settled = false;
+      Boolean settled = null; // null: no query rounds ran
       if (heap < MIN_HEAP_BYTES) {
         synthetic =
             String.format(
@@ -217,17 +217,23 @@ public final class WarmUp implements AutoCloseable {
               pacing,
               System.nanoTime() + budget.maxTime().toNanos() / 2,
               budget.sourceRounds());
+      if (own.sources() > 0) {
+        settled = own.settled();
+      }
       report(
           String.format(
               Locale.ROOT,
-              "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries, %s%s"
-                  + " (the JIT compiler %s)",
+              "warm-up done in %.1f s: %,d sources (%,d segments) prepared for queries, %s%s%s",
               Pacing.seconds(started),
               prepared[0],
               prepared[1],
               synthetic,
               own.then("real sources"),
-              own.settled(settled) ? "settled" : "still compiling"));
+              settled == null
+                  ? ""
+                  : settled
+                      ? " (the JIT compiler settled)"
+                      : " (the JIT compiler still compiling)"));
     } catch (InterruptedException e) {
       report(String.format(Locale.ROOT, "warm-up stopped after %.1f s", Pacing.seconds(started)));
     } catch (Exception | LinkageError | AssertionError e) {

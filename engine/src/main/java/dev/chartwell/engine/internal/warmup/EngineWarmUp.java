@@ -211,7 +211,9 @@ public final class EngineWarmUp implements AutoCloseable {
               rounds[0],
               rounds[1],
               own.then("sources"),
-              own.settled(rounds[2] == 1) ? "settled" : "still compiling"));
+              (own.sources() > 0 ? own.settled() : rounds[2] == 1)
+                  ? "settled"
+                  : "still compiling"));
     } catch (InterruptedException e) {
       say(String.format(Locale.ROOT, "warm-up stopped after %.1f s", Pacing.seconds(started)));
     } catch (Exception | LinkageError | AssertionError e) {

@@ -64,14 +64,6 @@ public final class SourceRounds {
               sources,
               rounds);
     }
-
-    /**
-     * @param before whether the compiler had settled before this phase
-     * @return whether it has settled at the end of the warm-up
-     */
-    public boolean settled(boolean before) {
-      return sources == 0 ? before : settled;
-    }
   }
 
   private SourceRounds() {}
