@@ -163,17 +163,22 @@ final class MixedLoad {
    * @param writer the appending thread's
    */
   record Cpu(long queries, long sealing, long writer) {
-    Cpu minus(Cpu before) {
-      return new Cpu(queries - before.queries, sealing - before.sealing, writer - before.writer);
+    /**
+     * @param before the reading at the phase's start
+     * @param writer the appending thread's CPU time, which it read itself as it ended (a thread
+     *     that has ended has none to read: read from outside, it raced with the thread's end)
+     * @return the phase's CPU by role
+     */
+    Cpu since(Cpu before, long writer) {
+      return new Cpu(queries - before.queries, sealing - before.sealing, writer);
     }
 
-    /** The CPU time of every live thread of the JVM so far, by the role its name says. */
+    /** The CPU time of the queries' and sealing threads of the JVM so far. */
     static Cpu now() {
       java.lang.management.ThreadMXBean mx =
           java.lang.management.ManagementFactory.getThreadMXBean();
       long q = 0;
       long s = 0;
-      long w = 0;
       for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
         if (t == null) {
           continue;
@@ -184,11 +189,9 @@ final class MixedLoad {
           q += cpu;
         } else if (name.startsWith("chartwell-sealer-")) {
           s += cpu;
-        } else if (name.equals("mixed-writer")) {
-          w += cpu;
         }
       }
-      return new Cpu(q, s, w);
+      return new Cpu(q, s, 0);
     }
   }
 
@@ -201,6 +204,7 @@ final class MixedLoad {
     Cpu before = Cpu.now();
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong appended = new AtomicLong();
+    AtomicLong writerCpu = new AtomicLong();
     Thread writer = null;
     long start = System.nanoTime();
     if (rate > 0) {
@@ -214,6 +218,9 @@ final class MixedLoad {
                   due += period;
                   sleepUntil(due);
                 }
+                writerCpu.set(
+                    java.lang.management.ManagementFactory.getThreadMXBean()
+                        .getCurrentThreadCpuTime());
               },
               "mixed-writer");
       writer.start();
@@ -229,12 +236,12 @@ final class MixedLoad {
       sink += engine.query(queries.get(i % queries.size())).rows().size();
       latency[i] = System.nanoTime() - began;
     }
-    // The writer's CPU time is read while it lives (a finished thread has none to read).
+    Cpu after = Cpu.now();
     stop.set(true);
-    Cpu used = Cpu.now().minus(before);
     if (writer != null) {
-      writer.join();
+      writer.join(); // its own reading of its CPU time is then visible here
     }
+    Cpu used = after.since(before, writerCpu.get());
     if (sink < 0) {
       throw new AssertionError();
     }
