@@ -4,10 +4,12 @@ import java.util.Arrays;
 
 /**
  * Exact quantiles of n doubles without a full sort. A rank near either end (the p95 and p99 that
- * dashboards ask for most) is found in one pass that keeps the m largest (or smallest) values seen
- * in a heap, where nearly every value costs one well-predicted comparison; any other rank by
- * quickselect with median-of-three pivots, in expected linear time but with a mispredicted branch
- * for about every other comparison.
+ * dashboards ask for most) is found among the m largest (or smallest) values: the two extremes in
+ * branch-free chains; a few more kept in a heap, where nearly every value costs one well-predicted
+ * comparison, among the values at or above a bound taken without a branch per value; from {@link
+ * #SELECT_AMONG} on, by quickselect among those values. Any other rank by quickselect over all,
+ * with median-of-three pivots, in expected linear time but with a mispredicted branch for about
+ * every other comparison.
  */
 final class Selection {
   /** The heap is used for at most this many values, or a sixteenth of them if that is more. */
@@ -58,7 +60,7 @@ final class Selection {
       next = between ? two[top ? 0 : 1] : low;
     } else if (n - lo >= SELECT_AMONG && n >= 4 * (n - lo)) {
       // many of the largest: ranks lo and lo + 1 by quickselect among the values at or above
-      // the bound, about three in n - lo of them, where a heap would sift most of them down
+      // the bound (a few times n - lo of them), where a heap would sift most of them down
       double[] c = new double[n];
       int k = atOrAboveBound(a, from, n, n - lo, c);
       int at = k - (n - lo);
@@ -103,8 +105,9 @@ final class Selection {
    * Copies the values among which the m largest of the n values from a[from] are (1 ≤ m, 4m ≤ n) to
    * the start of {@code out}: those at or above a bound. The values fall into m interleaved blocks,
    * and the least of the blocks' maxima is at most the m-th largest value (the m maxima are m of
-   * the values), so every one of the m largest is at or above it, and only about three in m of the
-   * values are. The bound and the copy cost no branch per value.
+   * the values), so every one of the m largest is at or above it, and only a few times m of the
+   * values are (for random values in blocks of 15, about 2m; in blocks of 20, about 5m). The bound
+   * and the copy cost no branch per value.
    *
    * @param out at least n places
    * @return how many were copied, at least m
