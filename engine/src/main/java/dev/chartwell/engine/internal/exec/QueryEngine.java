@@ -380,9 +380,10 @@ public final class QueryEngine {
     for (List<List<Partial>> tasksOfSeries : byTask) {
       merged.add(PartialMerge.series(tasksOfSeries, control));
     }
-    if (merged.size() == 1
-        && query.returnType() != SeriesReturnType.RATIO
-        && costlyBytes(merged.get(0), Partial::state) < COSTLY_BYTES_IN_PARALLEL) {
+    boolean oneSeries = merged.size() == 1 && query.returnType() != SeriesReturnType.RATIO;
+    // one series: its partials are its rows, each with the state finishAll would get
+    long costly = oneSeries ? costlyBytes(merged.get(0), Partial::state) : -1;
+    if (oneSeries && costly < COSTLY_BYTES_IN_PARALLEL) {
       // One series whose states are cheap to finish (or were finished in their tasks): each
       // partial is a row, finished as it is rendered.
       List<Partial> only = merged.get(0);
@@ -390,7 +391,10 @@ public final class QueryEngine {
       return ResultRows.ofOneSeries(granularity, only, control);
     }
     PartialMerge.Rows rows = PartialMerge.rows(merged, groupsAtMost, control);
-    finishAll(rows.states(), granularity.millis(), control);
+    if (costly < 0) {
+      costly = costlyBytes(rows.states(), PartialMerge.Finishing::state);
+    }
+    finishAll(rows.states(), granularity.millis(), costly >= COSTLY_BYTES_IN_PARALLEL, control);
     return ResultRows.renderOrdered(query, granularity, rows.keys(), rows.values());
   }
 
@@ -452,15 +456,15 @@ public final class QueryEngine {
    * finished in one slice per worker; other states, and costly ones holding little (most quantiles
    * are finished in their segment's task), on this thread, as handing them over would cost more
    * than it saves.
+   *
+   * @param inParallel whether the costly states hold {@link #COSTLY_BYTES_IN_PARALLEL} or more
    */
   private void finishAll(
-      List<PartialMerge.Finishing> all, long bucketMillis, QueryControl control) {
-    int slices =
-        all.isEmpty()
-            ? 0
-            : costlyBytes(all, PartialMerge.Finishing::state) >= COSTLY_BYTES_IN_PARALLEL
-                ? Math.min(runner.threads(), all.size())
-                : 1;
+      List<PartialMerge.Finishing> all,
+      long bucketMillis,
+      boolean inParallel,
+      QueryControl control) {
+    int slices = all.isEmpty() ? 0 : inParallel ? Math.min(runner.threads(), all.size()) : 1;
     List<Callable<Void>> tasks = new ArrayList<>(slices);
     for (int t = 0; t < slices; t++) {
       List<PartialMerge.Finishing> slice =
