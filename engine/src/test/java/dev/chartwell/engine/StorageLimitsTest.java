@@ -136,8 +136,16 @@ class StorageLimitsTest {
       long early = sizes.subList(20, 30).stream().mapToLong(Long::longValue).max().orElseThrow();
       long late = sizes.subList(30, 60).stream().mapToLong(Long::longValue).max().orElseThrow();
       assertTrue(late <= early * 1.25, "stopped growing: " + sizes);
-      // the older source's events are older: its segments went first
-      assertTrue(older.core().sealedSegments().isEmpty(), "older source emptied first");
+      // The older source's events are older: its segments go first. Whether the last of them
+      // must go too depends on how far the maintenance thread's merges (after each seal, in the
+      // background) had shrunk the newer source's files by then, so the law is checked rather than
+      // one outcome: while the older source keeps any segment, the newer one has lost none.
+      long olderRows = older.stats().rows();
+      long newerRows = newer.stats().rows();
+      assertTrue(olderRows < seq, "the older source's oldest segments were dropped: " + olderRows);
+      assertTrue(
+          olderRows == 0 || newerRows == seq,
+          "older source emptied first: it kept " + olderRows + " rows, the newer " + newerRows);
       assertFalse(newer.core().sealedSegments().isEmpty());
     }
   }
