@@ -87,7 +87,8 @@ record ServerStores(
                 // and events with its last service.
                 owned.dropService(gone.path("id").asText());
                 String warehouse = gone.path("dataWarehouseId").asText();
-                if (holder[0] == null || !holder[0].warehouseInUse(warehouse)) {
+                if (holder[0] == null
+                    || !holder[0].warehouseInUse(warehouse, gone.path("id").asText())) {
                   sources.dropWarehouse(warehouse);
                 }
               },

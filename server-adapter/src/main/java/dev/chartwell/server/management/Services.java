@@ -93,7 +93,8 @@ public final class Services implements AutoCloseable {
    * @param clock time source
    * @param transition how long a lifecycle transition takes
    * @param timer ends transitions when their time is up ({@link TransitionTimer#realTime()})
-   * @param onTerminated told about each service once it is gone (to drop what it owned)
+   * @param onTerminated told about each service as its deletion ends, before it goes (to drop what
+   *     it owned)
    * @param secrets the server's key, under which service tokens are indexed
    * @param hasher hashes service passwords and generates new ones
    * @return the services
@@ -462,35 +463,59 @@ public final class Services implements AutoCloseable {
   }
 
   private void completeTransition(String id, String from) {
-    ObjectNode[] gone = new ObjectNode[1];
+    if (TRANSITIONS.get(from).isEmpty()) {
+      terminate(id, from);
+      return;
+    }
     services.compute(
         id,
         s -> {
           if (s == null || !s.get("state").asText().equals(from)) {
             return s; // gone, or something else happened meanwhile
           }
-          String to = TRANSITIONS.get(from);
-          if (to.isEmpty()) {
-            gone[0] = s;
-            return null; // terminated: gone
-          }
-          s.put("state", to);
+          s.put("state", TRANSITIONS.get(from));
           s.remove("_transitionEndsAt");
           return s;
         });
-    if (gone[0] != null) {
-      byTokenIndex.remove(gone[0].path("_tokenIndex").asText(), id);
-      unindexed.remove(id);
-      onTerminated.accept(gone[0]);
+  }
+
+  /**
+   * Ends a deletion: what the service owned is dropped while it is still listed (terminating), and
+   * only then does it go, so that a client that saw it gone finds its warehouse's sources gone with
+   * it (when it was the warehouse's last service) rather than dropped a moment later, or kept for
+   * good by a service created in that moment.
+   */
+  private void terminate(String id, String from) {
+    // read through compute, which waits for the compute that stored the deletion and started it
+    ObjectNode[] current = new ObjectNode[1];
+    services.compute(
+        id,
+        t -> {
+          current[0] = t;
+          return t;
+        });
+    ObjectNode s = current[0];
+    if (s == null || !s.get("state").asText().equals(from)) {
+      return; // gone, or something else happened meanwhile
     }
+    onTerminated.accept(s);
+    services.compute(id, t -> t != null && t.get("state").asText().equals(from) ? null : t);
+    byTokenIndex.remove(s.path("_tokenIndex").asText(), id);
+    unindexed.remove(id);
   }
 
   /**
    * @param warehouseId a warehouse
-   * @return whether any service still belongs to it
+   * @param except a service not to count (the one being deleted)
+   * @return whether any other service still belongs to it
    */
-  public boolean warehouseInUse(String warehouseId) {
-    return !services.list(s -> s.path("dataWarehouseId").asText().equals(warehouseId)).isEmpty();
+  public boolean warehouseInUse(String warehouseId, String except) {
+    return !services
+        .list(
+            s ->
+                s.path("dataWarehouseId").asText().equals(warehouseId)
+                    && !s.path("id").asText().equals(except))
+        .isEmpty();
   }
 
   /** The stored field of a service's disk quota in bytes (a Chartwell extension). */
