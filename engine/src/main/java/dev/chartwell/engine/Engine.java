@@ -295,11 +295,16 @@ public final class Engine implements AutoCloseable {
      * daemon thread of low priority, a throwaway engine of the same kind (in memory, or in a
      * temporary directory with the same fsync policy) takes synthetic log events (three and a half
      * segments of {@link #segmentRows}) and the chart queries dashboards ask, in rounds until the
-     * JIT compiler has settled (at most a minute), then is deleted. This engine is not touched; the
-     * warm-up gives way to its queries, reports a line through the {@link #reporter} when it starts
-     * and ends, ends alone on a failure, and stops on {@link Engine#close()}. It costs about 30 CPU
-     * seconds and a few hundred MiB of heap (skipped under 1 GiB); {@link Engine#awaitWarmUp} waits
-     * for it. Default: off.
+     * JIT compiler has settled (at most a minute), then is deleted; last, the engine's own sources
+     * are asked chart queries built from their fields, until the compiler has settled on them too.
+     * From then on, whenever the sources have grown to twice the events those rounds saw (and to at
+     * least 262,144), the rounds over them run again once no event has arrived for a second: after
+     * a bulk load, the first dashboards do not wait for the compiler either. This engine is not
+     * touched; the warm-up gives way to its queries, reports a line through the {@link #reporter}
+     * when it starts and ends (and for each warm-up over new data), ends alone on a failure, and
+     * stops on {@link Engine#close()}. It costs about 30 CPU seconds and a few hundred MiB of heap
+     * (skipped under 1 GiB), and a few CPU seconds per warm-up over new data; {@link
+     * Engine#awaitWarmUp} waits for it. Default: off.
      *
      * @param on whether to warm up
      * @return this builder
@@ -523,11 +528,13 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Waits for the start-up warm-up ({@link Builder#warmUp(boolean)}) to end.
+   * Waits for the start-up warm-up ({@link Builder#warmUp(boolean)}) to end, and then for a warm-up
+   * over new data while one runs or is due (the sources have doubled since the last: it starts once
+   * no event has arrived for a second, so this waits while events keep arriving).
    *
    * @param timeout the longest to wait
-   * @return whether no warm-up runs any more: it ended (done, stopped or failed), or was not asked
-   *     for
+   * @return whether no warm-up runs or is due any more: the start-up warm-up ended (done, stopped
+   *     or failed) and none over new data runs or waits, or none was asked for
    * @throws InterruptedException when interrupted while waiting
    */
   public boolean awaitWarmUp(Duration timeout) throws InterruptedException {

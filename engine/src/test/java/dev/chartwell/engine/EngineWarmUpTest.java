@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.engine.internal.warmup.EngineWarmUp;
+import dev.chartwell.engine.internal.warmup.SyntheticLogs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -114,6 +115,40 @@ class EngineWarmUpTest {
       assertEquals(0, engine.queryCounters().completed(), "the warm-up's queries are not counted");
       assertEquals(2_000, total(engine, "app"));
     }
+  }
+
+  @Test
+  void runsAgainOverNewDataAndAwaitWaitsForIt() throws Exception {
+    try (Engine engine = Engine.builder().reporter(lines::add).warmUp(SMALL).build()) {
+      assertTrue(engine.awaitWarmUp(LONG));
+      int before = lines.size();
+      Source app = engine.createSource(SourceSpec.log("app").build());
+      int events = 1 << 18;
+      long end = System.currentTimeMillis();
+      SyntheticLogs logs = new SyntheticLogs(3, end - 3_600_000L, end);
+      EventBatch batch = new EventBatch();
+      for (int from = 0; from < events; from += 10_000) {
+        batch.clear();
+        logs.put(batch, from, Math.min(10_000, events - from), events);
+        app.append(batch);
+      }
+      assertTrue(engine.awaitWarmUp(LONG), "waits while the rounds over the new events are due");
+      List<String> after = lines.subList(before, lines.size());
+      assertEquals(1, after.size(), lines.toString());
+      assertTrue(
+          after
+              .get(0)
+              .matches(
+                  "warm-up over new data done in .* s: [1-9][0-9]* query shapes over the 262,144"
+                      + " events of 1 sources × [1-9][0-9]* rounds \\(the JIT compiler"
+                      + " (settled|still compiling)\\)"),
+          after.get(0));
+      assertEquals(0, engine.queryCounters().completed(), "the warm-up's queries are not counted");
+    }
+    assertEquals(
+        List.of(),
+        lines.stream().filter(l -> l.contains("stopped")).toList(),
+        "closing the engine while the warm-up watches for new data reports nothing");
   }
 
   @Test

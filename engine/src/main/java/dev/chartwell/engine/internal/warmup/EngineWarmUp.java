@@ -30,7 +30,10 @@ import java.util.function.Supplier;
  * Budget#rounds()}, then on until the JIT compiler has settled ({@link JitSettle}) or {@link
  * Budget#maxRounds()} or {@link Budget#maxTime()} is reached; last, its head is sealed and a second
  * source receives a batch. The classes, caches and compiled code the application's first appends,
- * seals and queries need are then ready.
+ * seals and queries need are then ready. Last, {@link SourceRounds} ask the engine's own sources
+ * chart queries until the compiler has settled on their shapes too; and from then on, until the
+ * engine closes, the thread watches for new data: when the sources have grown to twice the events
+ * those rounds saw, it runs them again once the events stop arriving ({@link NewDataRounds}).
  *
  * <p>Nothing of the real engine changes: its sources, events, query counters and files are not
  * touched. Before each batch and each query the warm-up waits while the real engine runs queries,
@@ -93,7 +96,10 @@ public final class EngineWarmUp implements AutoCloseable {
   private final Consumer<String> reporter;
   private final Budget budget;
   private final Supplier<List<Source>> realSources;
-  private final CountDownLatch done = new CountDownLatch(1);
+  private final NewDataRounds newData;
+  private final CountDownLatch startUpEnded = new CountDownLatch(1);
+  private final CountDownLatch threadEnded = new CountDownLatch(1);
+  private volatile boolean watching; // for new data, after the start-up warm-up ended well
   private final Thread thread;
 
   /**
@@ -121,6 +127,9 @@ public final class EngineWarmUp implements AutoCloseable {
     this.reporter = reporter;
     this.budget = budget;
     this.realSources = realSources;
+    this.newData =
+        new NewDataRounds(
+            realSources, workers, pacing, this::say, System::nanoTime, NewDataRounds.LEAST_EVENTS);
     this.thread = new Thread(this::run, "chartwell-warm-up");
     thread.setDaemon(true);
     thread.setPriority(Thread.MIN_PRIORITY);
@@ -167,15 +176,62 @@ public final class EngineWarmUp implements AutoCloseable {
   }
 
   /**
+   * Waits for the start-up warm-up to end, and then for the warm-up over new data ({@link
+   * NewDataRounds}) while it runs or is due.
+   *
    * @param timeout the longest to wait
-   * @return whether the warm-up has ended (done, stopped or failed)
+   * @return whether no warm-up runs or is due: the start-up warm-up has ended (done, stopped or
+   *     failed), and no rounds over new data run or wait for the events to stop arriving
    * @throws InterruptedException when interrupted while waiting
    */
   public boolean await(Duration timeout) throws InterruptedException {
-    return done.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    if (!startUpEnded.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+      return false;
+    }
+    while (watching && !newData.idle()) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      Thread.sleep(
+          Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, NewDataRounds.POLL_MILLIS / 5));
+    }
+    return true;
   }
 
   private void run() {
+    try {
+      if (startUp()) {
+        watching = true;
+        startUpEnded.countDown();
+        watchNewData();
+      }
+    } finally {
+      watching = false;
+      startUpEnded.countDown();
+      threadEnded.countDown();
+    }
+  }
+
+  /** Runs the warm-up over new data until the engine closes. */
+  private void watchNewData() {
+    try {
+      newData.watch();
+    } catch (InterruptedException e) {
+      // the engine closes
+    } catch (Exception | LinkageError | AssertionError e) {
+      problem(
+          "warm-up over new data stopped: "
+              + (pacing.stopped() ? "the engine is closing" : Pacing.oneLine(e))
+              + " (the engine is not affected)");
+    }
+  }
+
+  /**
+   * @return whether the start-up warm-up ran to its end (not skipped, stopped or failed)
+   */
+  private boolean startUp() {
     long started = System.nanoTime();
     Path dir = null;
     try {
@@ -190,10 +246,11 @@ public final class EngineWarmUp implements AutoCloseable {
                 "warm-up skipped: the heap (%d MiB) is under %d MiB",
                 heap >> 20,
                 MIN_HEAP_BYTES >> 20));
-        return;
+        return false;
       }
       dir = tempParent == null ? null : Files.createTempDirectory(tempParent, "chartwell-warm-up-");
       int[] rounds = warm(dir);
+      long realEvents = SourceRounds.events(realSources.get());
       SourceRounds.Outcome own =
           SourceRounds.run(
               realSources.get(),
@@ -214,6 +271,8 @@ public final class EngineWarmUp implements AutoCloseable {
               (own.sources() > 0 ? own.settled() : rounds[2] == 1)
                   ? "settled"
                   : "still compiling"));
+      newData.warmedAt(realEvents);
+      return true;
     } catch (InterruptedException e) {
       say(String.format(Locale.ROOT, "warm-up stopped after %.1f s", Pacing.seconds(started)));
     } catch (Exception | LinkageError | AssertionError e) {
@@ -225,8 +284,8 @@ public final class EngineWarmUp implements AutoCloseable {
               pacing.stopped() ? "the engine is closing" : Pacing.oneLine(e)));
     } finally {
       deleteQuietly(dir);
-      done.countDown();
     }
+    return false;
   }
 
   /** A progress line; a reporter that throws cannot end the warm-up's thread uncleanly. */
@@ -326,7 +385,7 @@ public final class EngineWarmUp implements AutoCloseable {
       return;
     }
     try {
-      done.await(10, TimeUnit.SECONDS);
+      threadEnded.await(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

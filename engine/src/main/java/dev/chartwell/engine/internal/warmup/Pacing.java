@@ -35,9 +35,24 @@ public final class Pacing {
     return System.nanoTime() < deadline;
   }
 
-  /** Stops the warm-up at its next step. */
+  /** Stops the warm-up at its next step, and ends a {@link #pause}. */
   public void stop() {
     stopped = true;
+    synchronized (this) {
+      notifyAll();
+    }
+  }
+
+  /**
+   * Waits between two looks of a warm-up that watches: at most {@code millis}, less once stopped.
+   *
+   * @param millis the longest to wait
+   * @throws InterruptedException when the thread was interrupted
+   */
+  public synchronized void pause(long millis) throws InterruptedException {
+    if (!stopped) {
+      wait(millis);
+    }
   }
 
   /**

@@ -80,6 +80,27 @@ public final class SourceRounds {
   public static Outcome run(
       List<Source> sources, int threads, Pacing pacing, long deadline, int maxRounds)
       throws InterruptedException {
+    return run(sources, threads, pacing, deadline, LEAST_ROUNDS, maxRounds);
+  }
+
+  /**
+   * @param sources the real engine's sources
+   * @param threads the worker threads of the warm-up's query engine (the real engine's count)
+   * @param pacing the warm-up's pacing
+   * @param deadline when the phase ends at the latest, on {@link System#nanoTime}
+   * @param leastRounds the rounds run (when time allows) whether or not the compiler settled sooner
+   * @param maxRounds the most rounds
+   * @return what it did
+   * @throws InterruptedException when the warm-up was stopped
+   */
+  public static Outcome run(
+      List<Source> sources,
+      int threads,
+      Pacing pacing,
+      long deadline,
+      int leastRounds,
+      int maxRounds)
+      throws InterruptedException {
     Map<String, SourceCore> cores = new HashMap<>();
     List<ChartQuery> queries = new ArrayList<>();
     for (Source source : largest(sources)) {
@@ -111,7 +132,7 @@ public final class SourceRounds {
       int round = 0;
       boolean settled = false;
       rounds:
-      while (round < maxRounds && !(settled && round >= LEAST_ROUNDS)) {
+      while (round < maxRounds && !(settled && round >= leastRounds)) {
         for (ChartQuery q : queries) {
           if (!pacing.next(deadline)) {
             break rounds;
@@ -136,6 +157,22 @@ public final class SourceRounds {
       workers.shutdownNow();
       timer.shutdownNow();
     }
+  }
+
+  /**
+   * @param sources sources
+   * @return their events, those of sources dropped or closed meanwhile left out
+   */
+  static long events(List<Source> sources) {
+    long total = 0;
+    for (Source s : sources) {
+      try {
+        total += s.stats().rows();
+      } catch (EngineClosedException | IllegalStateException e) {
+        // dropped meanwhile
+      }
+    }
+    return total;
   }
 
   private static List<Source> largest(List<Source> sources) {
