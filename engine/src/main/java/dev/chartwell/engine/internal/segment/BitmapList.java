@@ -268,6 +268,60 @@ public final class BitmapList {
   }
 
   /**
+   * Every bitmap's rows, read back without an object per single-row or short bitmap: the inverse of
+   * {@link #of(GroupedRows)}.
+   *
+   * @return the ascending rows of each position
+   */
+  GroupedRows grouped() {
+    int n = size();
+    int[] starts = new int[n + 1];
+    ImmutableRoaringBitmap[] others = new ImmutableRoaringBitmap[n];
+    long total = 0;
+    for (int i = 0; i < n; i++) {
+      long e = tagged ? entries.get(i) : 0;
+      int count;
+      if (!tagged) {
+        others[i] = getVersion1(i);
+        count = others[i].getCardinality();
+      } else if ((e & 1) != 0) {
+        count = 1;
+      } else if (data.get((int) (e >>> 1)) == SHORT) {
+        count = data.get((int) (e >>> 1) + 1);
+      } else {
+        int from = (int) (e >>> 1);
+        others[i] = new ImmutableRoaringBitmap(data.slice(from, data.capacity() - from));
+        count = others[i].getCardinality();
+      }
+      total += count;
+      if (total > Integer.MAX_VALUE - 8) {
+        throw new IllegalStateException("more than 2^31 rows in one bitmap list");
+      }
+      starts[i + 1] = (int) total;
+    }
+    int[] rows = new int[(int) total];
+    for (int i = 0; i < n; i++) {
+      int at = starts[i];
+      if (others[i] != null) {
+        for (var it = others[i].getIntIterator(); it.hasNext(); ) {
+          rows[at++] = it.next();
+        }
+        continue;
+      }
+      long e = entries.get(i);
+      if ((e & 1) != 0) {
+        rows[at] = (int) (e >>> 1);
+      } else {
+        int from = (int) (e >>> 1) + 2;
+        for (int k = 0; k < starts[i + 1] - at; k++) {
+          rows[at + k] = data.getInt(from + 4 * k);
+        }
+      }
+    }
+    return new GroupedRows(starts, rows);
+  }
+
+  /**
    * @return the number of bitmaps
    */
   public int size() {

@@ -54,4 +54,34 @@ final class RowOrder {
     }
     return order;
   }
+
+  /**
+   * Where the rows of consecutive runs of arrival order go when the runs are sorted as one: the
+   * stable order of all their rows by timestamp. Each run's rows are given in their own stable
+   * order, so a run's rows keep their order and a tie between runs goes to the earlier run (its
+   * rows arrived first).
+   *
+   * @param runs each run's timestamps, ascending, runs in arrival order
+   * @return per run, per row of it, its row among all
+   */
+  static int[][] mergedRows(long[][] runs) {
+    int k = runs.length;
+    int[][] out = new int[k][];
+    int[] next = new int[k];
+    int total = 0;
+    for (int i = 0; i < k; i++) {
+      out[i] = new int[runs[i].length];
+      total += runs[i].length;
+    }
+    for (int row = 0; row < total; row++) {
+      int best = -1;
+      for (int i = 0; i < k; i++) {
+        if (next[i] < runs[i].length && (best < 0 || runs[i][next[i]] < runs[best][next[best]])) {
+          best = i; // strictly less: the earlier run wins a tie
+        }
+      }
+      out[best][next[best]++] = row;
+    }
+    return out;
+  }
 }

@@ -184,6 +184,48 @@ public final class SegmentBuilder {
    * @return the segment
    */
   public Segment build(long segmentId, int firstRow, String implicitColumn) {
+    return build(segmentId, firstRow, implicitColumn, (Supplier<TokenIndex>) null);
+  }
+
+  /**
+   * {@link #build(long, int, String)} with its token index built now, from the token indexes of
+   * segments built before from this builder's first rows and that of the rows after them, rather
+   * than by tokenizing every value again ({@link TokenIndexMerger}): the same index.
+   *
+   * @param segmentId the new segment's id
+   * @param firstRow the head's row this builder's first row is (0 for a whole head)
+   * @param implicitColumn the column to build the token index on, or {@code null}
+   * @param earlier segments of this builder's first rows, one after the other, each built from them
+   *     with the same implicit column (their token indexes are built if they are not yet)
+   * @return the segment
+   * @throws IllegalArgumentException when the earlier segments hold more rows than this builder
+   */
+  public Segment build(long segmentId, int firstRow, String implicitColumn, List<Segment> earlier) {
+    int covered = 0;
+    for (Segment s : earlier) {
+      covered += s.rows();
+    }
+    if (covered > rows) {
+      throw new IllegalArgumentException(covered + " rows built before, of " + rows);
+    }
+    int column = implicitColumn == null ? -1 : names.indexOf(implicitColumn);
+    if (earlier.isEmpty() || column < 0 || !(buffers.get(column) instanceof HeadStrings)) {
+      Segment s = build(segmentId, firstRow, implicitColumn);
+      s.tokenIndex();
+      return s;
+    }
+    TokenIndex merged =
+        TokenIndexMerger.merge(
+            earlier,
+            (HeadStrings) buffers.get(column).copy(covered, rows),
+            Arrays.copyOfRange(timestamps, covered, rows));
+    Segment s = build(segmentId, firstRow, implicitColumn, () -> merged);
+    s.tokenIndex();
+    return s;
+  }
+
+  private Segment build(
+      long segmentId, int firstRow, String implicitColumn, Supplier<TokenIndex> tokensInstead) {
     int[] order = RowOrder.sortedOrNull(timestamps, rows);
     Map<String, Column> columns = new LinkedHashMap<>();
     Supplier<TokenIndex> tokens = null;
@@ -192,7 +234,7 @@ public final class SegmentBuilder {
       if (names.get(c).equals(implicitColumn) && buffers.get(c) instanceof HeadStrings strings) {
         HeadStrings.Built built = strings.build(order, rows, true);
         column = built == null ? null : built.column();
-        tokens = built == null ? null : built.tokens();
+        tokens = built == null ? null : tokensInstead != null ? tokensInstead : built.tokens();
       } else {
         column = buffers.get(c).build(order, rows);
       }

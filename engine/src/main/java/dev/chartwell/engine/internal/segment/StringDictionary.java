@@ -255,6 +255,48 @@ public final class StringDictionary {
   }
 
   /**
+   * Every entry as UTF-8, in id order: the front-coded layouts decoded block by block, the others
+   * copied, with no object per entry.
+   *
+   * @return the entries
+   */
+  Utf8Strings utf8Strings() {
+    int[] bounds = new int[size + 1];
+    byte[] out = new byte[Math.max(16, data.capacity())];
+    int end = 0;
+    FrontCoding.Reader reader = null;
+    for (int id = 0; id < size; id++) {
+      int length;
+      if (frontCoded()) {
+        if (id % FrontCoding.BLOCK == 0) {
+          reader = blockReader(id / FrontCoding.BLOCK);
+          reader.first();
+        } else {
+          reader.next();
+        }
+        length = reader.length();
+      } else {
+        length = utf8Length(id);
+      }
+      if (end + length > out.length) {
+        out = Arrays.copyOf(out, Math.max(end + length, 2 * out.length));
+      }
+      if (reader != null) {
+        System.arraycopy(reader.entry(), 0, out, end, length);
+      } else if (layout == Layout.HEX) {
+        for (int i = 0; i < length; i++) {
+          out[end + i] = (byte) charAt(id, i);
+        }
+      } else {
+        data.get(from(id), out, end, length);
+      }
+      end += length;
+      bounds[id + 1] = end;
+    }
+    return new Utf8Strings(out, bounds, size);
+  }
+
+  /**
    * @param value a string
    * @return its id, or {@code -(insertion point) - 1} when absent (as {@link Arrays#binarySearch})
    */

@@ -145,6 +145,25 @@ record HeadParts(SegmentBuilder head, List<Part> parts, int settled) {
   }
 
   /**
+   * @param from the first row of a settled part, or {@link #settledRows()}
+   * @return the segments of the settled parts from that row on, oldest rows first: the parts a
+   *     settled part from there is built with ({@link #settleFrom}), whose token indexes it merges
+   */
+  List<Segment> settledFrom(int from) {
+    List<Segment> out = new ArrayList<>();
+    for (int i = 0; i < settled; i++) {
+      Part p = parts.get(i);
+      if (p.from() >= from) {
+        out.add(p.segment());
+      }
+    }
+    if (!out.isEmpty() && parts.get(settled - out.size()).from() != from) {
+      throw new IllegalArgumentException("no settled part starts at row " + from);
+    }
+    return out;
+  }
+
+  /**
    * @return the parts' segments, oldest rows first
    */
   List<Segment> segments() {

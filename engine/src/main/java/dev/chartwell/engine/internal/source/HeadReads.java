@@ -148,6 +148,7 @@ final class HeadReads {
   private boolean buildAheadOnce() {
     SegmentBuilder of;
     SegmentBuilder rowsToBuild;
+    List<Segment> absorbed;
     int from;
     int rows;
     long headId;
@@ -160,11 +161,13 @@ final class HeadReads {
       }
       of = head;
       from = parts.settleFrom(rows);
+      absorbed = parts.settledFrom(from);
       rowsToBuild = head.copy(from, rows);
       headId = source.nextSegmentIdLocked();
     }
-    Segment part = rowsToBuild.build(headId, from, source.spec().implicitColumn());
-    part.tokenIndex(); // built here rather than by the first query with a bare term
+    // With its token index, merged from the parts it takes in: built here rather than by the first
+    // query with a bare term, and without tokenizing their rows again.
+    Segment part = rowsToBuild.build(headId, from, source.spec().implicitColumn(), absorbed);
     synchronized (lock) {
       if (source.headLocked() != of) {
         return false; // handed over meanwhile: the sealing thread builds it whole

@@ -2,6 +2,7 @@ package dev.chartwell.engine.internal.source;
 
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.SegmentBuilder;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -146,7 +147,9 @@ final class PendingSeal {
   private Segment build(SegmentBuilder toBuild) {
     Segment segment = null;
     try {
-      segment = toBuild.build(id, implicitColumn);
+      // The token index merged from the head's settled parts, when queries had them built.
+      HeadParts p = parts;
+      segment = toBuild.build(id, 0, implicitColumn, p == null ? List.of() : p.settledFrom(0));
       return segment;
     } finally {
       synchronized (this) {

@@ -37,6 +37,16 @@ class BitmapListProperties {
     for (int i = 0; i < expected.size(); i++) {
       assertEquals(expected.get(i), list.get(i).toMutableRoaringBitmap(), "bitmap " + i);
     }
+    // Read back grouped, every form (single row, short, Roaring) gives its rows in order.
+    GroupedRows grouped = list.grouped();
+    assertEquals(expected.size() + 1, grouped.starts().length);
+    for (int i = 0; i < expected.size(); i++) {
+      assertArrayEquals(
+          expected.get(i).toArray(),
+          java.util.Arrays.copyOfRange(
+              grouped.rows(), grouped.starts()[i], grouped.starts()[i + 1]),
+          "grouped bitmap " + i);
+    }
   }
 
   @Test

@@ -106,6 +106,30 @@ class StringDictionaryProperties {
     }
   }
 
+  /** Every layout gives back its entries as UTF-8, in id order. */
+  @Test
+  void entriesReadBackAsUtf8InEveryLayout() {
+    qt().withExamples(300)
+        .forAll(stringSets(), Gens.ints(0, 2))
+        .checkAssert((set, which) -> assertUtf8Entries(dictionary(new ArrayList<>(set), which)));
+    java.util.Random random = new java.util.Random(3);
+    TreeSet<String> bodies = new TreeSet<>();
+    while (bodies.size() < 5_000) {
+      bodies.add("cache miss for key session:" + random.nextInt(1_000_000) + " \u00e9");
+    }
+    for (int which = 0; which < 3; which++) {
+      assertUtf8Entries(dictionary(new ArrayList<>(bodies), which));
+    }
+  }
+
+  private static void assertUtf8Entries(StringDictionary d) {
+    Utf8Strings utf8 = d.utf8Strings();
+    assertEquals(d.size(), utf8.size());
+    for (int id = 0; id < d.size(); id++) {
+      assertEquals(d.get(id), utf8.get(id), "entry " + id + " of a " + d.layout() + " dictionary");
+    }
+  }
+
   @Test
   void theLayoutFollowsTheContent() {
     StringDictionary hex = StringDictionary.of(List.of("00ff", "0a1b", "ffff"));

@@ -43,6 +43,13 @@ class HeadPartsProperties {
                 rows += delta;
                 int from = parts.settleFrom(rows);
                 assertTrue(from <= parts.settledRows(), "a part starts past the rows covered");
+                // The parts it takes in (whose token indexes it merges) are those from its start.
+                int absorbed = parts.settledFrom(from).size();
+                int kept = parts.settled() - absorbed;
+                assertEquals(
+                    from,
+                    kept == parts.settled() ? parts.settledRows() : parts.parts().get(kept).from());
+                assertEquals(kept == 0 ? 0 : parts.parts().get(kept - 1).to(), from);
                 built += rows - from;
                 parts = parts.settle(new HeadParts.Part(from, rows, null));
                 assertCovers(parts, rows);
