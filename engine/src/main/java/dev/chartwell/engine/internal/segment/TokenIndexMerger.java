@@ -82,7 +82,9 @@ final class TokenIndexMerger {
   }
 
   /**
-   * Merges sorted distinct token lists.
+   * Merges sorted distinct token lists. Tokens are compared by their first eight bytes as a number
+   * first (a token has no zero byte, so two of at most eight bytes are equal when those are), and
+   * byte by byte only when those are equal and one is longer.
    *
    * @param tokens each input's tokens, sorted and distinct
    * @param toMerged receives per input, per token of it, its position among the merged tokens
@@ -91,12 +93,14 @@ final class TokenIndexMerger {
   private static Utf8Strings mergeTokens(Utf8Strings[] tokens, int[][] toMerged) {
     int k = tokens.length;
     int[] next = new int[k];
+    long[] prefix = new long[k]; // of each input's next token
     int capacity = 0;
     int bytes = 0;
     for (int i = 0; i < k; i++) {
       toMerged[i] = new int[tokens[i].size()];
       capacity += tokens[i].size();
       bytes += tokens[i].totalBytes();
+      prefix[i] = prefix(tokens[i], 0);
     }
     byte[] data = new byte[bytes];
     int[] bounds = new int[capacity + 1];
@@ -105,38 +109,68 @@ final class TokenIndexMerger {
       int best = -1;
       for (int i = 0; i < k; i++) {
         if (next[i] < tokens[i].size()
-            && (best < 0 || compare(tokens[i], next[i], tokens[best], next[best]) < 0)) {
+            && (best < 0 || compare(tokens, next, prefix, i, best) < 0)) {
           best = i;
         }
       }
       if (best < 0) {
         break;
       }
+      // Every other input whose next token is this least one moves past it too.
+      for (int i = 0; i < k; i++) {
+        if (i != best
+            && next[i] < tokens[i].size()
+            && compare(tokens, next, prefix, i, best) == 0) {
+          toMerged[i][next[i]] = size;
+          prefix[i] = prefix(tokens[i], ++next[i]);
+        }
+      }
       Utf8Strings from = tokens[best];
       int token = next[best];
       int length = from.length(token);
       System.arraycopy(from.data(), from.start(token), data, bounds[size], length);
       bounds[size + 1] = bounds[size] + length;
-      for (int i = 0; i < k; i++) {
-        if (i == best
-            || next[i] < tokens[i].size() && compare(tokens[i], next[i], from, token) == 0) {
-          toMerged[i][next[i]++] = size;
-        }
-      }
+      toMerged[best][token] = size;
+      prefix[best] = prefix(from, ++next[best]);
       size++;
     }
     return new Utf8Strings(data, bounds, size);
   }
 
-  /** Compares two tokens' bytes, unsigned (tokens are ASCII). */
-  private static int compare(Utf8Strings a, int i, Utf8Strings b, int j) {
+  /** Compares the next tokens of inputs {@code a} and {@code b}, in byte order (ASCII). */
+  private static int compare(Utf8Strings[] tokens, int[] next, long[] prefix, int a, int b) {
+    int c = Long.compareUnsigned(prefix[a], prefix[b]);
+    if (c != 0) {
+      return c;
+    }
+    Utf8Strings x = tokens[a];
+    Utf8Strings y = tokens[b];
+    int i = next[a];
+    int j = next[b];
+    if (x.length(i) <= 8 && y.length(j) <= 8) {
+      return 0;
+    }
     return Arrays.compareUnsigned(
-        a.data(),
-        a.start(i),
-        a.start(i) + a.length(i),
-        b.data(),
-        b.start(j),
-        b.start(j) + b.length(j));
+        x.data(),
+        x.start(i),
+        x.start(i) + x.length(i),
+        y.data(),
+        y.start(j),
+        y.start(j) + y.length(j));
+  }
+
+  /** A token's first eight bytes, big-endian, zero after its end (0 past the last token). */
+  private static long prefix(Utf8Strings tokens, int i) {
+    if (i >= tokens.size()) {
+      return 0;
+    }
+    int from = tokens.start(i);
+    int n = Math.min(8, tokens.length(i));
+    long key = 0;
+    for (int b = 0; b < n; b++) {
+      key |= (long) (tokens.data()[from + b] & 0xFF) << (56 - 8 * b);
+    }
+    return key;
   }
 
   /**

@@ -24,7 +24,22 @@ import org.junit.jupiter.api.Test;
  */
 class TokenIndexMergerProperties {
   private static final String[] WORDS = {
-    "error", "Error", "timeout", "GET", "user", "a", "b1", "conn", "retry", "ok", "x9z", "deadbeef"
+    "error",
+    "Error",
+    "timeout",
+    "GET",
+    "user",
+    "a",
+    "b1",
+    "conn",
+    "retry",
+    "ok",
+    "x9z",
+    "deadbeef",
+    "deadbeef00",
+    "Connection",
+    "connections",
+    "connectionz"
   };
 
   @Test
