@@ -39,8 +39,11 @@ final class TokenIndexMerger {
       times[i] = new long[s.rows()];
       s.timestamps().get(0, s.rows(), times[i]);
     }
-    // The rows after them: their values' tokens, as their own segment would have them.
     int n = restTimestamps.length;
+    if (n == 0) {
+      return merge(indexes, RowOrder.mergedRows(Arrays.copyOf(times, earlier.size())));
+    }
+    // The rows after them: their values' tokens, as their own segment would have them.
     int[] order = RowOrder.sortedOrNull(restTimestamps, n);
     HeadStrings.Built built = rest.build(order, n, true);
     indexes.add(built == null ? null : built.tokens().get());

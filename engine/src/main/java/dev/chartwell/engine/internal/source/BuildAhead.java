@@ -8,9 +8,11 @@ import java.util.function.BooleanSupplier;
 /**
  * Builds a head's parts off the query path, on the sealing pool, while queries read the head: a
  * source being filled and queried then leaves each query only the few rows that arrived since the
- * last part to build itself. One build runs at a time per source; it is asked for by appends once
- * {@link #ROWS} rows wait and by queries that found many tails, and only while queries read the
- * source (a source only being filled builds nothing more than before).
+ * last part to build itself. One build runs at a time per instance; new rows are asked for by
+ * appends once {@link #ROWS} rows wait and by queries that found many tails, and only while queries
+ * read the source (a source only being filled builds nothing more than before). A source's head has
+ * two: one for new rows, one for merging its parts ({@link HeadReads}), which is only asked for by
+ * the first.
  */
 final class BuildAhead {
   /** New rows beyond the settled parts after which an append asks for a build. */

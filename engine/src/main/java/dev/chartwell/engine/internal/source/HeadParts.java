@@ -11,12 +11,14 @@ import java.util.List;
  *
  * <p>The leading {@link #settled()} parts are kept in tiers, as a log-structured merge keeps its
  * runs: a part's tier is the base-4 logarithm of its rows, tiers never rise from older parts to
- * newer ones, and new rows are built together with the parts of lower tiers before them and, when
- * they would make {@link #FAN_IN} of one tier, with their tier-mates ({@link #settleFrom}). A row
- * is so rebuilt about {@code log4(head rows / rows per build)} times over the life of a head, and a
- * query reads at most {@code FAN_IN - 1} settled parts per tier (a head of 262,144 rows has tiers 0
- * to 9: at most 30 parts). Settled parts are built off the query path, by the source's {@link
- * BuildAhead} ({@link #settle}).
+ * newer ones, and new rows are merged with the parts of lower tiers before them and, when they
+ * would make {@link #FAN_IN} of one tier, with their tier-mates ({@link #settleFrom}). A row is so
+ * rebuilt about {@code log4(head rows / rows per build)} times over the life of a head, and a query
+ * reads at most {@code FAN_IN - 1} settled parts per tier (a head of 262,144 rows has tiers 0 to 9:
+ * at most 30 parts). Settled parts are built off the query path, on the sealing pool ({@link
+ * HeadReads}): new rows as a part of their own as soon as they arrive ({@link #settle}), and apart
+ * from that, settled parts merged back into tiers ({@link #merge}), so that new rows never wait for
+ * a merge.
  *
  * <p>The parts after them are tails: the few rows a query found beyond the parts, built by that
  * query as one more part ({@link #withTail}) and shared by the queries after it, until the next
@@ -100,6 +102,33 @@ record HeadParts(SegmentBuilder head, List<Part> parts, int settled) {
   }
 
   /**
+   * Settled parts to merge into one, found as {@link #settleFrom} would have them if a settled part
+   * were new rows: the parts of lower tiers than it before it and, when it would make {@link
+   * #FAN_IN} of its tier, its tier-mates. The newest such part first, so that the parts settled
+   * last, the smallest, are merged first. None when the settled parts are in tiers.
+   *
+   * @return the rows of the parts to merge, or {@code null}
+   */
+  Merge merge() {
+    for (int j = settled - 1; j > 0; j--) {
+      Part p = parts.get(j);
+      int from = new HeadParts(head, parts.subList(0, j), j).settleFrom(p.to());
+      if (from < p.from()) {
+        return new Merge(from, p.to());
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Settled parts to merge.
+   *
+   * @param from the first row of the first part
+   * @param to one past the last row of the last part
+   */
+  record Merge(int from, int to) {}
+
+  /**
    * @param tail the head's rows from {@link #rows()} on, sealed
    * @return these parts and the tail after them
    */
@@ -114,10 +143,11 @@ record HeadParts(SegmentBuilder head, List<Part> parts, int settled) {
   }
 
   /**
-   * Takes in a settled part built from {@link #settleFrom} of an earlier state of these parts: the
-   * settled parts before it are kept, and so are the tails that start where it ends (with the tails
-   * after them); a tail it covers only in part goes, with every part after it, and the next query
-   * builds those rows again.
+   * Takes in a settled part built from an earlier state of these parts: new rows from {@link
+   * #settledRows()} on, or settled parts merged as {@link #merge()} says. The settled parts before
+   * it are kept, and so are the parts that start where it ends (with the parts after them: settled
+   * parts built meanwhile stay settled); a tail it covers only in part goes, with every part after
+   * it, and the next query builds those rows again.
    *
    * @param part rows {@code [from, to)} of the head, sealed
    * @return the parts with it, or {@code null} when the parts before it no longer end at its start
@@ -135,30 +165,38 @@ record HeadParts(SegmentBuilder head, List<Part> parts, int settled) {
     next.add(part);
     int settledNow = next.size();
     at = part.to();
-    for (Part p : parts) {
+    for (int i = 0; i < parts.size(); i++) {
+      Part p = parts.get(i);
       if (p.from() == at) {
         next.add(p);
         at = p.to();
+        if (i < settled) {
+          settledNow++; // settled parts come first, so these stay before every tail
+        }
       }
     }
     return new HeadParts(head, next, settledNow);
   }
 
   /**
-   * @param from the first row of a settled part, or {@link #settledRows()}
-   * @return the segments of the settled parts from that row on, oldest rows first: the parts a
-   *     settled part from there is built with ({@link #settleFrom}), whose token indexes it merges
+   * @param from the first row of a settled part
+   * @param to one past the last row of a settled part at or after it
+   * @return the segments of the settled parts from the one to the other, oldest rows first: the
+   *     parts a settled part over those rows is merged from, whose token indexes it merges
+   * @throws IllegalArgumentException when no settled parts start and end there
    */
-  List<Segment> settledFrom(int from) {
+  List<Segment> settledSegments(int from, int to) {
     List<Segment> out = new ArrayList<>();
-    for (int i = 0; i < settled; i++) {
+    int at = from;
+    for (int i = 0; i < settled && at < to; i++) {
       Part p = parts.get(i);
-      if (p.from() >= from) {
+      if (p.from() == at) {
         out.add(p.segment());
+        at = p.to();
       }
     }
-    if (!out.isEmpty() && parts.get(settled - out.size()).from() != from) {
-      throw new IllegalArgumentException("no settled part starts at row " + from);
+    if (at != to) {
+      throw new IllegalArgumentException("no settled parts from row " + from + " to " + to);
     }
     return out;
   }

@@ -9,10 +9,12 @@ import java.util.concurrent.Executor;
 /**
  * A {@link SourceCore}'s head as queries read it: as {@link HeadParts}, immutable segments over its
  * rows. While queries read the source, its {@link BuildAhead} turns the head's rows into parts as
- * they arrive, off the query path; a query copies under the source's lock (array copies only) the
- * rows added since the last part and makes them a tail outside it, which the queries after it
- * share, whose columns are built as queries read them ({@link SegmentBuilder#buildForQuery}). So a
- * source being filled does not rebuild its head for every query.
+ * they arrive, off the query path, and a second one merges those parts into tiers, so that new rows
+ * never wait for a merge (a merged part's token index is merged from its parts', not built from
+ * their rows again); a query copies under the source's lock (array copies only) the rows added
+ * since the last part and makes them a tail outside it, which the queries after it share, whose
+ * columns are built as queries read them ({@link SegmentBuilder#buildForQuery}). So a source being
+ * filled does not rebuild its head for every query.
  *
  * <p>Kept apart from {@link SourceCore}, which appends and hands heads over, because this is the
  * query side of the head, with its own lock and rules. Locks, always in this order: the freeze lock
@@ -24,6 +26,9 @@ final class HeadReads {
   private final SourceCore source;
   private final Object lock;
   private final BuildAhead ahead;
+
+  /** Merges settled parts into tiers, apart from {@link #ahead}, which only builds new rows. */
+  private final BuildAhead merges;
 
   /** Taken by a query bringing the head's parts up to date, before the source's lock. */
   private final Object freezeLock = new Object();
@@ -41,6 +46,7 @@ final class HeadReads {
     this.source = source;
     this.lock = lock;
     this.ahead = new BuildAhead(sealers, this::buildAheadOnce);
+    this.merges = new BuildAhead(sealers, this::mergeOnce);
     this.frozen = HeadParts.none(head);
   }
 
@@ -140,15 +146,16 @@ final class HeadReads {
 
   /**
    * On a sealing thread, for {@link BuildAhead}: turns the head's rows beyond its settled parts
-   * into a settled part (with its tier-mates, as {@link HeadParts#settleFrom} says) and its token
-   * index, so that queries find them built.
+   * into a settled part with its token index, so that queries find them built, and asks for a merge
+   * when the settled parts are no longer in tiers. New rows are never held up by a merge: merging a
+   * quarter of a head takes longer than a few thousand rows take to arrive, which a query would
+   * otherwise build itself.
    *
    * @return whether enough rows wait for another build right away
    */
   private boolean buildAheadOnce() {
     SegmentBuilder of;
     SegmentBuilder rowsToBuild;
-    List<Segment> absorbed;
     int from;
     int rows;
     long headId;
@@ -160,14 +167,14 @@ final class HeadReads {
         return false;
       }
       of = head;
-      from = parts.settleFrom(rows);
-      absorbed = parts.settledFrom(from);
+      from = parts.settledRows();
       rowsToBuild = head.copy(from, rows);
       headId = source.nextSegmentIdLocked();
     }
-    // With its token index, merged from the parts it takes in: built here rather than by the first
-    // query with a bare term, and without tokenizing their rows again.
-    Segment part = rowsToBuild.build(headId, from, source.spec().implicitColumn(), absorbed);
+    // Its token index built here rather than by the first query with a bare term.
+    Segment part = rowsToBuild.build(headId, from, source.spec().implicitColumn(), List.of());
+    boolean merge;
+    boolean more;
     synchronized (lock) {
       if (source.headLocked() != of) {
         return false; // handed over meanwhile: the sealing thread builds it whole
@@ -177,8 +184,57 @@ final class HeadReads {
         frozen = settled;
       }
       aheadBuilds++;
-      return !source.closedLocked()
-          && source.headLocked().rows() - frozen.settledRows() >= BuildAhead.ROWS;
+      merge = frozen.merge() != null;
+      more =
+          !source.closedLocked()
+              && source.headLocked().rows() - frozen.settledRows() >= BuildAhead.ROWS;
+    }
+    if (merge) {
+      merges.request();
+    }
+    return more;
+  }
+
+  /**
+   * On a sealing thread: merges settled parts into one, as {@link HeadParts#merge} says, its
+   * columns built from the head's rows and its token index merged from theirs. Parts settled
+   * meanwhile after them stay.
+   *
+   * @return whether the settled parts want another merge right away
+   */
+  private boolean mergeOnce() {
+    SegmentBuilder of;
+    SegmentBuilder rowsToBuild;
+    List<Segment> merged;
+    int from;
+    int to;
+    long headId;
+    synchronized (lock) {
+      HeadParts parts = frozen;
+      if (source.closedLocked()) {
+        return false;
+      }
+      HeadParts.Merge merge = parts.merge();
+      if (merge == null) {
+        return false;
+      }
+      from = merge.from();
+      to = merge.to();
+      of = source.headLocked();
+      merged = parts.settledSegments(from, to);
+      rowsToBuild = of.copy(from, to);
+      headId = source.nextSegmentIdLocked();
+    }
+    Segment part = rowsToBuild.build(headId, from, source.spec().implicitColumn(), merged);
+    synchronized (lock) {
+      if (source.headLocked() != of) {
+        return false; // handed over meanwhile
+      }
+      HeadParts settled = frozen.settle(new HeadParts.Part(from, to, part));
+      if (settled != null) {
+        frozen = settled;
+      }
+      return !source.closedLocked() && frozen.merge() != null;
     }
   }
 

@@ -149,7 +149,9 @@ final class PendingSeal {
     try {
       // The token index merged from the head's settled parts, when queries had them built.
       HeadParts p = parts;
-      segment = toBuild.build(id, 0, implicitColumn, p == null ? List.of() : p.settledFrom(0));
+      segment =
+          toBuild.build(
+              id, 0, implicitColumn, p == null ? List.of() : p.settledSegments(0, p.settledRows()));
       return segment;
     } finally {
       synchronized (this) {

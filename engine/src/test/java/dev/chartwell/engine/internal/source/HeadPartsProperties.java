@@ -44,11 +44,8 @@ class HeadPartsProperties {
                 int from = parts.settleFrom(rows);
                 assertTrue(from <= parts.settledRows(), "a part starts past the rows covered");
                 // The parts it takes in (whose token indexes it merges) are those from its start.
-                int absorbed = parts.settledFrom(from).size();
+                int absorbed = parts.settledSegments(from, parts.settledRows()).size();
                 int kept = parts.settled() - absorbed;
-                assertEquals(
-                    from,
-                    kept == parts.settled() ? parts.settledRows() : parts.parts().get(kept).from());
                 assertEquals(kept == 0 ? 0 : parts.parts().get(kept - 1).to(), from);
                 built += rows - from;
                 parts = parts.settle(new HeadParts.Part(from, rows, null));
@@ -102,6 +99,78 @@ class HeadPartsProperties {
                   parts.settled() <= (HeadParts.FAN_IN - 1) * (tier(rows) + 1),
                   "few settled parts: " + parts);
             });
+  }
+
+  /**
+   * New rows settle as parts of their own while merges run on the parts as they were when each
+   * started, with tails added by queries meanwhile: the parts always cover a prefix of the head in
+   * order, every merge fits where it was meant to go, the settled parts are in tiers once no merge
+   * is due, and each row is built a logarithmic number of times.
+   */
+  @Test
+  void newRowsSettleWhileMergesRunAndTheMergesRestoreTheTiers() {
+    qt().withExamples(300)
+        .forAll(
+            lists().of(integers().between(1, 3_000)).ofSizeBetween(1, 150),
+            lists().of(integers().between(0, 4)).ofSizeBetween(150, 150))
+        .checkAssert(
+            (deltas, settlesDuringMerge) -> {
+              HeadParts parts = HeadParts.none(new SegmentBuilder(16));
+              int rows = 0;
+              long built = 0;
+              int step = 0;
+              for (int i = 0; i < deltas.size(); i++) {
+                rows += deltas.get(i);
+                parts = parts.settle(new HeadParts.Part(parts.settledRows(), rows, null));
+                built += deltas.get(i);
+                assertConsecutive(parts, rows);
+                // a merge, while new rows settle and queries add tails
+                HeadParts.Merge merge = parts.merge();
+                if (merge == null) {
+                  continue;
+                }
+                int from = merge.from();
+                int to = merge.to();
+                assertTrue(from < to && to <= parts.settledRows(), "settled parts: " + parts);
+                assertTrue(parts.settledSegments(from, to).size() > 1, "parts to merge");
+                for (int k = 0; k < settlesDuringMerge.get(i) && i + 1 < deltas.size(); k++) {
+                  rows += 1 + (step++ * 7919) % 1_500;
+                  if (k % 2 == 0) {
+                    parts = parts.withTail(new HeadParts.Part(parts.rows(), rows, null));
+                  } else {
+                    built += rows - parts.settledRows();
+                    parts = parts.settle(new HeadParts.Part(parts.settledRows(), rows, null));
+                  }
+                }
+                HeadParts merged = parts.settle(new HeadParts.Part(from, to, null));
+                assertTrue(merged != null, "the merge fits: " + parts);
+                int settledBefore = parts.settledRows();
+                parts = merged;
+                built += to - from;
+                assertConsecutive(parts, rows);
+                assertEquals(settledBefore, parts.settledRows(), "rows settled meanwhile stay");
+              }
+              // The merges that are due, run one after the other, restore the tiers.
+              for (HeadParts.Merge m = parts.merge(); m != null; m = parts.merge()) {
+                built += m.to() - m.from();
+                parts = parts.settle(new HeadParts.Part(m.from(), m.to(), null));
+              }
+              assertCovers(parts, rows);
+              assertTrue(
+                  built <= (long) rows * (tier(rows) + 3),
+                  "built " + built + " rows for a head of " + rows);
+            });
+  }
+
+  /** The parts are consecutive from row 0, non-empty, and end at most at {@code rows}. */
+  private static void assertConsecutive(HeadParts parts, int rows) {
+    int at = 0;
+    for (HeadParts.Part p : parts.parts()) {
+      assertEquals(at, p.from(), "parts are consecutive: " + parts);
+      assertTrue(p.to() > p.from(), "no empty part");
+      at = p.to();
+    }
+    assertTrue(at <= rows, "no part past the head's rows");
   }
 
   /**
