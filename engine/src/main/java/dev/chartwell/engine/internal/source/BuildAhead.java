@@ -65,13 +65,26 @@ final class BuildAhead {
     }
   }
 
+  /**
+   * One build; when another is due, it goes to the back of the pool's queue rather than holding the
+   * thread, so that a head's seal, queued on the same pool, waits for at most one build of each of
+   * the source's two (and appends, held back while seals fall behind, are not).
+   */
   private void run() {
+    boolean again = false;
     try {
-      while (buildOnce.getAsBoolean()) {
-        // another build is due
-      }
+      again = buildOnce.getAsBoolean();
     } finally {
-      running.set(false);
+      if (!again) {
+        running.set(false);
+      }
+    }
+    if (again) {
+      try {
+        executor.execute(this::run);
+      } catch (RejectedExecutionException e) {
+        running.set(false); // the engine is closing
+      }
     }
   }
 }
