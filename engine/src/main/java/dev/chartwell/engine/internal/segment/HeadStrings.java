@@ -16,7 +16,7 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * <p>Rows are only ever added: a {@link #copy} for a reader shares the arrays (or copies the range
  * it is given), whose parts below the copy's rows the head never changes again.
  */
-final class HeadStrings extends SegmentBuilder.Buffer {
+final class HeadStrings extends HeadColumn {
   /** Distinct values a column may reach before it is checked for being nearly unique. */
   static final int DEDUPLICATED_LIMIT = 4096;
 
@@ -142,7 +142,7 @@ final class HeadStrings extends SegmentBuilder.Buffer {
   }
 
   @Override
-  SegmentBuilder.Buffer copy(int from, int to) {
+  HeadColumn copy(int from, int to) {
     HeadStrings c = new HeadStrings();
     if (text != null) {
       fill(to);

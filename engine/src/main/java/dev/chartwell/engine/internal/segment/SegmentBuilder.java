@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.roaringbitmap.buffer.MutableRoaringBitmap;
 
 /**
  * The mutable head of a source: rows in arrival order, in growable typed buffers. It is not
@@ -20,7 +19,7 @@ public final class SegmentBuilder {
   private long[] timestamps;
   private int rows;
   private final List<String> names = new ArrayList<>();
-  private final List<Buffer> buffers = new ArrayList<>();
+  private final List<HeadColumn> buffers = new ArrayList<>();
 
   /**
    * @param initialCapacity rows to allocate room for up front
@@ -50,7 +49,7 @@ public final class SegmentBuilder {
    */
   public void addColumn(String name, ColumnType type) {
     names.add(name);
-    buffers.add(Buffer.of(type, timestamps.length));
+    buffers.add(HeadColumn.of(type, timestamps.length));
   }
 
   /**
@@ -72,7 +71,7 @@ public final class SegmentBuilder {
     if (rows == timestamps.length) {
       int capacity = rows + (rows >> 1) + 16;
       timestamps = Arrays.copyOf(timestamps, capacity);
-      for (Buffer b : buffers) {
+      for (HeadColumn b : buffers) {
         b.grow(capacity);
       }
     }
@@ -104,7 +103,7 @@ public final class SegmentBuilder {
     if (rows + count > timestamps.length) {
       int capacity = Math.max(rows + count, rows + (rows >> 1) + 16);
       timestamps = Arrays.copyOf(timestamps, capacity);
-      for (Buffer b : buffers) {
+      for (HeadColumn b : buffers) {
         b.grow(capacity);
       }
     }
@@ -142,7 +141,7 @@ public final class SegmentBuilder {
     }
     SegmentBuilder c = new SegmentBuilder(Arrays.copyOfRange(timestamps, from, to), to - from);
     c.names.addAll(names);
-    for (Buffer b : buffers) {
+    for (HeadColumn b : buffers) {
       c.buffers.add(b.copy(from, to));
     }
     return c;
@@ -153,7 +152,7 @@ public final class SegmentBuilder {
    */
   public long bytes() {
     long total = 64 + 8L * timestamps.length;
-    for (Buffer b : buffers) {
+    for (HeadColumn b : buffers) {
       total += b.bytes();
     }
     return total;
@@ -270,14 +269,14 @@ public final class SegmentBuilder {
   public Segment buildForQuery(long segmentId, int firstRow, String implicitColumn) {
     int[] order = RowOrder.sortedOrNull(timestamps, rows);
     List<String> columnNames = List.copyOf(names);
-    List<Buffer> columnBuffers = List.copyOf(buffers);
+    List<HeadColumn> columnBuffers = List.copyOf(buffers);
     int n = rows;
     AtomicReference<Supplier<TokenIndex>> tokens = new AtomicReference<>();
     LazyColumns columns =
         new LazyColumns(
             columnNames,
             name -> {
-              Buffer b = columnBuffers.get(columnNames.indexOf(name));
+              HeadColumn b = columnBuffers.get(columnNames.indexOf(name));
               if (name.equals(implicitColumn) && b instanceof HeadStrings strings) {
                 HeadStrings.Built built = strings.build(order, n, true);
                 if (built == null) {
@@ -306,329 +305,5 @@ public final class SegmentBuilder {
         columns,
         implicitColumn,
         tokenIndex);
-  }
-
-  /** One column's values in arrival order. */
-  abstract static class Buffer {
-    /** Rows that have a value, one bit each (numeric buffers; others encode absence inline). */
-    long[] present = new long[0];
-
-    void growPresence(int capacity) {
-      present = Arrays.copyOf(present, (capacity + 63) >>> 6);
-    }
-
-    void markPresent(int row) {
-      present[row >>> 6] |= 1L << row;
-    }
-
-    static Buffer of(ColumnType type, int capacity) {
-      return switch (type) {
-        case LONG -> new LongBuffer(capacity);
-        case DOUBLE -> new DoubleBuffer(capacity);
-        case BOOL -> new BoolBuffer(capacity);
-        case STRING -> new HeadStrings(capacity);
-      };
-    }
-
-    abstract void grow(int capacity);
-
-    abstract void set(int row, Object value);
-
-    /**
-     * Sets the values one batch field has for the events of {@code [from, to)} that are not
-     * skipped, to rows from {@code firstRow} on.
-     */
-    void append(EventBatch batch, int field, boolean[] skipped, int from, int to, int firstRow) {
-      for (int row = from, r = firstRow; row < to; row++) {
-        if (skipped != null && skipped[row]) {
-          continue;
-        }
-        if (batch.tag(field, row) != EventBatch.ABSENT) {
-          set(batch, field, row, r);
-        }
-        r++;
-      }
-    }
-
-    /** Sets row {@code r} to the value of a batch field for one event (it has one). */
-    abstract void set(EventBatch batch, int field, int row, int r);
-
-    /** The values of rows {@code [from, to)}, renumbered from 0. */
-    abstract Buffer copy(int from, int to);
-
-    abstract long bytes();
-
-    /** The column in sorted row order, or {@code null} when no row has a value. */
-    abstract Column build(int[] order, int rows);
-
-    static int source(int[] order, int i) {
-      return order == null ? i : order[i];
-    }
-
-    /** Bits {@code [from, to)} of {@code bits}, shifted down to start at bit 0. */
-    static long[] bitRange(long[] bits, int from, int to) {
-      int n = to - from;
-      long[] out = new long[(n + 63) >>> 6];
-      int shift = from & 63;
-      for (int w = 0, word = from >>> 6; w < out.length; w++, word++) {
-        long low = word < bits.length ? bits[word] >>> shift : 0;
-        long high = shift != 0 && word + 1 < bits.length ? bits[word + 1] << (64 - shift) : 0;
-        out[w] = low | high;
-      }
-      if ((n & 63) != 0) {
-        out[out.length - 1] &= (1L << n) - 1;
-      }
-      return out;
-    }
-
-    static boolean bit(long[] bits, int row) {
-      return (bits[row >>> 6] & (1L << row)) != 0;
-    }
-
-    static PresenceBits presence(long[] bits, int[] order, int rows) {
-      int count = 0;
-      for (int w = 0; w < rows >>> 6; w++) {
-        count += Long.bitCount(bits[w]);
-      }
-      if ((rows & 63) != 0) {
-        count += Long.bitCount(bits[rows >>> 6] & ((1L << rows) - 1));
-      }
-      if (count == rows) {
-        return new PresenceBits(null, count); // the usual case: no rows to list
-      }
-      int[] present = new int[count];
-      for (int i = 0, p = 0; i < rows; i++) {
-        if (bit(bits, source(order, i))) {
-          present[p++] = i;
-        }
-      }
-      MutableRoaringBitmap bitmap = BitmapList.ofAscending(present, 0, count);
-      bitmap.runOptimize();
-      return new PresenceBits(bitmap, count);
-    }
-  }
-
-  private record PresenceBits(MutableRoaringBitmap bitmap, int count) {}
-
-  /** A numeric buffer: one 64-bit word per row (a long as it is, a double as its bits). */
-  private abstract static class WordBuffer extends Buffer {
-    long[] values;
-
-    WordBuffer(int capacity) {
-      values = new long[capacity];
-      growPresence(capacity);
-    }
-
-    /** An empty buffer of the same kind. */
-    abstract WordBuffer empty();
-
-    @Override
-    void grow(int capacity) {
-      values = Arrays.copyOf(values, capacity);
-      growPresence(capacity);
-    }
-
-    @Override
-    Buffer copy(int from, int to) {
-      WordBuffer c = empty();
-      c.values = Arrays.copyOfRange(values, from, to);
-      c.present = bitRange(present, from, to);
-      return c;
-    }
-
-    @Override
-    long bytes() {
-      return 32 + 8L * values.length + 8L * present.length;
-    }
-  }
-
-  private static final class LongBuffer extends WordBuffer {
-    LongBuffer(int capacity) {
-      super(capacity);
-    }
-
-    @Override
-    WordBuffer empty() {
-      return new LongBuffer(0);
-    }
-
-    @Override
-    void set(int row, Object value) {
-      values[row] = (Long) value;
-      markPresent(row);
-    }
-
-    @Override
-    void set(EventBatch batch, int field, int row, int r) {
-      values[r] = batch.longAt(field, row);
-      markPresent(r);
-    }
-
-    @Override
-    Column build(int[] order, int rows) {
-      PresenceBits p = presence(present, order, rows);
-      if (p.count() == 0) {
-        return null;
-      }
-      long min = Long.MAX_VALUE;
-      long max = Long.MIN_VALUE;
-      long[] sorted = new long[rows];
-      for (int i = 0; i < rows; i++) {
-        int src = source(order, i);
-        if (bit(present, src)) {
-          sorted[i] = values[src];
-          min = Math.min(min, sorted[i]);
-          max = Math.max(max, sorted[i]);
-        }
-      }
-      for (int i = 0; i < rows; i++) {
-        if (!bit(present, source(order, i))) {
-          sorted[i] = min; // keeps the packed range tight
-        }
-      }
-      int[] positions = new int[rows];
-      LongColumn.ValueIndex index = valueIndex(sorted, rows, order, positions);
-      if (index != null) {
-        for (int i = 0; i < rows; i++) {
-          sorted[i] = Math.max(0, positions[i]); // positions in the index (0 where absent)
-        }
-      }
-      return new LongColumn(
-          PackedLongs.pack(sorted, rows), p.bitmap(), p.count(), min, max, index, index != null);
-    }
-
-    /**
-     * Postings per distinct value when there are at most {@link LongColumn#MAX_INDEXED_VALUES}.
-     *
-     * @param positions receives each row's position among the distinct values, -1 where absent (set
-     *     only when the index is made)
-     */
-    private LongColumn.ValueIndex valueIndex(
-        long[] sorted, int rows, int[] order, int[] positions) {
-      long[] distinct = new long[LongColumn.MAX_INDEXED_VALUES];
-      int n = 0;
-      for (int i = 0; i < rows; i++) {
-        if (!bit(present, source(order, i))) {
-          continue;
-        }
-        long v = sorted[i];
-        int pos = java.util.Arrays.binarySearch(distinct, 0, n, v);
-        if (pos < 0) {
-          if (n == distinct.length) {
-            return null; // too many values to be worth an index
-          }
-          pos = -pos - 1;
-          System.arraycopy(distinct, pos, distinct, pos + 1, n - pos);
-          distinct[pos] = v;
-          n++;
-        }
-      }
-      long[] values = java.util.Arrays.copyOf(distinct, n);
-      for (int i = 0; i < rows; i++) {
-        positions[i] =
-            bit(present, source(order, i)) ? java.util.Arrays.binarySearch(values, sorted[i]) : -1;
-      }
-      return new LongColumn.ValueIndex(
-          java.nio.LongBuffer.wrap(values), BitmapList.of(GroupedRows.of(positions, rows, n)));
-    }
-  }
-
-  private static final class DoubleBuffer extends WordBuffer {
-    DoubleBuffer(int capacity) {
-      super(capacity);
-    }
-
-    @Override
-    WordBuffer empty() {
-      return new DoubleBuffer(0);
-    }
-
-    @Override
-    void set(int row, Object value) {
-      values[row] = Double.doubleToRawLongBits((Double) value);
-      markPresent(row);
-    }
-
-    @Override
-    void set(EventBatch batch, int field, int row, int r) {
-      values[r] = Double.doubleToRawLongBits(batch.doubleAt(field, row));
-      markPresent(r);
-    }
-
-    @Override
-    Column build(int[] order, int rows) {
-      PresenceBits p = presence(present, order, rows);
-      if (p.count() == 0) {
-        return null;
-      }
-      double min = Double.POSITIVE_INFINITY;
-      double max = Double.NEGATIVE_INFINITY;
-      double[] sorted = new double[rows];
-      for (int i = 0; i < rows; i++) {
-        int src = source(order, i);
-        if (bit(present, src)) {
-          sorted[i] = Double.longBitsToDouble(values[src]);
-          min = Math.min(min, sorted[i]);
-          max = Math.max(max, sorted[i]);
-        }
-      }
-      return new DoubleColumn(java.nio.DoubleBuffer.wrap(sorted), p.bitmap(), p.count(), min, max);
-    }
-  }
-
-  private static final class BoolBuffer extends Buffer {
-    /** 0 absent, 1 false, 2 true. */
-    byte[] values;
-
-    BoolBuffer(int capacity) {
-      values = new byte[capacity];
-    }
-
-    @Override
-    void grow(int capacity) {
-      values = Arrays.copyOf(values, capacity);
-    }
-
-    @Override
-    void set(int row, Object value) {
-      values[row] = (byte) (((Boolean) value) ? 2 : 1);
-    }
-
-    @Override
-    void set(EventBatch batch, int field, int row, int r) {
-      values[r] = (byte) (batch.tag(field, row) == EventBatch.TRUE ? 2 : 1);
-    }
-
-    @Override
-    Buffer copy(int from, int to) {
-      BoolBuffer c = new BoolBuffer(0);
-      c.values = Arrays.copyOfRange(values, from, to);
-      return c;
-    }
-
-    @Override
-    long bytes() {
-      return 16 + values.length;
-    }
-
-    @Override
-    Column build(int[] order, int rows) {
-      var trues = new MutableRoaringBitmap();
-      var falses = new MutableRoaringBitmap();
-      for (int i = 0; i < rows; i++) {
-        byte v = values[source(order, i)];
-        if (v == 2) {
-          trues.add(i);
-        } else if (v == 1) {
-          falses.add(i);
-        }
-      }
-      if (trues.isEmpty() && falses.isEmpty()) {
-        return null;
-      }
-      trues.runOptimize();
-      falses.runOptimize();
-      return new BoolColumn(trues, falses, rows);
-    }
   }
 }
