@@ -263,7 +263,7 @@ final class MixedLoad {
       for (int i = q, k = 0; i < all.length; i += queries.size()) {
         one[k++] = all[i];
       }
-      each.append(String.format(Locale.ROOT, "  q%d p50 %.1f", q + 1, percentile(one, 0.5) / 1e6));
+      each.append(String.format(Locale.ROOT, "  q%d p50 %.2f", q + 1, percentile(one, 0.5) / 1e6));
     }
     Cpu cpu = p.cpu();
     String perMillion =
@@ -276,7 +276,7 @@ final class MixedLoad {
                 cpu.writer() / 1e3 / p.appended());
     out.printf(
         Locale.ROOT,
-        "%-26s p50 %7.1f ms  p99 %7.1f ms  ingestion %,9.0f events/s (asked %,d);%s%n"
+        "%-26s p50 %7.2f ms  p99 %7.1f ms  ingestion %,9.0f events/s (asked %,d);%s%n"
             + "%-26s CPU: queries %.2f s, sealing pool %.2f s, appending %.2f s%s%n",
         name,
         percentile(all, 0.5) / 1e6,
