@@ -8,10 +8,7 @@ import dev.chartwell.server.store.Collection;
 import dev.chartwell.server.store.JsonStore;
 import dev.chartwell.server.store.Secrets;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Services and their warehouses, durable in Chronicle Map. A service document holds the public
@@ -50,19 +46,7 @@ public final class Services implements AutoCloseable {
   private final Duration transition;
   private final TransitionTimer timer;
   private final java.util.function.Consumer<ObjectNode> onTerminated;
-
-  private final Secrets secrets;
-
-  /**
-   * Service ids by the HMAC (under the server's key) of their password's SHA-256, as stored in each
-   * service's {@code _tokenIndex}: a token is found with one lookup, and an unknown one costs no
-   * hash per service. Entries of rotated passwords and deleted services may linger until replaced;
-   * a found service's own index is compared before its password is.
-   */
-  private final Map<String, String> byTokenIndex = new ConcurrentHashMap<>();
-
-  /** Services stored before the index existed: searched until each is used once (then indexed). */
-  private final Set<String> unindexed = ConcurrentHashMap.newKeySet();
+  private final ServiceTokens tokens;
 
   private Services(
       JsonStore services,
@@ -75,7 +59,7 @@ public final class Services implements AutoCloseable {
       java.util.function.Consumer<ObjectNode> onTerminated,
       Secrets secrets) {
     this.onTerminated = onTerminated;
-    this.secrets = secrets;
+    this.tokens = new ServiceTokens(services, hasher, secrets);
     this.services = services;
     this.warehouses = warehouses;
     this.mapper = mapper;
@@ -127,7 +111,6 @@ public final class Services implements AutoCloseable {
     Services s =
         new Services(
             services, warehouses, mapper, hasher, clock, transition, timer, onTerminated, secrets);
-    s.indexTokens();
     s.resumeTransitions();
     return s;
   }
@@ -151,7 +134,7 @@ public final class Services implements AutoCloseable {
     String warehouse = c.dataWarehouseId().orElseGet(() -> newWarehouse(org.id()));
     ObjectNode s = ServiceDocument.create(mapper, id, warehouse, c, body, org.id(), now());
     String password = hasher.randomToken(24);
-    setPassword(s, sha256(password));
+    tokens.setPassword(s, ServiceTokens.sha256(password));
     // Stored before its timer starts: a transition that ended first would find no service to move
     // on, and the service would stay provisioning for good.
     markTransition(s);
@@ -311,7 +294,7 @@ public final class Services implements AutoCloseable {
     String password = newPasswordHash.isEmpty() ? hasher.randomToken(24) : null;
     byte[] digest;
     if (password != null) {
-      digest = sha256(password);
+      digest = ServiceTokens.sha256(password);
     } else {
       try {
         digest = Base64.getDecoder().decode(newPasswordHash.get());
@@ -328,7 +311,7 @@ public final class Services implements AutoCloseable {
         orgId,
         id,
         s -> {
-          setPassword(s, digest);
+          tokens.setPassword(s, digest);
           return s;
         });
     return Optional.ofNullable(password);
@@ -359,64 +342,14 @@ public final class Services implements AutoCloseable {
   }
 
   /**
-   * The service a chart API Bearer token (a service password) belongs to. Checked on every request,
-   * so a rotated password stops working at once: the token's index is looked up, and the one
-   * service found is verified against its stored hash. A service stored before the index existed is
-   * searched for until its token is used once, and indexed then.
+   * The service a chart API Bearer token (a service password) belongs to, checked on every request
+   * ({@link ServiceTokens#byToken}).
    *
    * @param token the token
    * @return the stored service (with internal fields), if the token is a service's password
    */
   public Optional<ObjectNode> byToken(String token) {
-    byte[] digest = sha256(token);
-    String index = tokenIndex(digest);
-    String id = byTokenIndex.get(index);
-    if (id != null) {
-      Optional<ObjectNode> s =
-          services
-              .get(id)
-              .filter(x -> x.path("_tokenIndex").asText().equals(index) && matches(digest, x));
-      if (s.isPresent()) {
-        return s;
-      }
-    }
-    for (String old : unindexed) {
-      Optional<ObjectNode> s = services.get(old).filter(x -> matches(digest, x));
-      if (s.isPresent()) {
-        services.compute(
-            old,
-            x -> {
-              if (x != null && matches(digest, x)) {
-                x.put("_tokenIndex", index);
-              }
-              return x;
-            });
-        byTokenIndex.put(index, old);
-        unindexed.remove(old);
-        return services.get(old);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private void indexTokens() {
-    for (ObjectNode s : services.list(any -> true)) {
-      String id = s.get("id").asText();
-      if (s.hasNonNull("_tokenIndex")) {
-        byTokenIndex.put(s.get("_tokenIndex").asText(), id);
-      } else {
-        unindexed.add(id);
-      }
-    }
-  }
-
-  private String tokenIndex(byte[] digest) {
-    return secrets.index("service-token", digest);
-  }
-
-  private boolean matches(byte[] digest, ObjectNode service) {
-    return hasher.matchesDigest(
-        digest, service.get("_passwordSalt").asText(), service.get("_passwordHash").asText());
+    return tokens.byToken(token);
   }
 
   private ObjectNode stored(String orgId, String id) {
@@ -500,8 +433,7 @@ public final class Services implements AutoCloseable {
     }
     onTerminated.accept(s);
     services.compute(id, t -> t != null && t.get("state").asText().equals(from) ? null : t);
-    byTokenIndex.remove(s.path("_tokenIndex").asText(), id);
-    unindexed.remove(id);
+    tokens.forget(s);
   }
 
   /**
@@ -594,29 +526,6 @@ public final class Services implements AutoCloseable {
     w.put("createdAt", now());
     warehouses.put(id, w);
     return id;
-  }
-
-  private void setPassword(ObjectNode s, byte[] digest) {
-    SecretHasher.Hashed h = hasher.hashDigest(digest);
-    s.put("_passwordSalt", h.salt());
-    s.put("_passwordHash", h.hash());
-    String id = s.get("id").asText();
-    String before = s.path("_tokenIndex").asText(null);
-    String index = tokenIndex(digest);
-    s.put("_tokenIndex", index);
-    byTokenIndex.put(index, id);
-    unindexed.remove(id);
-    if (before != null && !before.equals(index)) {
-      byTokenIndex.remove(before, id);
-    }
-  }
-
-  static byte[] sha256(String password) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(password.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-    }
   }
 
   private String now() {
