@@ -114,7 +114,7 @@ final class FrontCoding {
     for (int i = 0; i < n; i++) {
       byte a = data.get(pos + i);
       if (a != key[i]) {
-        return StringDictionary.utf16Rank(a & 0xFF) - StringDictionary.utf16Rank(key[i] & 0xFF);
+        return Utf8Order.utf16Rank(a & 0xFF) - Utf8Order.utf16Rank(key[i] & 0xFF);
       }
     }
     return Integer.compare(length, key.length);

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 
 /**
  * The sorted distinct strings of a segment column. Ids are positions in {@link String#compareTo}
@@ -181,7 +180,7 @@ public final class StringDictionary {
   }
 
   /** Where an entry's stored bytes start. */
-  private int from(int id) {
+  int from(int id) {
     return layout == Layout.PLAIN ? (int) offsets.get(id) : id * width;
   }
 
@@ -220,80 +219,10 @@ public final class StringDictionary {
 
   /**
    * @return the entries in id order; cheaper than {@link #get} of each id in the {@code
-   *     FRONT_CODED} layout, where it decodes every entry once
+   *     FRONT_CODED} layout, where it decodes every entry once ({@link DictionaryEntries})
    */
   public Iterator<String> iterator() {
-    return new Iterator<>() {
-      private FrontCoding.Reader reader = frontCoded() ? blockReader(0) : null;
-      private int next;
-
-      @Override
-      public boolean hasNext() {
-        return next < size;
-      }
-
-      @Override
-      public String next() {
-        if (next >= size) {
-          throw new NoSuchElementException();
-        }
-        int id = next++;
-        if (reader == null) {
-          return get(id);
-        }
-        if (pages != null && id % (FrontCoding.BLOCK * CompressedPages.PAGE_BLOCKS) == 0) {
-          reader = blockReader(id / FrontCoding.BLOCK); // the next page
-        }
-        if (id % FrontCoding.BLOCK == 0) {
-          reader.first(); // blocks lie back to back, so the reader walks on into the next one
-        } else {
-          reader.next();
-        }
-        return new String(reader.entry(), 0, reader.length(), StandardCharsets.UTF_8);
-      }
-    };
-  }
-
-  /**
-   * Every entry as UTF-8, in id order: the front-coded layouts decoded block by block, the others
-   * copied, with no object per entry.
-   *
-   * @return the entries
-   */
-  Utf8Strings utf8Strings() {
-    int[] bounds = new int[size + 1];
-    byte[] out = new byte[Math.max(16, data.capacity())];
-    int end = 0;
-    FrontCoding.Reader reader = null;
-    for (int id = 0; id < size; id++) {
-      int length;
-      if (frontCoded()) {
-        if (id % FrontCoding.BLOCK == 0) {
-          reader = blockReader(id / FrontCoding.BLOCK);
-          reader.first();
-        } else {
-          reader.next();
-        }
-        length = reader.length();
-      } else {
-        length = utf8Length(id);
-      }
-      if (end + length > out.length) {
-        out = Arrays.copyOf(out, Math.max(end + length, 2 * out.length));
-      }
-      if (reader != null) {
-        System.arraycopy(reader.entry(), 0, out, end, length);
-      } else if (layout == Layout.HEX) {
-        for (int i = 0; i < length; i++) {
-          out[end + i] = (byte) charAt(id, i);
-        }
-      } else {
-        data.get(from(id), out, end, length);
-      }
-      end += length;
-      bounds[id + 1] = end;
-    }
-    return new Utf8Strings(out, bounds, size);
+    return DictionaryEntries.iterator(this);
   }
 
   /**
@@ -385,7 +314,7 @@ public final class StringDictionary {
   }
 
   /** A reader at the start of a block of a front-coded dictionary. */
-  private FrontCoding.Reader blockReader(int block) {
+  FrontCoding.Reader blockReader(int block) {
     if (pages == null) {
       return new FrontCoding.Reader(data, (int) offsets.get(block));
     }
@@ -394,7 +323,7 @@ public final class StringDictionary {
         ByteBuffer.wrap(page).order(ByteOrder.BIG_ENDIAN), pages.offsetInPage(block));
   }
 
-  private boolean frontCoded() {
+  boolean frontCoded() {
     return layout == Layout.FRONT_CODED || layout == Layout.FRONT_CODED_PAGES;
   }
 
@@ -462,7 +391,7 @@ public final class StringDictionary {
   }
 
   /** Byte {@code i} of an entry's UTF-8 form. */
-  private int charAt(int id, int i) {
+  int charAt(int id, int i) {
     if (layout != Layout.HEX) {
       return data.get(from(id) + i) & 0xFF;
     }
@@ -471,7 +400,7 @@ public final class StringDictionary {
   }
 
   /** An entry's UTF-8 length. */
-  private int utf8Length(int id) {
+  int utf8Length(int id) {
     return layout == Layout.HEX ? 2 * width : stored(id, from(id));
   }
 
@@ -587,14 +516,6 @@ public final class StringDictionary {
       key |= (long) HexDigits.digit((i & 1) == 0 ? b >> 4 : b) << (56 - 8 * i);
     }
     return key;
-  }
-
-  /**
-   * A byte's rank at the first difference: lead bytes EE and EF move after F0-F4 ({@link
-   * Utf8Order#utf16Rank}).
-   */
-  static int utf16Rank(int b) {
-    return Utf8Order.utf16Rank(b);
   }
 
   /**

@@ -73,7 +73,7 @@ final class TokenIndexMerger {
       tokens[i] =
           index == null
               ? new Utf8Strings(new byte[0], new int[1], 0)
-              : index.tokens().utf8Strings();
+              : DictionaryEntries.utf8(index.tokens());
       rows[i] =
           index == null ? new GroupedRows(new int[1], new int[0]) : index.postings().grouped();
     }

@@ -15,8 +15,8 @@ import java.util.Arrays;
  * equal comes out of the sort itself: items in different groups differ, a group whose window
  * reached the end of its strings is one string.
  *
- * <p>Each byte becomes a 9-bit digit: its {@link StringDictionary#utf16Rank rank} plus one, 0 past
- * the end of the string, so that a proper prefix sorts first. Ranks order UTF-8 as UTF-16 (the
+ * <p>Each byte becomes a 9-bit digit: its {@link Utf8Order#utf16Rank rank} plus one, 0 past the end
+ * of the string, so that a proper prefix sorts first. Ranks order UTF-8 as UTF-16 (the
  * supplementary characters before U+E000); ASCII bytes are their own rank.
  *
  * <p>Sealing sorts a segment's distinct strings (log bodies, trace ids, tokens), hundreds of
@@ -181,7 +181,7 @@ final class Utf8Sort {
       }
     }
     for (int d = 0; d < digits; d++) {
-      int digit = d < available ? StringDictionary.utf16Rank(data[start + d] & 0xFF) + 1 : 0;
+      int digit = d < available ? Utf8Order.utf16Rank(data[start + d] & 0xFF) + 1 : 0;
       key = key << DIGIT_BITS | digit;
     }
     return key;
@@ -238,8 +238,8 @@ final class Utf8Sort {
     int n = Math.min(aLength, bLength);
     int i = Arrays.mismatch(data, aFrom, aFrom + n, data, bFrom, bFrom + n);
     if (i >= 0) {
-      return StringDictionary.utf16Rank(data[aFrom + i] & 0xFF)
-          - StringDictionary.utf16Rank(data[bFrom + i] & 0xFF);
+      return Utf8Order.utf16Rank(data[aFrom + i] & 0xFF)
+          - Utf8Order.utf16Rank(data[bFrom + i] & 0xFF);
     }
     return Integer.compare(aLength, bLength);
   }

@@ -123,7 +123,7 @@ class StringDictionaryProperties {
   }
 
   private static void assertUtf8Entries(StringDictionary d) {
-    Utf8Strings utf8 = d.utf8Strings();
+    Utf8Strings utf8 = DictionaryEntries.utf8(d);
     assertEquals(d.size(), utf8.size());
     for (int id = 0; id < d.size(); id++) {
       assertEquals(d.get(id), utf8.get(id), "entry " + id + " of a " + d.layout() + " dictionary");
