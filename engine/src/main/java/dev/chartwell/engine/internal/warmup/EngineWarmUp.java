@@ -250,10 +250,11 @@ public final class EngineWarmUp implements AutoCloseable {
       }
       dir = tempParent == null ? null : Files.createTempDirectory(tempParent, "chartwell-warm-up-");
       int[] rounds = warm(dir);
-      long realEvents = SourceRounds.events(realSources.get());
+      List<Source> real = realSources.get();
+      long realEvents = SourceRounds.events(real);
       SourceRounds.Outcome own =
           SourceRounds.run(
-              realSources.get(),
+              real,
               workers,
               pacing,
               System.nanoTime() + budget.maxTime().toNanos() / 2,

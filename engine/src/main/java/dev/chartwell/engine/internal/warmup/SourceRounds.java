@@ -166,26 +166,27 @@ public final class SourceRounds {
   static long events(List<Source> sources) {
     long total = 0;
     for (Source s : sources) {
-      try {
-        total += s.stats().rows();
-      } catch (EngineClosedException | IllegalStateException e) {
-        // dropped meanwhile
-      }
+      total += Math.max(0, rows(s));
     }
     return total;
+  }
+
+  /** A source's events, or -1 when it was dropped or closed meanwhile. */
+  private static long rows(Source s) {
+    try {
+      return s.stats().rows();
+    } catch (EngineClosedException | IllegalStateException e) {
+      return -1;
+    }
   }
 
   private static List<Source> largest(List<Source> sources) {
     record Held(Source source, long rows) {}
     List<Held> held = new ArrayList<>();
     for (Source s : sources) {
-      try {
-        long rows = s.stats().rows();
-        if (rows > 0) {
-          held.add(new Held(s, rows));
-        }
-      } catch (EngineClosedException | IllegalStateException e) {
-        // dropped meanwhile
+      long rows = rows(s);
+      if (rows > 0) {
+        held.add(new Held(s, rows));
       }
     }
     held.sort(Comparator.comparingLong(Held::rows).reversed());
