@@ -162,18 +162,16 @@ final class TokenIndexMerger {
         y.start(j) + y.length(j));
   }
 
-  /** A token's first eight bytes, big-endian, zero after its end (0 past the last token). */
+  /**
+   * A token's first eight bytes, big-endian, zero after its end (0 past the last token): {@link
+   * Utf8Table#pack}'s word, first byte highest, so that it orders as the bytes do.
+   */
   private static long prefix(Utf8Strings tokens, int i) {
     if (i >= tokens.size()) {
       return 0;
     }
     int from = tokens.start(i);
-    int n = Math.min(8, tokens.length(i));
-    long key = 0;
-    for (int b = 0; b < n; b++) {
-      key |= (long) (tokens.data()[from + b] & 0xFF) << (56 - 8 * b);
-    }
-    return key;
+    return Long.reverseBytes(Utf8Table.pack(tokens.data(), from, from + tokens.length(i)));
   }
 
   /**
