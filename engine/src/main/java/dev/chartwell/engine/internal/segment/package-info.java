@@ -7,9 +7,12 @@
  * the implicit column. Bitmaps are serialized back to back in one buffer ({@link
  * dev.chartwell.engine.internal.segment.BitmapList}) so that a value costs bytes, not objects.
  * Sealing sorts strings as UTF-8 bytes with a radix sort ({@code Utf8Sort}) and gathers tokens
- * without an object per occurrence ({@code Utf8Table}); a head stops deduplicating a column once it
- * proves nearly unique ({@code HeadStrings}). A segment keeps, beside its data, what queries derive
- * from it once: the rows of each time bucket of a length ({@link
+ * without an object per occurrence ({@code Utf8Table}); a head keeps each column in a buffer of its
+ * type ({@code HeadColumn}: {@code HeadLongs}, {@code HeadDoubles}, {@code HeadBools}, {@code
+ * HeadStrings}, which stops deduplicating once a column proves nearly unique). A segment built from
+ * rows some of which are in segments built before (a head's parts) merges their token indexes
+ * ({@code TokenIndexMerger}) instead of tokenizing them again. A segment keeps, beside its data,
+ * what queries derive from it once: the rows of each time bucket of a length ({@link
  * dev.chartwell.engine.internal.segment.BucketRows}) and aggregation's block summaries ({@link
  * dev.chartwell.engine.internal.segment.Segment#derived}).
  */
