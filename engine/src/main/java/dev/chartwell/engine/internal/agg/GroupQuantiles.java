@@ -29,6 +29,7 @@ public final class GroupQuantiles {
   private int[] groupOf = new int[INITIAL];
   private double[] placed = new double[INITIAL];
   private int[] met = new int[8];
+  private double[] work = Selection.work(INITIAL);
   private int[] starts = new int[9];
   private int metCount;
   private int n;
@@ -115,7 +116,11 @@ public final class GroupQuantiles {
    * @return the k-th group's quantile in the bucket, final where no other segment shares it
    */
   public double quantile(int k) {
-    return Selection.quantile(placed, starts[k], starts[k + 1] - starts[k], level);
+    int count = starts[k + 1] - starts[k];
+    if (2 * count > work.length) {
+      work = Selection.work(Math.max(count, work.length));
+    }
+    return Selection.quantile(placed, starts[k], count, level, work);
   }
 
   /**
@@ -130,6 +135,6 @@ public final class GroupQuantiles {
    * @return the bytes of the arrays held, for the query's memory budget
    */
   public long bytes() {
-    return 20L * values.length + 4L * counts.length + 8L * met.length;
+    return 20L * values.length + 8L * work.length + 4L * counts.length + 8L * met.length;
   }
 }

@@ -1,7 +1,5 @@
 package dev.chartwell.engine.internal.agg;
 
-import java.util.Arrays;
-
 /**
  * Exact quantiles of n doubles without a full sort. A rank near either end (the p95 and p99 that
  * dashboards ask for most) is found among the m largest (or smallest) values: the two extremes in
@@ -10,6 +8,11 @@ import java.util.Arrays;
  * #SELECT_AMONG} on, by quickselect among those values. Any other rank by quickselect over all,
  * with median-of-three pivots, in expected linear time but with a mispredicted branch for about
  * every other comparison.
+ *
+ * <p>The work arrays (the values at or above a bound, the blocks' maxima, the heap) come from a
+ * caller's {@link #work} array when it gives one, so that a caller selecting in many small groups
+ * one after another (a bucket's groups) allocates nothing per group: fresh arrays per group were
+ * the quarter of a grouped p95's allocations and made groups of 60–120 values take twice as long.
  */
 final class Selection {
   /** The heap is used for at most this many values, or a sixteenth of them if that is more. */
@@ -33,7 +36,15 @@ final class Selection {
    * @return the quantile
    */
   static double quantile(double[] a, int n, double level) {
-    return quantile(a, 0, n, level);
+    return quantile(a, 0, n, level, null);
+  }
+
+  /**
+   * @param n the most values a selection with it takes
+   * @return a work array for selections among up to n values
+   */
+  static double[] work(int n) {
+    return new double[2 * n];
   }
 
   /**
@@ -43,9 +54,11 @@ final class Selection {
    * @param from the first value's place
    * @param n how many, at least 1
    * @param level between 0 and 1
+   * @param work at least {@code 2 n} places the selection may overwrite ({@link #work}), apart from
+   *     {@code a}; or {@code null} to have one made when the selection needs one
    * @return the quantile
    */
-  static double quantile(double[] a, int from, int n, double level) {
+  static double quantile(double[] a, int from, int n, double level, double[] work) {
     double h = (n - 1) * level;
     int lo = (int) Math.floor(h);
     boolean between = lo + 1 < n && h != lo;
@@ -61,21 +74,25 @@ final class Selection {
     } else if (n - lo >= SELECT_AMONG && n >= 4 * (n - lo)) {
       // many of the largest: ranks lo and lo + 1 by quickselect among the values at or above
       // the bound (a few times n - lo of them), where a heap would sift most of them down
-      double[] c = new double[n];
-      int k = atOrAboveBound(a, from, n, n - lo, c);
+      work = orNew(work, n);
+      int k = atOrAboveBound(a, from, n, n - lo, work);
       int at = k - (n - lo);
-      low = select(c, 0, k - 1, at);
-      next = between ? leastOf(c, at + 1, k) : low;
+      low = select(work, 0, k - 1, at);
+      next = between ? leastOf(work, at + 1, k) : low;
     } else if (n - lo <= kept) {
       // ranks lo to n - 1: the heap's least is rank lo, the lesser of its children rank lo + 1
-      double[] top = largestOf(a, from, n, n - lo);
-      low = top[0];
-      next = between ? secondOf(top, false) : low;
+      int m = n - lo;
+      work = orNew(work, n);
+      int heap = largestOf(a, from, n, m, work);
+      low = work[heap];
+      next = between ? secondOf(work, heap, m, false) : low;
     } else if (lo + 2 <= kept) {
       // ranks 0 to lo (+ 1): the heap's greatest is the last of them
-      double[] bottom = heapOfLargest(a, from, n, between ? lo + 2 : lo + 1, true);
-      next = -bottom[0];
-      low = between ? -secondOf(bottom, false) : next;
+      int m = between ? lo + 2 : lo + 1;
+      work = orNew(work, n);
+      heapOfLargest(a, from, n, m, true, work, 0);
+      next = -work[0];
+      low = between ? -secondOf(work, 0, m, false) : next;
     } else {
       low = select(a, from, from + n - 1, from + lo);
       next = low;
@@ -88,17 +105,25 @@ final class Selection {
     return between ? low + (h - lo) * (next - low) : low;
   }
 
+  private static double[] orNew(double[] work, int n) {
+    return work != null ? work : work(n);
+  }
+
   /**
-   * The m largest of the n values from a[from] in a min-heap, as {@link #heapOfLargest} gives them,
-   * found among the values at or above the bound of {@link #atOrAboveBound} rather than among all.
+   * The m largest of the n values from a[from] in a min-heap in {@code work}, as {@link
+   * #heapOfLargest} gives them, found among the values at or above the bound of {@link
+   * #atOrAboveBound} rather than among all.
+   *
+   * @return where in {@code work} the heap starts
    */
-  private static double[] largestOf(double[] a, int from, int n, int m) {
+  private static int largestOf(double[] a, int from, int n, int m, double[] work) {
     if (m < 3 || n < 4 * m) {
-      return heapOfLargest(a, from, n, m, false);
+      heapOfLargest(a, from, n, m, false, work, 0);
+      return 0;
     }
-    double[] above = new double[n];
-    int k = atOrAboveBound(a, from, n, m, above);
-    return heapOfLargest(above, 0, k, m, false);
+    int k = atOrAboveBound(a, from, n, m, work);
+    heapOfLargest(work, 0, k, m, false, work, n);
+    return n;
   }
 
   /**
@@ -109,24 +134,26 @@ final class Selection {
    * values are (for random values in blocks of 15, about 2m; in blocks of 20, about 5m). The bound
    * and the copy cost no branch per value.
    *
-   * @param out at least n places
+   * @param out at least n + m places: the values go to the first n, the blocks' maxima are kept
+   *     after them
    * @return how many were copied, at least m
    */
   private static int atOrAboveBound(double[] a, int from, int n, int m, double[] out) {
     int end = from + n;
-    double[] maxima = Arrays.copyOfRange(a, from, from + m);
+    int maxima = n; // out[n, n + m)
+    System.arraycopy(a, from, out, maxima, m);
     int base = from + m;
     for (; base + m <= end; base += m) {
       for (int j = 0; j < m; j++) {
-        maxima[j] = Math.max(maxima[j], a[base + j]);
+        out[maxima + j] = Math.max(out[maxima + j], a[base + j]);
       }
     }
     for (int j = 0; base + j < end; j++) {
-      maxima[j] = Math.max(maxima[j], a[base + j]);
+      out[maxima + j] = Math.max(out[maxima + j], a[base + j]);
     }
-    double bound = maxima[0];
+    double bound = out[maxima];
     for (int j = 1; j < m; j++) {
-      bound = Math.min(bound, maxima[j]);
+      bound = Math.min(bound, out[maxima + j]);
     }
     int k = 0;
     for (int i = from; i < end; i++) {
@@ -185,56 +212,57 @@ final class Selection {
   }
 
   /**
-   * @return the m largest of the n values from a[from] (or of their negations), 1 ≤ m ≤ n, in a
-   *     min-heap: its first is the least
+   * Puts the m largest of the n values from a[from] (or of their negations), 1 ≤ m ≤ n, in a
+   * min-heap at {@code heap[at, at + m)}, apart from the values read: its first is the least.
    */
-  static double[] heapOfLargest(double[] a, int from, int n, int m, boolean negate) {
-    double[] heap = new double[m];
+  static void heapOfLargest(
+      double[] a, int from, int n, int m, boolean negate, double[] heap, int at) {
     for (int i = 0; i < m; i++) {
-      heap[i] = negate ? -a[from + i] : a[from + i];
+      heap[at + i] = negate ? -a[from + i] : a[from + i];
     }
     for (int i = m / 2 - 1; i >= 0; i--) {
-      siftDown(heap, m, i);
+      siftDown(heap, at, m, i);
     }
-    double least = heap[0];
+    double least = heap[at];
     for (int i = from + m; i < from + n; i++) {
       double v = negate ? -a[i] : a[i];
       if (v > least) {
-        heap[0] = v;
-        siftDown(heap, m, 0);
-        least = heap[0];
+        heap[at] = v;
+        siftDown(heap, at, m, 0);
+        least = heap[at];
       }
     }
-    return heap;
   }
 
-  private static void siftDown(double[] heap, int m, int i) {
-    double v = heap[i];
+  /** Sifts place i of the heap {@code heap[at, at + m)} down. */
+  private static void siftDown(double[] heap, int at, int m, int i) {
+    double v = heap[at + i];
     while (true) {
       int c = 2 * i + 1;
       if (c >= m) {
         break;
       }
-      if (c + 1 < m && heap[c + 1] < heap[c]) {
+      if (c + 1 < m && heap[at + c + 1] < heap[at + c]) {
         c++;
       }
-      if (heap[c] >= v) {
+      if (heap[at + c] >= v) {
         break;
       }
-      heap[i] = heap[c];
+      heap[at + i] = heap[at + c];
       i = c;
     }
-    heap[i] = v;
+    heap[at + i] = v;
   }
 
   /**
-   * The second of a heap of at least two values: the lesser (or greater) of the first's children.
+   * The second of the heap {@code heap[at, at + m)} of at least two values: the lesser (or greater)
+   * of the first's children.
    */
-  private static double secondOf(double[] heap, boolean greatest) {
-    if (heap.length == 2) {
-      return heap[1];
+  private static double secondOf(double[] heap, int at, int m, boolean greatest) {
+    if (m == 2) {
+      return heap[at + 1];
     }
-    return greatest ? Math.max(heap[1], heap[2]) : Math.min(heap[1], heap[2]);
+    return greatest ? Math.max(heap[at + 1], heap[at + 2]) : Math.min(heap[at + 1], heap[at + 2]);
   }
 
   /**

@@ -61,9 +61,12 @@ class SelectionProperties {
               Arrays.fill(a, 0, pad, -1e300);
               Arrays.fill(a, pad + values.length, a.length, 1e300);
               System.arraycopy(values, 0, a, pad, values.length);
+              // a work array left over from other selections: its contents must not matter
+              double[] work = Selection.work(values.length + pad);
+              Arrays.fill(work, pad % 2 == 0 ? 1e300 : -1e300);
               assertEquals(
                   sortedQuantile(values.clone(), level),
-                  Selection.quantile(a, pad, values.length, level),
+                  Selection.quantile(a, pad, values.length, level, work),
                   () ->
                       "level " + level + " of " + Arrays.toString(values) + ", " + pad + " aside");
               for (int i = 0; i < pad; i++) {
@@ -84,8 +87,12 @@ class SelectionProperties {
               double[] sorted = a.clone();
               Arrays.sort(sorted);
               int n = a.length;
-              double[] largest = Selection.heapOfLargest(a, 0, n, m, false);
-              double[] smallest = Selection.heapOfLargest(a, 0, n, m, true);
+              double[] largest = new double[m + 1];
+              double[] smallest = new double[m + 1];
+              Selection.heapOfLargest(a, 0, n, m, false, largest, 1);
+              Selection.heapOfLargest(a, 0, n, m, true, smallest, 1);
+              largest = Arrays.copyOfRange(largest, 1, m + 1);
+              smallest = Arrays.copyOfRange(smallest, 1, m + 1);
               for (int i = 0; i < m; i++) {
                 smallest[i] = -smallest[i];
               }
