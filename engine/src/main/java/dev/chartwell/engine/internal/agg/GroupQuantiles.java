@@ -34,6 +34,9 @@ public final class GroupQuantiles {
   private int metCount;
   private int n;
 
+  /** Whether the bucket's values came in one batch and are placed group by group already. */
+  private boolean placedWhole;
+
   /**
    * @param level the quantile level, between 0 and 1
    * @param bound one more than the greatest group id
@@ -44,14 +47,22 @@ public final class GroupQuantiles {
   }
 
   /**
-   * Adds a batch of the bucket's rows.
+   * Adds a batch of the bucket's rows. A bucket whose rows all come in one batch (the common case:
+   * a batch holds thousands of rows) has its values placed group by group at once, read in the same
+   * pass that places them; otherwise they are gathered in arrival order and placed by {@link
+   * #drain}. Both leave each group's values in arrival order.
    *
    * @param ids each row's group id, below the bound
    * @param dense the field's values by row, every row present and finite
    * @param rows the rows
    * @param count how many
+   * @param last whether no more rows of the bucket follow before {@link #drain}
    */
-  public void add(int[] ids, DoubleBuffer dense, int[] rows, int count) {
+  public void add(int[] ids, DoubleBuffer dense, int[] rows, int count, boolean last) {
+    if (n == 0 && last) {
+      placeWhole(ids, dense, rows, count);
+      return;
+    }
     if (n + count > values.length) {
       int size = Math.max(n + count, values.length * 2);
       values = Arrays.copyOf(values, size);
@@ -72,6 +83,38 @@ public final class GroupQuantiles {
     n += count;
   }
 
+  /** The bucket's one batch: counted per group, then each value read and put in its place. */
+  private void placeWhole(int[] ids, DoubleBuffer dense, int[] rows, int count) {
+    if (count > placed.length) {
+      int size = Math.max(count, placed.length * 2);
+      values = new double[size];
+      groupOf = new int[size];
+      placed = new double[size];
+    }
+    for (int i = 0; i < count; i++) {
+      int g = ids[i];
+      if (counts[g]++ == 0) {
+        if (metCount == met.length) {
+          met = Arrays.copyOf(met, metCount * 2);
+        }
+        met[metCount++] = g;
+      }
+    }
+    Arrays.sort(met, 0, metCount);
+    // counts become each group's start in placed, then its end as values are placed
+    int start = 0;
+    for (int k = 0; k < metCount; k++) {
+      int c = counts[met[k]];
+      counts[met[k]] = start;
+      start += c;
+    }
+    for (int i = 0; i < count; i++) {
+      placed[counts[ids[i]]++] = dense.get(rows[i]);
+    }
+    n = count;
+    placedWhole = true;
+  }
+
   /**
    * Places the values of each group met since the last drain together and starts the next bucket.
    *
@@ -79,24 +122,35 @@ public final class GroupQuantiles {
    *     them in ascending group id until the next {@link #add}
    */
   public int drain() {
-    Arrays.sort(met, 0, metCount);
     if (starts.length <= metCount) {
       starts = new int[met.length + 1];
     }
-    // counts become each group's end in placed, then its start as values are placed
-    int end = 0;
-    for (int k = 0; k < metCount; k++) {
-      end += counts[met[k]];
-      counts[met[k]] = end;
-    }
-    for (int i = n - 1; i >= 0; i--) {
-      placed[--counts[groupOf[i]]] = values[i];
-    }
-    for (int k = 0; k < metCount; k++) {
-      starts[k] = counts[met[k]];
-      counts[met[k]] = 0;
+    if (placedWhole) {
+      // counts hold each group's end in placed
+      int start = 0;
+      for (int k = 0; k < metCount; k++) {
+        starts[k] = start;
+        start = counts[met[k]];
+        counts[met[k]] = 0;
+      }
+    } else {
+      Arrays.sort(met, 0, metCount);
+      // counts become each group's end in placed, then its start as values are placed
+      int end = 0;
+      for (int k = 0; k < metCount; k++) {
+        end += counts[met[k]];
+        counts[met[k]] = end;
+      }
+      for (int i = n - 1; i >= 0; i--) {
+        placed[--counts[groupOf[i]]] = values[i];
+      }
+      for (int k = 0; k < metCount; k++) {
+        starts[k] = counts[met[k]];
+        counts[met[k]] = 0;
+      }
     }
     starts[metCount] = n;
+    placedWhole = false;
     int groups = metCount;
     metCount = 0;
     n = 0;

@@ -26,9 +26,9 @@ class GroupQuantilesProperties {
   @Test
   void eachGroupsQuantileIsThatOfItsOwnState() {
     qt().withExamples(1000)
-        .forAll(buckets(), integers().between(1, 60), doubles().between(0, 1))
+        .forAll(buckets(), integers().between(1, 60), doubles().between(0, 1), batches())
         .checkAssert(
-            (buckets, bound, level) -> {
+            (buckets, bound, level, batch) -> {
               GroupQuantiles quantiles = new GroupQuantiles(level, bound);
               for (List<double[]> bucket : buckets) {
                 double[] values = new double[bucket.size()];
@@ -47,12 +47,12 @@ class GroupQuantilesProperties {
                   state.addValue(values[rows[i]]);
                 }
                 DoubleBuffer dense = DoubleBuffer.wrap(values);
-                // in batches, as a task adds them
-                for (int from = 0; from < ids.length; from += 7) {
-                  int n = Math.min(7, ids.length - from);
+                // in batches, as a task adds them (a bucket in one batch is placed at once)
+                for (int from = 0; from < ids.length; from += batch) {
+                  int n = Math.min(batch, ids.length - from);
                   int[] batchIds = Arrays.copyOfRange(ids, from, from + n);
                   int[] batchRows = Arrays.copyOfRange(rows, from, from + n);
-                  quantiles.add(batchIds, dense, batchRows, n);
+                  quantiles.add(batchIds, dense, batchRows, n, from + n == ids.length);
                 }
                 int met = quantiles.drain();
                 List<Integer> groups = new ArrayList<>(expected.keySet());
@@ -73,6 +73,13 @@ class GroupQuantilesProperties {
   }
 
   /** A few buckets of (group, value) pairs, empty ones among them, values often tied. */
+  /** Batch sizes: small ones split a bucket, large ones hold it whole. */
+  private static Gen<Integer> batches() {
+    return integers()
+        .between(1, 2)
+        .flatMap(k -> k == 1 ? integers().between(1, 9) : integers().between(10, 400));
+  }
+
   private static Gen<List<List<double[]>>> buckets() {
     Gen<Double> value =
         integers()
