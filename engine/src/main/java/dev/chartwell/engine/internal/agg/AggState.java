@@ -259,7 +259,7 @@ public abstract class AggState {
       if (blocks != null) {
         blocks.addIds(bits(s), from, to);
       } else {
-        IdBlocks.addIds(s.ordinals(), from, to, bits(s), new int[Math.min(4096, to - from)]);
+        IdBlocks.addIds(s.ordinals(), from, to, bits(s), Scratch.ordinals());
       }
     }
 

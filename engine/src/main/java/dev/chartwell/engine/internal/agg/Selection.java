@@ -61,7 +61,7 @@ final class Selection {
     } else if (n - lo >= SELECT_AMONG && n >= 4 * (n - lo)) {
       // many of the largest: ranks lo and lo + 1 by quickselect among the values at or above
       // the bound (a few times n - lo of them), where a heap would sift most of them down
-      double[] c = new double[n];
+      double[] c = Scratch.values(n);
       int k = atOrAboveBound(a, from, n, n - lo, c);
       int at = k - (n - lo);
       low = select(c, 0, k - 1, at);
@@ -96,7 +96,7 @@ final class Selection {
     if (m < 3 || n < 4 * m) {
       return heapOfLargest(a, from, n, m, false);
     }
-    double[] above = new double[n];
+    double[] above = Scratch.values(n);
     int k = atOrAboveBound(a, from, n, m, above);
     return heapOfLargest(above, 0, k, m, false);
   }
