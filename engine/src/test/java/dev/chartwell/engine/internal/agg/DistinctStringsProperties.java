@@ -42,7 +42,9 @@ class DistinctStringsProperties {
       if (!seen.isEmpty()
           && seen.stream().allMatch(v -> v.length() == first.length() && v.matches("[0-9a-f]+"))) {
         dictionaryValues.add("f".repeat(first.length())); // stays hex of one length
-        for (int i = 0; i < unseen && i < (1L << (4 * first.length() - 4)); i++) {
+        // more hex of that length, all starting with "e" (none with one character)
+        long room = first.length() > 1 ? 1L << (4 * first.length() - 4) : 0;
+        for (int i = 0; i < unseen && i < room; i++) {
           dictionaryValues.add("e" + hex(i, first.length() - 1));
         }
       } else {
