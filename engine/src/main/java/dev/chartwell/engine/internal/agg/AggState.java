@@ -134,6 +134,15 @@ public abstract class AggState {
     return EMPTY_BYTES;
   }
 
+  /**
+   * @return a measure of the work {@link #finish} does, in the bytes its values or ids take as
+   *     plain arrays (by default what the state holds), from which a query decides whether to
+   *     spread the finishing over its workers
+   */
+  public long finishingWork() {
+    return retainedBytes();
+  }
+
   /** What an empty state costs with its entry in the maps that hold it, for memory budgets. */
   public static final long EMPTY_BYTES = 64;
 
@@ -250,7 +259,7 @@ public abstract class AggState {
       if (blocks != null) {
         blocks.addIds(bits(s), from, to);
       } else {
-        IdBlocks.addIds(s.ordinals(), from, to, bits(s), new int[Math.min(4096, to - from)]);
+        IdBlocks.addIds(s.ordinals(), from, to, bits(s), Scratch.ordinals());
       }
     }
 
@@ -297,6 +306,11 @@ public abstract class AggState {
           + (keys == null ? 0 : keys.getLongSizeInBytes())
           + strings.retainedBytes()
           + 64L * values.size();
+    }
+
+    @Override
+    public long finishingWork() {
+      return EMPTY_BYTES + strings.countingWork() + 64L * values.size();
     }
 
     @Override

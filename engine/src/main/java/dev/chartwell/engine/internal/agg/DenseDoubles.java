@@ -14,8 +14,6 @@ import java.nio.DoubleBuffer;
  * depend on the order.
  */
 final class DenseDoubles {
-  private static final int CHUNK = 1024;
-
   private DenseDoubles() {}
 
   /**
@@ -29,7 +27,7 @@ final class DenseDoubles {
       int base = values.arrayOffset();
       return sum(values.array(), base + from, base + to);
     }
-    double[] chunk = new double[Math.min(CHUNK, to - from)];
+    double[] chunk = Scratch.chunk();
     double total = 0;
     for (int start = from; start < to; start += chunk.length) {
       int n = Math.min(chunk.length, to - start);
@@ -75,7 +73,7 @@ final class DenseDoubles {
       int base = values.arrayOffset();
       return extreme(values.array(), base + from, base + to, max);
     }
-    double[] chunk = new double[Math.min(CHUNK, to - from)];
+    double[] chunk = Scratch.chunk();
     double best = values.get(from);
     for (int start = from; start < to; start += chunk.length) {
       int n = Math.min(chunk.length, to - start);

@@ -7,23 +7,41 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The distinct strings of one (bucket, group) across segments, kept as each segment's sorted
- * dictionary ids rather than as {@link String}s: 4 bytes per value and segment, no object per
- * value. The count is a merge of the segments' sorted dictionaries, two at a time, comparing 8-byte
- * prefix keys and, where they tie, UTF-8 bytes.
+ * The distinct strings of one (bucket, group) across segments, kept as each segment's dictionary
+ * ids rather than as {@link String}s: a bitset of the ids seen, or their sorted list where that is
+ * smaller (4 bytes per id), no object per value. The count is a merge of the segments' sorted
+ * dictionaries, two at a time, comparing 8-byte prefix keys and, where they tie, UTF-8 bytes.
+ *
+ * <p>Nothing here allocates in proportion to the strings but the parts themselves: a part keeps the
+ * bitset its state filled when that is no larger than the list of its ids, and the merge streams
+ * through blocks of {@link Cursor#BLOCK} strings, so that a count of many strings makes no array
+ * that the collector would place in regions of its own (G1's humongous objects, from half a region:
+ * 512 KiB with 1 MiB regions), each of which starts a collection.
  */
 final class DistinctStrings {
-  /** The most strings a merged run holds: 16 MiB. */
+  /** The most strings a chain of two-way merges takes in before the rest go through a heap. */
   private static final int MAX_RUN = 1 << 20;
 
-  /** One segment's part: sorted ids of entries of its dictionary. */
-  private record Part(StringDictionary dictionary, int[] ids) {}
+  /**
+   * One segment's part: the ids of entries of its dictionary that were seen, in ascending order, as
+   * a bitset ({@code bits}) or a list ({@code ids}), the other {@code null}.
+   */
+  private record Part(StringDictionary dictionary, long[] bits, int[] ids, int size) {
+    /** The heap the part holds. */
+    long bytes() {
+      return 32 + (bits != null ? 8L * bits.length : 4L * ids.length);
+    }
+  }
 
   private final List<Part> parts = new ArrayList<>(2);
 
   /**
+   * Adds a segment's part, keeping {@code bits} itself where it is no larger than the list of its
+   * ids would be (more than one id in 32 is set), else listing the ids.
+   *
    * @param dictionary a segment's dictionary
-   * @param bits one bit per dictionary id, set for the ids seen
+   * @param bits one bit per dictionary id, set for the ids seen; kept, so that the caller must not
+   *     change it afterwards
    */
   void addIds(StringDictionary dictionary, long[] bits) {
     int n = 0;
@@ -31,6 +49,10 @@ final class DistinctStrings {
       n += Long.bitCount(word);
     }
     if (n == 0) {
+      return;
+    }
+    if (n >= 2L * bits.length) { // 4 * n bytes as a list, 8 per word as a bitset
+      parts.add(new Part(dictionary, bits, null, n));
       return;
     }
     int[] ids = new int[n];
@@ -42,7 +64,7 @@ final class DistinctStrings {
         word &= word - 1;
       }
     }
-    parts.add(new Part(dictionary, ids));
+    parts.add(new Part(dictionary, null, ids, n));
   }
 
   /**
@@ -62,7 +84,19 @@ final class DistinctStrings {
   long retainedBytes() {
     long bytes = 0;
     for (Part p : parts) {
-      bytes += 32 + 4L * p.ids().length;
+      bytes += p.bytes();
+    }
+    return bytes;
+  }
+
+  /**
+   * @return a measure of the work of {@link #count}: 4 bytes per id of every part, what the parts
+   *     would hold as lists
+   */
+  long countingWork() {
+    long bytes = 0;
+    for (Part p : parts) {
+      bytes += 32 + 4L * p.size();
     }
     return bytes;
   }
@@ -75,25 +109,28 @@ final class DistinctStrings {
   }
 
   /**
-   * Three parts or more merge two at a time, smallest first, into runs, so that every step is the
-   * two-way loop: a heap over the parts (or a tree of merging objects) costs about twice as much
-   * per string, in mispredicted comparisons and calls. A run costs 16 bytes per string while the
-   * query finishes, so runs stop growing at {@code maxRun} strings and what is left of the parts
-   * goes through the heap.
+   * Three parts or more merge two at a time, smallest first, in a chain of merging cursors, so that
+   * every step is the two-way loop: a heap over the parts costs about twice as much per string, in
+   * mispredicted comparisons and calls. Each merge fills a block of strings at a time (not one call
+   * per string, and not the whole union at once). The chain stops growing at {@code maxRun}
+   * strings, and what is left of the parts goes through the heap.
    *
-   * @param maxRun the most strings a run may hold
+   * @param maxRun the most strings a chain of merges may take in
    */
   long count(int maxRun) {
     if (parts.size() <= 1) {
-      return parts.isEmpty() ? 0 : parts.get(0).ids().length;
+      return parts.isEmpty() ? 0 : parts.get(0).size();
     }
     List<Part> bySize = new ArrayList<>(parts);
-    bySize.sort(Comparator.comparingInt(p -> p.ids().length));
+    bySize.sort(Comparator.comparingInt(Part::size));
     int last = bySize.size() - 1;
     Cursor merged = new Cursor(bySize.get(0));
+    long taken = merged.bound;
     int next = 1;
-    while (next < last && merged.left() + bySize.get(next).ids().length <= maxRun) {
-      merged = union(merged, new Cursor(bySize.get(next++))).cursor();
+    while (next < last && taken + bySize.get(next).size() <= maxRun) {
+      Cursor part = new Cursor(bySize.get(next++));
+      taken += part.bound;
+      merged = new Cursor(merged, part);
     }
     if (next == last) {
       return countTwo(merged, new Cursor(bySize.get(last)));
@@ -145,43 +182,7 @@ final class DistinctStrings {
       a.advance(c <= 0 ? 1 : 0);
       b.advance(c >= 0 ? 1 : 0);
     }
-    return distinct + a.left() + b.left();
-  }
-
-  /**
-   * The union of two cursors' strings, each once, in order. Three parts or more merge two at a
-   * time, smallest first, into such runs, so that every step is the two-way loop: a heap over the
-   * parts (or a tree of merging objects) costs about three times as much per string, in
-   * mispredicted comparisons and calls. The price is 16 bytes per string of the runs, while the
-   * query finishes.
-   */
-  private static Run union(Cursor a, Cursor b) {
-    int capacity = a.left() + b.left();
-    long[] keys = new long[capacity];
-    long[] refs = new long[capacity];
-    int n = 0;
-    int bOwners = a.dictionaries.length;
-    while (!a.done() && !b.done()) {
-      int c = compare(a, b);
-      long takeA = c <= 0 ? -1L : 0L;
-      keys[n] = (a.key() & takeA) | (b.key() & ~takeA);
-      refs[n] = (a.ref(0) & takeA) | (b.ref(bOwners) & ~takeA);
-      n++;
-      a.advance(c <= 0 ? 1 : 0);
-      b.advance(c >= 0 ? 1 : 0);
-    }
-    for (; !a.done(); a.advance(1)) {
-      keys[n] = a.key();
-      refs[n++] = a.ref(0);
-    }
-    for (; !b.done(); b.advance(1)) {
-      keys[n] = b.key();
-      refs[n++] = b.ref(bOwners);
-    }
-    StringDictionary[] dictionaries =
-        Arrays.copyOf(a.dictionaries, bOwners + b.dictionaries.length);
-    System.arraycopy(b.dictionaries, 0, dictionaries, bOwners, b.dictionaries.length);
-    return new Run(dictionaries, keys, refs, n);
+    return distinct + a.drain() + b.drain();
   }
 
   /** Orders two cursors' current strings: by prefix key, and by bytes only where the keys tie. */
@@ -195,90 +196,173 @@ final class DistinctStrings {
   }
 
   /**
-   * Distinct strings of several parts, merged and in order: each as its prefix key and a reference
-   * (the index of its dictionary in the high 32 bits, its id in the low).
-   */
-  private record Run(StringDictionary[] dictionaries, long[] keys, long[] refs, int size) {
-    Cursor cursor() {
-      return new Cursor(dictionaries, keys, refs, size);
-    }
-  }
-
-  /**
-   * Strings in order with their {@link StringDictionary#prefix} keys, so that most comparisons are
-   * one comparison of two longs already at hand. Over one part, the keys are computed a block at a
-   * time; over a {@link Run}, they are the run's.
+   * Strings in order with their {@link StringDictionary#prefix} keys, a block at a time, so that
+   * most comparisons are one comparison of two longs already at hand. Over one part, a block holds
+   * the next ids decoded from the part and their keys; over the union of two cursors, the next
+   * strings of the union, each once, with their keys and references (the index of the string's
+   * dictionary in {@link #dictionaries} in the high 32 bits, its id in the low).
    */
   private static final class Cursor {
-    private static final int BLOCK = 1024;
+    /** Strings per block: 12 or 16 KiB of arrays per cursor. */
+    static final int BLOCK = 1024;
 
     final StringDictionary[] dictionaries;
-    private final int[] ids; // one part's, or null over a run
-    private final long[] refs; // a run's, or null over one part
+
+    /** The most strings this cursor yields: all of its part's, or the sum of its two cursors'. */
+    final long bound;
+
+    private final Part part; // over one part, else null
+    private final Cursor a; // over a union, else null
+    private final Cursor b;
+    private final int[] ids; // the block's ids, over one part
+    private final long[] refs; // the block's references, over a union
     private final long[] keys;
-    private final int size;
-    private int position;
-    private int blockStart;
+    private int at; // the current string's index in the block
+    private int filled; // strings in the block; the cursor is done when it is 0
+    private int decoded; // over one part: the strings decoded so far
+    private int word; // over a part's bitset: the word being decoded, and its bits left
+    private long wordBits;
 
     Cursor(Part part) {
       this.dictionaries = new StringDictionary[] {part.dictionary()};
-      this.ids = part.ids();
+      this.bound = part.size();
+      this.part = part;
+      this.a = null;
+      this.b = null;
+      int block = Math.min(BLOCK, part.size());
+      this.ids = new int[block];
       this.refs = null;
-      this.size = ids.length;
-      this.keys = new long[Math.min(BLOCK, size)];
-      fill(0);
+      this.keys = new long[block];
+      if (part.bits() != null) {
+        wordBits = part.bits()[0];
+      }
+      fill();
     }
 
-    Cursor(StringDictionary[] dictionaries, long[] keys, long[] refs, int size) {
-      this.dictionaries = dictionaries;
+    Cursor(Cursor a, Cursor b) {
+      this.dictionaries =
+          Arrays.copyOf(a.dictionaries, a.dictionaries.length + b.dictionaries.length);
+      System.arraycopy(
+          b.dictionaries, 0, dictionaries, a.dictionaries.length, b.dictionaries.length);
+      this.bound = a.bound + b.bound;
+      this.part = null;
+      this.a = a;
+      this.b = b;
+      int block = (int) Math.min(BLOCK, bound);
       this.ids = null;
-      this.refs = refs;
-      this.keys = keys;
-      this.size = size;
+      this.refs = new long[block];
+      this.keys = new long[block];
+      fill();
     }
 
     boolean done() {
-      return position == size;
-    }
-
-    int left() {
-      return size - position;
+      return at == filled;
     }
 
     long key() {
-      return keys[position - blockStart];
+      return keys[at];
     }
 
     int id() {
-      return ids != null ? ids[position] : (int) refs[position];
+      return part != null ? ids[at] : (int) refs[at];
     }
 
     StringDictionary dictionary() {
-      return ids != null ? dictionaries[0] : dictionaries[(int) (refs[position] >>> 32)];
+      return part != null ? dictionaries[0] : dictionaries[(int) (refs[at] >>> 32)];
     }
 
     /**
-     * This string's reference in a run whose dictionaries hold this cursor's from {@code first}.
+     * This string's reference in a union whose dictionaries hold this cursor's from {@code first}.
      */
     long ref(int first) {
-      long ref = ids != null ? ids[position] : refs[position];
+      long ref = part != null ? ids[at] : refs[at];
       return ref + ((long) first << 32);
     }
 
     /** Moves on by {@code step} (0 or 1) strings. */
     void advance(int step) {
-      position += step;
-      if (ids != null && position - blockStart == keys.length && position < size) {
-        fill(position);
+      at += step;
+      if (at == filled && filled > 0) {
+        fill();
       }
     }
 
-    private void fill(int from) {
-      blockStart = from;
-      StringDictionary dictionary = dictionaries[0];
-      for (int i = 0, n = Math.min(keys.length, size - from); i < n; i++) {
-        keys[i] = dictionary.prefix(ids[from + i]);
+    /**
+     * @return how many strings are left, this one included; the cursor is done afterwards
+     */
+    long drain() {
+      long n = 0;
+      while (!done()) {
+        n += filled - at;
+        if (part != null) { // the rest of the part need not be decoded
+          n += part.size() - decoded;
+          at = filled = 0;
+          break;
+        }
+        at = filled;
+        fill();
       }
+      return n;
+    }
+
+    /** Fills the next block; none is left when it stays empty. */
+    private void fill() {
+      at = 0;
+      filled = part != null ? fillFromPart() : fillFromUnion();
+    }
+
+    private int fillFromPart() {
+      int n = Math.min(ids.length, part.size() - decoded);
+      if (part.ids() != null) {
+        System.arraycopy(part.ids(), decoded, ids, 0, n);
+      } else {
+        long[] bits = part.bits();
+        int w = word;
+        long left = wordBits;
+        for (int i = 0; i < n; i++) {
+          while (left == 0) {
+            left = bits[++w];
+          }
+          ids[i] = (w << 6) + Long.numberOfTrailingZeros(left);
+          left &= left - 1;
+        }
+        word = w;
+        wordBits = left;
+      }
+      decoded += n;
+      StringDictionary dictionary = dictionaries[0];
+      for (int i = 0; i < n; i++) {
+        keys[i] = dictionary.prefix(ids[i]);
+      }
+      return n;
+    }
+
+    /**
+     * The next strings of the union of the two cursors, each once: one comparison of prefix keys
+     * per step, whose outcome picks the string and moves one cursor or the other without a branch
+     * to mispredict; only tied keys compare bytes.
+     */
+    private int fillFromUnion() {
+      int n = 0;
+      int bOwners = a.dictionaries.length;
+      while (n < keys.length && !a.done() && !b.done()) {
+        int c = compare(a, b);
+        long takeA = c <= 0 ? -1L : 0L;
+        keys[n] = (a.key() & takeA) | (b.key() & ~takeA);
+        refs[n] = (a.ref(0) & takeA) | (b.ref(bOwners) & ~takeA);
+        n++;
+        a.advance(c <= 0 ? 1 : 0);
+        b.advance(c >= 0 ? 1 : 0);
+      }
+      for (; n < keys.length && !a.done(); a.advance(1)) {
+        keys[n] = a.key();
+        refs[n++] = a.ref(0);
+      }
+      for (; n < keys.length && !b.done(); b.advance(1)) {
+        keys[n] = b.key();
+        refs[n++] = b.ref(bOwners);
+      }
+      return n;
     }
   }
 

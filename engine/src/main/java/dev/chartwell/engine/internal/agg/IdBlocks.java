@@ -60,11 +60,10 @@ final class IdBlocks {
     int first = (from + ROWS - 1) / ROWS;
     int last = Math.min(to / ROWS, blocks);
     if (first >= last) {
-      addIds(ordinals, from, to, out, new int[Math.min(ROWS, to - from)]);
+      addIds(ordinals, from, to, out, Scratch.ordinals());
       return;
     }
-    // room for the longer of the two partial blocks' rows, often none
-    int[] scratch = new int[Math.max(first * ROWS - from, to - last * ROWS)];
+    int[] scratch = Scratch.ordinals();
     addIds(ordinals, from, first * ROWS, out, scratch);
     for (int b = first; b < last; b++) {
       for (int w = 0, at = b * words; w < words; w++) {

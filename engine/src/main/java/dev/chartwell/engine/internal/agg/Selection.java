@@ -10,9 +10,10 @@ package dev.chartwell.engine.internal.agg;
  * every other comparison.
  *
  * <p>The work arrays (the values at or above a bound, the blocks' maxima, the heap) come from a
- * caller's {@link #work} array when it gives one, so that a caller selecting in many small groups
- * one after another (a bucket's groups) allocates nothing per group: fresh arrays per group were
- * the quarter of a grouped p95's allocations and made groups of 60–120 values take twice as long.
+ * caller's {@link #work} array when it gives one (else from the thread's {@link Scratch}), so that
+ * a caller selecting in many small groups one after another (a bucket's groups) allocates nothing
+ * per group: fresh arrays per group were the quarter of a grouped p95's allocations and made groups
+ * of 60–120 values take twice as long.
  */
 final class Selection {
   /** The heap is used for at most this many values, or a sixteenth of them if that is more. */
@@ -55,7 +56,8 @@ final class Selection {
    * @param n how many, at least 1
    * @param level between 0 and 1
    * @param work at least {@code 2 n} places the selection may overwrite ({@link #work}), apart from
-   *     {@code a}; or {@code null} to have one made when the selection needs one
+   *     {@code a}; or {@code null} for this thread's {@link Scratch} room when the selection needs
+   *     one (a caller selecting in a {@link Scratch} array passes its own)
    * @return the quantile
    */
   static double quantile(double[] a, int from, int n, double level, double[] work) {
@@ -105,8 +107,9 @@ final class Selection {
     return between ? low + (h - lo) * (next - low) : low;
   }
 
+  /** The caller's work array, or this thread's {@link Scratch} room for one. */
   private static double[] orNew(double[] work, int n) {
-    return work != null ? work : work(n);
+    return work != null ? work : Scratch.values(2 * n);
   }
 
   /**

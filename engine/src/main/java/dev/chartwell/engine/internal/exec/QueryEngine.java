@@ -414,13 +414,13 @@ public final class QueryEngine {
     return groups;
   }
 
-  /** The bytes held by the states that are costly to finish, a measure of their work. */
+  /** The {@link AggState#finishingWork} of the states that are costly to finish. */
   private static <T> long costlyBytes(List<T> items, Function<T, AggState> stateOf) {
     long bytes = 0;
     for (T item : items) {
       AggState state = stateOf.apply(item);
       if (state.costlyToFinish()) {
-        bytes += state.retainedBytes();
+        bytes += state.finishingWork();
       }
     }
     return bytes;

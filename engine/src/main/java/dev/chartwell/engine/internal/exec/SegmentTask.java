@@ -287,11 +287,12 @@ final class SegmentTask implements Callable<List<Partial>> {
 
   /**
    * Adds a partial to the task's output. Its state's growth beyond what was claimed at creation
-   * (quantile values, distinct ids) is claimed now; and one task with more (bucket, group) rows
-   * than a result may have fails the query at once.
+   * ({@link #stateBytes}: quantile values, distinct ids listed beside or kept in the bitset
+   * claimed) is claimed now; and one task with more (bucket, group) rows than a result may have
+   * fails the query at once.
    */
   private void emit(List<Partial> out, Partial p) {
-    long grown = p.state().retainedBytes() - AggState.EMPTY_BYTES;
+    long grown = p.state().retainedBytes() - stateBytes;
     if (grown > 0) {
       control.claim(grown);
     }

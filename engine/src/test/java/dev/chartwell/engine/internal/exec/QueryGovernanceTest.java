@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.chartwell.engine.AggFn;
 import dev.chartwell.engine.ChartQuery;
+import dev.chartwell.engine.ChartResult;
 import dev.chartwell.engine.Engine;
 import dev.chartwell.engine.EngineClosedException;
 import dev.chartwell.engine.Event;
@@ -152,6 +153,29 @@ class QueryGovernanceTest {
       // It stopped within a batch of the limit, not after all 200,000 groups.
       long states = control.claimedBytes() / 64;
       assertTrue(states <= QueryEngine.MAX_GROUPS + 4096, "states created: " + states);
+    }
+  }
+
+  /**
+   * A distinct count of strings claims the bitset each segment's state fills, once: where the state
+   * keeps it (most of a segment's values seen), nothing more; it claimed before also the ids listed
+   * from it, 4 bytes each, which it no longer makes.
+   */
+  @Test
+  void aDistinctCountClaimsItsSegmentsBitsetsOnce() {
+    int rows = 1 << 16;
+    try (Engine engine = Engine.builder().workerThreads(2).segmentRows(rows).build()) {
+      Source s = load(engine, 4 * rows, 4 * rows); // every value distinct
+      s.seal();
+      QueryControl control = new QueryControl();
+      ChartResult r =
+          engine.query(
+              query(s, AggFn.COUNT_DISTINCT, "g", ""), QueryOptions.DEFAULT.withControl(control));
+      assertEquals(4L * rows, r.rows().get(0).values().get(0));
+      long bitsets = 4 * (rows / 8); // four segments, one bit per value of each dictionary
+      long claimed = control.claimedBytes();
+      assertTrue(claimed >= bitsets, claimed + " bytes claimed");
+      assertTrue(claimed < bitsets + 4 * rows, claimed + " bytes claimed"); // not also the ids
     }
   }
 
