@@ -71,16 +71,21 @@ public final class GroupQuantiles {
     }
     for (int i = 0; i < count; i++) {
       int g = ids[i];
-      if (counts[g]++ == 0) {
-        if (metCount == met.length) {
-          met = Arrays.copyOf(met, metCount * 2);
-        }
-        met[metCount++] = g;
-      }
+      count(g);
       groupOf[n + i] = g;
       values[n + i] = dense.get(rows[i]);
     }
     n += count;
+  }
+
+  /** Counts a value of group g, noting the group when it is the first of the bucket's. */
+  private void count(int g) {
+    if (counts[g]++ == 0) {
+      if (metCount == met.length) {
+        met = Arrays.copyOf(met, metCount * 2);
+      }
+      met[metCount++] = g;
+    }
   }
 
   /** The bucket's one batch: counted per group, then each value read and put in its place. */
@@ -92,13 +97,7 @@ public final class GroupQuantiles {
       placed = new double[size];
     }
     for (int i = 0; i < count; i++) {
-      int g = ids[i];
-      if (counts[g]++ == 0) {
-        if (metCount == met.length) {
-          met = Arrays.copyOf(met, metCount * 2);
-        }
-        met[metCount++] = g;
-      }
+      count(ids[i]);
     }
     Arrays.sort(met, 0, metCount);
     // counts become each group's start in placed, then its end as values are placed
