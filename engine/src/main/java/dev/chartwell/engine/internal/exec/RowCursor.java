@@ -39,7 +39,8 @@ final class RowCursor {
    *
    * @param out receives rows
    * @param limit rows at or beyond it are left for later
-   * @return how many rows were written (0 when none remain below the limit)
+   * @return how many rows were written: fewer than {@code out} holds only when none remain below
+   *     the limit (0 when none did), so that a caller knows a bucket's last batch when it gets it
    */
   int next(int[] out, int limit) {
     int n = 0;

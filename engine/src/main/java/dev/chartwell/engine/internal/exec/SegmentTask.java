@@ -168,7 +168,7 @@ final class SegmentTask implements Callable<List<Partial>> {
           control.checkpoint();
           groups.groups(rows, n, ids);
           seen.add(ids, n);
-          quantiles.add(ids, dense, rows, n, n < rows.length); // fewer than asked: the last
+          quantiles.add(ids, dense, rows, n, n < rows.length); // a short batch is the last
           if (quantiles.bytes() > quantileBytes) {
             control.claim(quantiles.bytes() - quantileBytes);
             quantileBytes = quantiles.bytes();
