@@ -6,6 +6,7 @@ import dev.chartwell.server.store.Secrets;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -18,12 +19,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * per service. Entries of rotated passwords and deleted services may linger until replaced; a found
  * service's own index is compared before its password is. Kept apart from {@link Services}, which
  * owns the services' lifecycle: this is only how a token leads to its service.
+ *
+ * <p>A token checked once is known by its SHA-256 until the services change: checked on every
+ * request, it then costs one hash and no key derivation or password comparison. Any write to the
+ * services' store (a password rotated, a service stopped or deleted) makes every such entry stale
+ * ({@link JsonStore#generation}), so a change is in force from the request after it.
  */
 final class ServiceTokens {
   private final JsonStore services;
   private final SecretHasher hasher;
   private final Secrets secrets;
   private final Map<String, String> byTokenIndex = new ConcurrentHashMap<>();
+
+  /** The most tokens known at once; one more starts over. */
+  static final int MAX_VERIFIED = 4096;
+
+  /** A token's service, found under a generation of the services' store. */
+  private record Verified(long generation, String serviceId) {}
+
+  /** Tokens checked against their service's hash, by their SHA-256 in Base64. */
+  private final Map<String, Verified> verified = new ConcurrentHashMap<>();
 
   /** Services stored before the index existed: searched until each is used once (then indexed). */
   private final Set<String> unindexed = ConcurrentHashMap.newKeySet();
@@ -60,6 +75,28 @@ final class ServiceTokens {
    */
   Optional<ObjectNode> byToken(String token) {
     byte[] digest = sha256(token);
+    String known = Base64.getEncoder().encodeToString(digest);
+    long generation = services.generation();
+    Verified v = verified.get(known);
+    if (v != null && v.generation() == generation) {
+      Optional<ObjectNode> s = services.get(v.serviceId());
+      if (s.isPresent()) {
+        return s;
+      }
+    }
+    Optional<ObjectNode> found = check(digest);
+    found.ifPresent(
+        s -> {
+          if (verified.size() >= MAX_VERIFIED) {
+            verified.clear();
+          }
+          verified.put(known, new Verified(generation, s.get("id").asText()));
+        });
+    return found;
+  }
+
+  /** The service whose password has this SHA-256, by its index and stored hash. */
+  private Optional<ObjectNode> check(byte[] digest) {
     String index = tokenIndex(digest);
     String id = byTokenIndex.get(index);
     if (id != null) {

@@ -38,10 +38,16 @@ public final class JsonStore implements AutoCloseable {
   private final ObjectMapper mapper;
   private final Secrets secrets;
 
+  /** The writes' generation, and the documents parsed so far unless the collection has secrets. */
+  private final ParsedDocuments parsed = new ParsedDocuments();
+
+  private final boolean keepsParsed;
+
   private JsonStore(DocumentStore docs, ObjectMapper mapper, Secrets secrets) {
     this.docs = docs;
     this.mapper = mapper;
     this.secrets = secrets;
+    this.keepsParsed = docs.collection().secretFields().isEmpty();
   }
 
   /**
@@ -111,11 +117,39 @@ public final class JsonStore implements AutoCloseable {
   }
 
   /**
+   * The object stored under an id, as of this call: a write that returned before it is seen. The
+   * object is the caller's to change. A collection without secret fields keeps the objects it
+   * parsed ({@link ParsedDocuments}) and hands out copies: the read of a source or service on every
+   * request costs no file read and no parsing.
+   *
    * @param id an id
    * @return the object, if stored
    */
   public Optional<ObjectNode> get(String id) {
-    return docs.get(id).map(this::read);
+    if (!keepsParsed) {
+      return docs.get(id).map(this::read);
+    }
+    long generation = parsed.generation();
+    ObjectNode known = parsed.get(id, generation);
+    if (known == null) {
+      Optional<String> doc = docs.get(id);
+      if (doc.isEmpty()) {
+        return Optional.empty();
+      }
+      known = read(doc.get());
+      parsed.put(id, generation, known);
+    }
+    return Optional.of(known.deepCopy());
+  }
+
+  /**
+   * A number that changes with every write: what a caller derived from objects read under one
+   * generation still holds while it is current.
+   *
+   * @return the current generation
+   */
+  public long generation() {
+    return parsed.generation();
   }
 
   /**
@@ -123,7 +157,11 @@ public final class JsonStore implements AutoCloseable {
    * @param object the object to store under it
    */
   public void put(String id, JsonNode object) {
-    docs.put(id, write(object));
+    try {
+      docs.put(id, write(object));
+    } finally {
+      parsed.changed();
+    }
   }
 
   /**
@@ -131,7 +169,11 @@ public final class JsonStore implements AutoCloseable {
    * @return whether it was stored
    */
   public boolean remove(String id) {
-    return docs.remove(id);
+    try {
+      return docs.remove(id);
+    } finally {
+      parsed.changed();
+    }
   }
 
   /**
@@ -142,12 +184,16 @@ public final class JsonStore implements AutoCloseable {
    *     null} to remove it); it may throw to leave the object unchanged
    */
   public void compute(String id, UnaryOperator<ObjectNode> change) {
-    docs.compute(
-        id,
-        (k, doc) -> {
-          ObjectNode next = change.apply(doc == null ? null : read(doc));
-          return next == null ? null : write(next);
-        });
+    try {
+      docs.compute(
+          id,
+          (k, doc) -> {
+            ObjectNode next = change.apply(doc == null ? null : read(doc));
+            return next == null ? null : write(next);
+          });
+    } finally {
+      parsed.changed();
+    }
   }
 
   /**

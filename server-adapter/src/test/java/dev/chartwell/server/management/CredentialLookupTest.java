@@ -90,6 +90,38 @@ class CredentialLookupTest {
   }
 
   @Test
+  void aCheckedTokenIsRememberedUntilTheServicesChange() throws Exception {
+    SecretHasher hasher = new SecretHasher(SecretHasher.MIN_ITERATIONS);
+    try (Services services = open(hasher)) {
+      JsonNode body =
+          MAPPER.readTree("{\"name\":\"S\",\"provider\":\"aws\",\"region\":\"us-east-1\"}");
+      Services.Created a = services.create(ORG, body);
+      Services.Created b = services.create(ORG, body);
+      String aId = a.service().get("id").asText();
+      String bId = b.service().get("id").asText();
+      long before = hasher.digestChecks();
+      for (int i = 0; i < 100; i++) {
+        assertEquals(aId, services.byToken(a.password()).orElseThrow().get("id").asText());
+      }
+      assertEquals(before + 1, hasher.digestChecks(), "one check for a hundred requests");
+
+      // any change to the services (here another service's password) checks the token again
+      String bRotated = services.rotatePassword(ORG.id(), bId, Optional.empty()).orElseThrow();
+      assertEquals(aId, services.byToken(a.password()).orElseThrow().get("id").asText());
+      assertEquals(before + 2, hasher.digestChecks(), "checked again after a change");
+      assertFalse(services.byToken(b.password()).isPresent(), "b's old token stops at once");
+      assertEquals(bId, services.byToken(bRotated).orElseThrow().get("id").asText());
+
+      // the remembered token stops with its own rotation, and the service's document is current
+      services.byToken(a.password()).orElseThrow().put("name", "changed by the caller");
+      assertEquals("S", services.byToken(a.password()).orElseThrow().get("name").asText());
+      String aRotated = services.rotatePassword(ORG.id(), aId, Optional.empty()).orElseThrow();
+      assertFalse(services.byToken(a.password()).isPresent(), "the old token stops at once");
+      assertEquals(aId, services.byToken(aRotated).orElseThrow().get("id").asText());
+    }
+  }
+
+  @Test
   void servicesStoredBeforeTheIndexAreIndexedOnFirstUse() throws Exception {
     SecretHasher hasher = new SecretHasher(SecretHasher.MIN_ITERATIONS);
     String id;
