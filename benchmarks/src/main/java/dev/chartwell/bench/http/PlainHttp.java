@@ -15,9 +15,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The harness's HTTP/1.1 client: {@code POST}s on one keep-alive connection, for both systems
- * alike. The bench runs on the machine it measures, so the client's own cost is part of every
- * figure:
+ * The harness's HTTP/1.1 client: {@code POST}s and {@code GET}s on one keep-alive connection, for
+ * both systems alike. The bench runs on the machine it measures, so the client's own cost is part
+ * of every figure:
  *
  * <ul>
  *   <li>loads send parts of a file with the bytes going from the page cache to the socket by the
@@ -96,14 +96,28 @@ final class PlainHttp implements Closeable {
    * @return the answer
    */
   Answer post(String pathAndQuery, Map<String, String> headers, byte[] body) throws IOException {
+    return exchange(head("POST", pathAndQuery, headers, body.length), body);
+  }
+
+  /**
+   * Sends a {@code GET}.
+   *
+   * @param pathAndQuery the request target
+   * @return the answer
+   */
+  Answer get(String pathAndQuery) throws IOException {
+    return exchange(head("GET", pathAndQuery, Map.of(), -1), new byte[0]);
+  }
+
+  private Answer exchange(ByteBuffer head, byte[] body) throws IOException {
     boolean reused = channel != null && channel.isOpen();
     try {
       // head and body in one write: a body sent after its head would arrive in a second packet,
       // and the server's time to read the request would include the wait for it
       ByteBuffer b = ByteBuffer.wrap(body);
-      ByteBuffer[] request = {head(pathAndQuery, headers, body.length), b};
+      ByteBuffer[] request = {head, b};
       connect();
-      while (request[0].hasRemaining() || b.hasRemaining()) {
+      while (head.hasRemaining() || b.hasRemaining()) {
         channel.write(request);
       }
       return answer();
@@ -113,13 +127,14 @@ final class PlainHttp implements Closeable {
         throw e;
       }
       // the server closed the idle connection meanwhile: once more on a new one
-      return post(pathAndQuery, headers, body);
+      head.rewind();
+      return exchange(head, body);
     }
   }
 
   private void writeHead(String pathAndQuery, Map<String, String> headers, long length)
       throws IOException {
-    ByteBuffer h = head(pathAndQuery, headers, length);
+    ByteBuffer h = head("POST", pathAndQuery, headers, length);
     connect();
     while (h.hasRemaining()) {
       channel.write(h);
@@ -134,11 +149,15 @@ final class PlainHttp implements Closeable {
     }
   }
 
-  private ByteBuffer head(String pathAndQuery, Map<String, String> headers, long length) {
+  /** A request's head; {@code length} below 0 for a request without a body. */
+  private ByteBuffer head(
+      String method, String pathAndQuery, Map<String, String> headers, long length) {
     StringBuilder head = new StringBuilder();
-    head.append("POST ").append(pathAndQuery).append(" HTTP/1.1\r\n");
+    head.append(method).append(' ').append(pathAndQuery).append(" HTTP/1.1\r\n");
     head.append("Host: ").append(host).append(':').append(port).append("\r\n");
-    head.append("Content-Length: ").append(length).append("\r\n");
+    if (length >= 0) {
+      head.append("Content-Length: ").append(length).append("\r\n");
+    }
     headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
     head.append("\r\n");
     return ByteBuffer.wrap(head.toString().getBytes(StandardCharsets.ISO_8859_1));

@@ -233,6 +233,8 @@ public final class SideBySide {
     List<Timings[]> viaTimes = new ArrayList<>(); // client, ClickHouse step of Server-Timing
     List<String> viaVerdicts = new ArrayList<>();
     List<String> verdicts = new ArrayList<>();
+    Timings cwNothing = new Timings(); // GET /health
+    Timings chNothing = new Timings(); // SELECT 1
     for (int i = 0; i < qs.size(); i++) {
       cwTimes.add(
           new Timings[] {
@@ -293,6 +295,16 @@ public final class SideBySide {
           }
         }
       }
+      // A request that does nothing, each right after the other server's query, as every query
+      // above came after the other's work: the machine's round trip to a server left idle.
+      for (int round = 0; round < runs && ch != null; round++) {
+        for (BenchQueries.Query q : qs) {
+          ClickHouse.select(chClient, q.sql());
+          cwNothing.add(nothing(cwClient, false));
+          ChartCall.send(cwClient, cw.token(), q.chartBody());
+          chNothing.add(nothing(chClient, true));
+        }
+      }
     }
     out.println();
     out.println(
@@ -321,6 +333,14 @@ public final class SideBySide {
             + runs
             + " runs, milliseconds, as each client saw them over HTTP; engine, read (the request"
             + " body), write (the JSON answer) and server are Chartwell's Server-Timing)");
+    out.printf(
+        Locale.ROOT,
+        "a request that does nothing, right after the other server's query (as each query above"
+            + " came): Chartwell GET /health %s, ClickHouse SELECT 1 %s (medians of %d; this round"
+            + " trip is part of every time above)%n",
+        ch == null ? "-" : String.format(Locale.ROOT, "%.2f ms", cwNothing.median()),
+        ch == null ? "-" : String.format(Locale.ROOT, "%.2f ms", chNothing.median()),
+        runs * qs.size());
     if (via != null) {
       out.println();
       out.println(
@@ -352,6 +372,25 @@ public final class SideBySide {
       }
     }
     return agreed;
+  }
+
+  /**
+   * Times a request that does nothing: {@code GET /health} on Chartwell, {@code SELECT 1} on
+   * ClickHouse.
+   *
+   * @return the client's milliseconds
+   */
+  private static double nothing(PlainHttp client, boolean clickHouse) throws IOException {
+    long t = System.nanoTime();
+    if (clickHouse) {
+      ClickHouse.select(client, "SELECT 1");
+    } else {
+      PlainHttp.Answer a = client.get("/health");
+      if (a.status() != 200) {
+        throw new IllegalStateException("GET /health answered " + a.status() + " " + a.text());
+      }
+    }
+    return (System.nanoTime() - t) / 1e6;
   }
 
   /**
