@@ -357,11 +357,13 @@ public final class QueryEngine {
       read.add(inRange);
       // States that keep every value are finished in the task where no other segment shares
       // their bucket.
-      boolean early = AggState.keepsValues(plans.get(i).fn());
-      List<SoleSpan> spans = early ? SoleSpan.of(inRange) : null;
-      for (int k = 0; k < inRange.size(); k++) {
-        tasks.add(
-            new SegmentTask(plans.get(i), inRange.get(k), early ? spans.get(k) : SoleSpan.NONE));
+      SeriesPlan plan = plans.get(i);
+      SharedBuckets shared =
+          AggState.keepsValues(plan.fn())
+              ? SharedBuckets.of(inRange, plan.startTime(), plan.endTime(), plan.granularity())
+              : SharedBuckets.ALL;
+      for (Segment seg : inRange) {
+        tasks.add(new SegmentTask(plan, seg, shared));
         taskSeries.add(i);
       }
     }

@@ -33,9 +33,9 @@ import org.roaringbitmap.buffer.MutableRoaringBitmap;
  * <p>A segment mapped from a file is verified (its checksum, once) before the task reads it; a
  * damaged one contributes nothing.
  *
- * <p>Where the segment is the only one with events ({@link SoleSpan}), states that keep every value
- * (quantiles) are finished at the end of their bucket, so that the merge holds their values and not
- * every segment's arrays of values.
+ * <p>In buckets no other segment holds rows in ({@link SharedBuckets}), states that keep every
+ * value (quantiles) are finished at the end of their bucket, so that the merge holds their values
+ * and not every segment's arrays of values.
  *
  * <p>The task stops at the query's checkpoints (per bucket and per batch of rows), claims the
  * memory of the states it creates against the query's budget, and fails as soon as it alone has
@@ -49,7 +49,7 @@ final class SegmentTask implements Callable<List<Partial>> {
 
   private final SeriesPlan plan;
   private final Segment segment;
-  private final SoleSpan sole;
+  private final SharedBuckets shared;
   private final QueryControl control;
 
   /** Memory claimed for each new state before it is filled (its bitset, for distinct strings). */
@@ -60,12 +60,12 @@ final class SegmentTask implements Callable<List<Partial>> {
   /**
    * @param plan the series
    * @param segment the segment
-   * @param sole where no other segment of the series has events: buckets there are finished here
+   * @param shared the series' buckets other segments hold rows in too: the others are finished here
    */
-  SegmentTask(SeriesPlan plan, Segment segment, SoleSpan sole) {
+  SegmentTask(SeriesPlan plan, Segment segment, SharedBuckets shared) {
     this.plan = plan;
     this.segment = segment;
-    this.sole = sole;
+    this.shared = shared;
     this.control = plan.control();
     long bytes = AggState.EMPTY_BYTES;
     if (plan.fn() == AggFn.COUNT_DISTINCT && plan.field() != null) {
@@ -160,7 +160,7 @@ final class SegmentTask implements Callable<List<Partial>> {
       buckets.at(r);
       long bucket = buckets.start;
       int end = buckets.end;
-      boolean finish = sole.covers(bucket, bucket + buckets.length - 1);
+      boolean finish = shared.sole(bucket, buckets.length);
       int first = out.size();
       if (quantiles != null) {
         int n;
