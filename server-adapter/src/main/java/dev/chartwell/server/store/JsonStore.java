@@ -137,7 +137,7 @@ public final class JsonStore implements AutoCloseable {
         return Optional.empty();
       }
       known = read(doc.get());
-      parsed.put(id, generation, known);
+      parsed.put(id, generation, known, doc.get().length());
     }
     return Optional.of(known.deepCopy());
   }

@@ -17,17 +17,26 @@ import java.util.concurrent.atomic.AtomicLong;
  * before it. Any write makes every entry stale, which suits documents that change rarely.
  *
  * <p>Entries are the store's own objects: callers get copies ({@link JsonStore#get}). At most
- * {@link #MAX_ENTRIES} are kept; filing one more starts over. Not used for collections with secret
+ * {@link #MAX_ENTRIES} documents of at most {@link #MAX_CHARS} characters of JSON in all are kept,
+ * none larger than {@link #MAX_DOCUMENT_CHARS} (a dashboard may be megabytes: it is parsed when
+ * read, as before); filing one past a bound starts over. Not used for collections with secret
  * fields (their decrypted values are not kept in the heap): there it only counts generations.
  */
 final class ParsedDocuments {
   /** The most documents kept; enough for every source and service of a typical server. */
   static final int MAX_ENTRIES = 1024;
 
+  /** The most characters of JSON kept in all (the parsed trees take a few times as much heap). */
+  static final long MAX_CHARS = 4L << 20;
+
+  /** Larger documents are not kept. */
+  static final int MAX_DOCUMENT_CHARS = 64 << 10;
+
   private record Entry(long generation, ObjectNode document) {}
 
   private final AtomicLong generation = new AtomicLong();
   private final Map<String, Entry> byId = new ConcurrentHashMap<>();
+  private final AtomicLong chars = new AtomicLong(); // of the documents filed since the last start
 
   /**
    * @return the current generation: take it before reading the file
@@ -47,15 +56,20 @@ final class ParsedDocuments {
   }
 
   /**
-   * Files a document read and parsed in a generation.
+   * Files a document read and parsed in a generation, unless it is too large to keep.
    *
    * @param id its id
    * @param generation the generation taken before it was read
    * @param document the parsed document, never changed afterwards
+   * @param length the length of its JSON text
    */
-  void put(String id, long generation, ObjectNode document) {
-    if (byId.size() >= MAX_ENTRIES) {
+  void put(String id, long generation, ObjectNode document, int length) {
+    if (length > MAX_DOCUMENT_CHARS) {
+      return;
+    }
+    if (byId.size() >= MAX_ENTRIES || chars.addAndGet(length) > MAX_CHARS) {
       byId.clear();
+      chars.set(length);
     }
     byId.put(id, new Entry(generation, document));
   }
