@@ -7,7 +7,6 @@ import dev.chartwell.engine.internal.agg.FixedState;
 import dev.chartwell.engine.internal.agg.GroupKeys;
 import dev.chartwell.engine.internal.agg.GroupQuantiles;
 import dev.chartwell.engine.internal.agg.ValueReader;
-import dev.chartwell.engine.internal.segment.BucketRows;
 import dev.chartwell.engine.internal.segment.Column;
 import dev.chartwell.engine.internal.segment.Segment;
 import dev.chartwell.engine.internal.segment.StringColumn;
@@ -111,7 +110,7 @@ final class SegmentTask implements Callable<List<Partial>> {
 
   private List<Partial> counts(int lo, int hi, ImmutableRoaringBitmap matched) {
     List<Partial> out = new ArrayList<>();
-    Buckets buckets = new Buckets(hi);
+    BucketWalk buckets = new BucketWalk(segment, plan.granularity(), hi);
     int r = lo;
     while (r < hi) {
       control.checkpoint();
@@ -139,7 +138,7 @@ final class SegmentTask implements Callable<List<Partial>> {
     int bound = groups.denseBound();
     boolean byTime = plan.fn() == AggFn.LAST_VALUE || plan.fn() == AggFn.ANY;
     boolean hasField = plan.field() != null;
-    Buckets buckets = new Buckets(hi);
+    BucketWalk buckets = new BucketWalk(segment, plan.granularity(), hi);
     RowCursor cursor = RowCursor.of(matched, lo, hi, BATCH);
     DoubleBuffer dense = reader == null ? null : reader.denseDoubles();
     boolean values = !byTime && AggState.takesValues(plan.fn()) && dense != null;
@@ -228,7 +227,7 @@ final class SegmentTask implements Callable<List<Partial>> {
     List<Partial> out = new ArrayList<>();
     ValueReader reader = plan.field() == null ? null : ValueReader.of(segment, plan.field());
     boolean hasField = plan.field() != null;
-    Buckets buckets = new Buckets(hi);
+    BucketWalk buckets = new BucketWalk(segment, plan.granularity(), hi);
     RowCursor cursor = matched == null ? null : RowCursor.of(matched, lo, hi, BATCH);
     int[] batch = matched == null ? null : new int[BATCH];
     int r = lo;
@@ -300,44 +299,6 @@ final class SegmentTask implements Callable<List<Partial>> {
       throw QueryEngine.tooManyRows();
     }
     out.add(p);
-  }
-
-  /**
-   * The task's buckets, one after another: read from the segment's {@link BucketRows} when it keeps
-   * them for this granularity, else found by searching its timestamps.
-   */
-  private final class Buckets {
-    private final int hi;
-
-    /** The buckets' length in milliseconds. */
-    final long length = plan.granularity().millis();
-
-    // Only the engine's own lengths are kept with the segment (a library caller may make any).
-    private final BucketRows table =
-        plan.granularity().builtIn() ? BucketRows.of(segment, length) : null;
-    private int index = -1;
-
-    /** The start time of the current bucket. */
-    long start;
-
-    /** One past the current bucket's last row within the task's rows. */
-    int end;
-
-    Buckets(int hi) {
-      this.hi = hi;
-    }
-
-    /** Moves to the bucket holding row {@code r}. */
-    void at(int r) {
-      if (table != null) {
-        index = index >= 0 && table.end(index) == r ? index + 1 : table.indexOf(r);
-        start = table.start(index);
-        end = Math.min(hi, table.end(index));
-      } else {
-        start = plan.granularity().bucketStart(segment.timestamp(r));
-        end = Math.min(hi, segment.firstRowAtOrAfter(start + length));
-      }
-    }
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.chartwell.engine.internal.exec;
 
 import dev.chartwell.engine.Granularity;
-import dev.chartwell.engine.internal.segment.BucketRows;
 import dev.chartwell.engine.internal.segment.Segment;
 import java.util.Arrays;
 import java.util.List;
@@ -13,11 +12,11 @@ import java.util.List;
  * being kept for the merge (a p95 per minute and service over a day keeps 14,400 arrays of values
  * otherwise).
  *
- * <p>Found from the buckets each segment holds within the query's times: from the bucket table the
- * segment keeps ({@link BucketRows}), or by searching its timestamps once per bucket for a length
- * it keeps none of; one step per bucket a segment holds, not per row. Segments that overlap in time
- * (the events of several connections interleaved, late arrivals) share only the buckets both hold
- * rows in, where their time ranges alone would share every bucket from the later first event to the
+ * <p>Found from the buckets each segment holds within the query's times, walked as its task walks
+ * them ({@link BucketWalk}: the bucket table the segment keeps, or a search of its timestamps per
+ * bucket); one step per bucket a segment holds, not per row. Segments that overlap in time (the
+ * events of several connections interleaved, late arrivals) share only the buckets both hold rows
+ * in, where their time ranges alone would share every bucket from the later first event to the
  * earlier last one. A segment whose file is not verified yet is not read here: every bucket between
  * its first and last event counts as shared, its own included.
  */
@@ -60,7 +59,6 @@ final class SharedBuckets {
    */
   static SharedBuckets of(
       List<Segment> segments, long startTime, long endTime, Granularity granularity) {
-    long length = granularity.millis();
     long[] starts = new long[64];
     int n = 0;
     long[] ranges = new long[0];
@@ -74,22 +72,13 @@ final class SharedBuckets {
       }
       int lo = s.firstRowAtOrAfter(startTime);
       int hi = endTime == Long.MAX_VALUE ? s.rows() : s.firstRowAtOrAfter(endTime + 1);
-      BucketRows table = granularity.builtIn() ? BucketRows.of(s, length) : null;
-      int index = -1;
-      for (int r = lo; r < hi; ) {
-        long start;
-        if (table != null) {
-          index = index >= 0 && table.end(index) == r ? index + 1 : table.indexOf(r);
-          start = table.start(index);
-          r = table.end(index);
-        } else {
-          start = granularity.bucketStart(s.timestamp(r));
-          r = s.firstRowAtOrAfter(start + length);
-        }
+      BucketWalk buckets = new BucketWalk(s, granularity, hi);
+      for (int r = lo; r < hi; r = buckets.end) {
+        buckets.at(r);
         if (n == starts.length) {
           starts = Arrays.copyOf(starts, 2 * n);
         }
-        starts[n++] = start;
+        starts[n++] = buckets.start;
       }
     }
     Arrays.sort(starts, 0, n);

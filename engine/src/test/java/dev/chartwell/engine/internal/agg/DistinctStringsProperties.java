@@ -121,20 +121,14 @@ class DistinctStringsProperties {
       values.add(hex(i, 8));
     }
     StringDictionary dictionary = StringDictionary.of(values);
-    long[] dense = new long[64];
-    for (int id = 0; id < 4096; id += 31) {
-      dense[id >>> 6] |= 1L << id;
-    }
+    long[] dense = everyNth(31);
     DistinctStrings kept = new DistinctStrings();
     kept.addIds(dictionary, dense);
     assertEquals(32 + 8 * 64, kept.retainedBytes());
     assertEquals(32 + 4 * 133, kept.countingWork());
     assertEquals(133, kept.count());
 
-    long[] sparse = new long[64];
-    for (int id = 0; id < 4096; id += 33) {
-      sparse[id >>> 6] |= 1L << id;
-    }
+    long[] sparse = everyNth(33);
     DistinctStrings listed = new DistinctStrings();
     listed.addIds(dictionary, sparse);
     assertEquals(32 + 4 * 125, listed.retainedBytes());
@@ -196,5 +190,14 @@ class DistinctStringsProperties {
         Gens.strings("0a", 8, 8).flatMap(head -> Gens.strings("09af", 2, 2).map(t -> head + t));
     Gen<List<String>> segment = Gens.oneOf(Gens.listOf(value, 0, 80), Gens.listOf(hex, 0, 80));
     return Gens.listOf(segment, 0, 9);
+  }
+
+  /** A bitset of the ids 0, n, 2n, ... below 4,096. */
+  private static long[] everyNth(int n) {
+    long[] bits = new long[64];
+    for (int id = 0; id < 4096; id += n) {
+      bits[id >>> 6] |= 1L << id;
+    }
+    return bits;
   }
 }
