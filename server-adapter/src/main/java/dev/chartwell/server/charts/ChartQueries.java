@@ -51,11 +51,13 @@ final class ChartQueries {
     for (int i = 0; i < asked.series().size(); i++) {
       String path = "series[" + i + "]";
       ChartRequest.Asked a = asked.series().get(i);
-      if (a.sourceId() != null
-          && catalog.clickHouseSourceOf(p.warehouseId(), a.sourceId()).isPresent()) {
+      boolean onClickHouse =
+          a.sourceId() != null
+              && catalog.clickHouseSourceOf(p.warehouseId(), a.sourceId()).isPresent();
+      if (onClickHouse) {
         external++;
       }
-      Series s = resolve(a, path, p.warehouseId(), catalog, problems);
+      Series s = resolve(a, path, p.warehouseId(), catalog, onClickHouse, problems);
       if (s != null) {
         series.add(s);
       }
@@ -128,7 +130,12 @@ final class ChartQueries {
 
   /** The engine series of one asked series, or {@code null} with its problems added. */
   private static Series resolve(
-      ChartRequest.Asked a, String path, String warehouse, Catalog catalog, List<String> problems) {
+      ChartRequest.Asked a,
+      String path,
+      String warehouse,
+      Catalog catalog,
+      boolean onClickHouse,
+      List<String> problems) {
     if (a.sourceId() == null) {
       problems.add(path + ".sourceId: is required");
       return null;
@@ -175,7 +182,7 @@ final class ChartQueries {
       if (ChartRequest.INCREASE.equals(a.aggFn())) {
         problems.add(path + ".aggFn: increase is only for sum (counter) metrics");
       }
-      if (catalog.clickHouseSourceOf(warehouse, id).isPresent()) {
+      if (onClickHouse) {
         // read where it is: the ClickHouse backend knows the source by its own id
         return problems.size() > before
             ? null
